@@ -1,0 +1,130 @@
+"""The ``camelup`` command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+
+from companion import __version__
+from companion.gamelog import LogError, loads, summary
+
+
+def _replay(args: argparse.Namespace) -> int:
+    """One JSON line per log; exit 0 all replayed, 1 a log was refused, 2 a file unreadable or not JSON."""
+    status = 0
+    for name in args.files:
+        try:
+            if name == "-":
+                text = sys.stdin.read()
+            else:
+                with open(name, encoding="utf-8") as handle:
+                    text = handle.read()
+        except (OSError, UnicodeDecodeError) as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            message = f"cannot read {name}: {reason}"
+            print(json.dumps({"error": message, "action": 0}))
+            print(f"camelup replay: {message}", file=sys.stderr)
+            status = 2
+            continue
+        try:
+            log = loads(text)
+            state = log.replay()
+        except json.JSONDecodeError as error:
+            message = f"{name} is not JSON: {error.msg} at line {error.lineno} column {error.colno}"
+            print(json.dumps({"error": message, "action": 0}))
+            print(f"camelup replay: {message}", file=sys.stderr)
+            status = 2
+            continue
+        except LogError as error:
+            print(json.dumps(error.as_json()))
+            status = max(status, 1)
+            continue
+        print(json.dumps(summary(state)))
+    return status
+
+
+def _play(args: argparse.Namespace) -> int:
+    from companion.bots import RandomBot
+    from companion.narrate import (
+        describe_action,
+        describe_leg_scoring,
+        describe_movement,
+        describe_race_scoring,
+    )
+    from companion.play import play_game
+    from companion.rules import GameState, PyramidTicket
+
+    names = [name.strip() for name in args.players.split(",") if name.strip()]
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    rng = random.Random(seed)
+    out = sys.stdout
+
+    def narrate(before: GameState, action: object, after: GameState) -> None:
+        if args.quiet:
+            return
+        print(f"[leg {before.leg}] {describe_action(action)}", file=out)  # type: ignore[arg-type]
+        if isinstance(action, PyramidTicket) and after.last_movement is not None:
+            print(f"          {describe_movement(after.last_movement)}", file=out)
+        if len(after.leg_scorings) > len(before.leg_scorings):
+            print("\n".join(describe_leg_scoring(after.leg_scorings[-1])), file=out)
+
+    try:
+        played = play_game(args.edition, [(name, RandomBot()) for name in names], rng, on_action=narrate)
+    except ValueError as error:
+        print(f"camelup play: {error}", file=sys.stderr)
+        return 2
+    final = played.state
+    if args.quiet:
+        print("\n".join(describe_leg_scoring(final.leg_scorings[-1])))
+    assert final.race_scoring is not None
+    print("\n".join(describe_race_scoring(final.race_scoring)))
+    print(f"(seed {seed}; replay it with: camelup play --seed {seed} --edition {args.edition})")
+    if args.log:
+        with open(args.log, "w", encoding="utf-8") as handle:
+            json.dump(played.log.to_json(), handle, indent=1)
+            handle.write("\n")
+        print(f"game log written to {args.log}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="camelup", description="Camel Up table companion: rules engine, game logs and simulations."
+    )
+    parser.add_argument("--version", action="version", version=f"camelup {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    replay = commands.add_parser(
+        "replay",
+        help="replay game logs and print each final state as a JSON line",
+        description="Replay each game log ('-' reads standard input) and print one JSON object per log. "
+        "Exit status: 0 all replayed, 1 a log broke a rule or the format, 2 a file unreadable or not JSON.",
+    )
+    replay.add_argument("files", nargs="+", metavar="FILE")
+    replay.set_defaults(run=_replay)
+
+    play = commands.add_parser(
+        "play",
+        help="play a whole simulated game in the terminal with random bots",
+        description="Play a whole game with random bots and random dice, printing every action, each leg's "
+        "scoring and the end of the race.",
+    )
+    play.add_argument("--edition", choices=("2014", "2018"), default="2018")
+    play.add_argument("--players", default="Ann,Bob,Cy,Dee", help="comma-separated names in seating order")
+    play.add_argument("--seed", type=int, help="seed for the dice and the bots (default: random)")
+    play.add_argument("--log", metavar="FILE", help="write the game log to FILE")
+    play.add_argument("--quiet", action="store_true", help="print only the last leg's and the race's scoring")
+    play.set_defaults(run=_play)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

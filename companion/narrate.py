@@ -1,0 +1,70 @@
+"""Plain-language descriptions of actions, camel moves and scoring, for the terminal and the pages."""
+
+from __future__ import annotations
+
+from companion.rules import (
+    Action,
+    FinishBet,
+    LegBet,
+    LegScoring,
+    Movement,
+    Partnership,
+    PlaceTile,
+    PyramidTicket,
+    RaceScoring,
+)
+
+
+def describe_action(action: Action) -> str:
+    if isinstance(action, LegBet):
+        return f"{action.player} takes the top {action.camel} leg ticket"
+    if isinstance(action, PlaceTile):
+        return f"{action.player} puts their tile on space {action.space}, {action.side} side up"
+    if isinstance(action, PyramidTicket):
+        colour = f" ({action.crazy} number)" if action.crazy else ""
+        return f"{action.player} takes a pyramid ticket: the {action.die} die shows {action.value}{colour}"
+    if isinstance(action, FinishBet):
+        return f"{action.player} plays a finish card face down on the {action.pile} pile"
+    if isinstance(action, Partnership):
+        return f"{action.player} enters a partnership with {action.partner}"
+    raise TypeError(f"not an action: {action!r}")
+
+
+def describe_movement(movement: Movement) -> str:
+    """An instruction for whoever moves the camels, e.g. ``Move red 3: space 9, on top of yellow``."""
+    carried = [camel for camel in movement.unit if camel != movement.camel]
+    text = f"Move {movement.camel} {movement.steps}"
+    if carried:
+        text += f" (carrying {', '.join(carried)})"
+    if movement.tile is not None:
+        direction = "underneath" if movement.underneath else "on top"
+        text += (
+            f": lands on {movement.tile.owner}'s tile on space {movement.landing} "
+            f"({movement.tile.owner} +1), then steps to space {movement.end}, {direction}"
+        )
+    else:
+        text += f": space {movement.end}"
+    if movement.crossed_finish:
+        text += " — across the finish line!"
+    return text
+
+
+def describe_leg_scoring(scoring: LegScoring) -> list[str]:
+    lines = [f"Leg {scoring.leg} scoring — {', '.join(scoring.ranking[:2])} lead"]
+    for score in scoring.scores:
+        detail = "; ".join(reward.describe() for reward in score.rewards) or "no tickets"
+        lines.append(f"  {score.player}: {score.explain()}  [{detail}]  {score.before} → {score.after} EP")
+    return lines
+
+
+def describe_race_scoring(scoring: RaceScoring) -> list[str]:
+    lines = [f"The race is over: {scoring.winner} wins, {scoring.loser} comes last"]
+    for payout in scoring.payouts:
+        verdict = f"right (#{payout.nth_right})" if payout.right else "wrong"
+        lines.append(
+            f"  {payout.pile} pile: {payout.owner}'s {payout.camel} card, {verdict}: "
+            f"{payout.amount:+d} ({payout.before} → {payout.after} EP)"
+        )
+    money = ", ".join(f"{player} {amount}" for player, amount in scoring.final_money)
+    lines.append(f"Final money: {money}. Winner{'s' if len(scoring.winners) > 1 else ''}: {', '.join(scoring.winners)}")
+    return lines
