@@ -50,7 +50,8 @@ def describe_movement(movement: Movement) -> str:
 
 
 def describe_leg_scoring(scoring: LegScoring) -> list[str]:
-    lines = [f"Leg {scoring.leg} scoring — {', '.join(scoring.ranking[:2])} lead"]
+    first, second = scoring.ranking[:2]
+    lines = [f"Leg {scoring.leg} scoring — {first} first, {second} second"]
     for score in scoring.scores:
         detail = "; ".join(reward.describe() for reward in score.rewards) or "no tickets"
         lines.append(f"  {score.player}: {score.explain()}  [{detail}]  {score.before} → {score.after} EP")

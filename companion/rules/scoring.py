@@ -50,6 +50,11 @@ class Reward:
         return f"{self.camel} leg ticket {self.printed} ({self.camel} {place}): {self.amount:+d}"
 
 
+def _signed(amount: int) -> str:
+    """A number as the rulebook prints it, with a real minus sign."""
+    return f"−{-amount}" if amount < 0 else str(amount)
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerLegScore:
     player: str
@@ -65,11 +70,10 @@ class PlayerLegScore:
         """The sum as a player would write it: ``5 + 2 + 1 − 1 + 1 + 1 = 9``."""
         if not self.rewards:
             return "0"
-        terms = [str(self.rewards[0].amount)]
-        for reward in self.rewards[1:]:
-            sign = "−" if reward.amount < 0 else "+"
-            terms.append(f"{sign} {abs(reward.amount)}")
-        return f"{' '.join(terms)} = {self.net}"
+        first, *rest = (reward.amount for reward in self.rewards)
+        terms = [_signed(first)]
+        terms += [f"{'−' if amount < 0 else '+'} {abs(amount)}" for amount in rest]
+        return f"{' '.join(terms)} = {_signed(self.net)}"
 
 
 @dataclass(frozen=True, slots=True)
