@@ -118,11 +118,19 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--log", metavar="FILE", help="write the game log to FILE")
     play.add_argument("--quiet", action="store_true", help="print only the last leg's and the race's scoring")
     play.set_defaults(run=_play)
+
+    from firmware_py.cli import add_pyramid_parser
+
+    add_pyramid_parser(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.command == "pyramid":
+        from firmware_py.cli import run_pyramid_command
+
+        return run_pyramid_command(args)
     return args.run(args)
 
 
