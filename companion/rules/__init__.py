@@ -37,12 +37,14 @@ from companion.rules.scoring import (
 )
 from companion.rules.state import GameState, Roll, new_game
 from companion.rules.track import Movement, Tile, Track, crazy_camel_to_move, move_camel
+from companion.rules.view import HIDDEN, view_for
 
 __all__ = [
     "EDITIONS",
     "EDITION_2014",
     "EDITION_2018",
     "GREY_DIE",
+    "HIDDEN",
     "PILES",
     "Action",
     "CardPayout",
@@ -82,4 +84,5 @@ __all__ = [
     "new_game",
     "score_leg",
     "score_race",
+    "view_for",
 ]

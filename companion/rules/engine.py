@@ -8,8 +8,8 @@ re-implement a rule.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Collection, Iterator
+from functools import cached_property
 
 from companion.rules.actions import PILES, Action, FinishBet, LegBet, Partnership, PlaceTile, PyramidTicket
 from companion.rules.editions import GREY_DIE
@@ -50,8 +50,7 @@ def _check_racing_camel(state: GameState, camel: object, what: str) -> None:
         raise InvalidActionError(f"the {camel} camel is a crazy camel: nobody can bet on it ({what})")
     if camel not in edition.racing_camels:
         raise InvalidActionError(
-            f"{camel!r} is not a racing camel of the {edition.name} edition "
-            f"({', '.join(edition.racing_camels)})"
+            f"{camel!r} is not a racing camel of the {edition.name} edition ({', '.join(edition.racing_camels)})"
         )
 
 
@@ -61,37 +60,50 @@ def _check_leg_bet(state: GameState, action: LegBet) -> None:
         raise NoTicketLeftError(f"every {action.camel} leg ticket has been taken this leg")
 
 
-def _check_tile(state: GameState, action: PlaceTile) -> None:
+def _tile_refusal(
+    state: GameState, player: str, space: int, occupied: Collection[int] | None = None
+) -> RuleError | None:
+    """Why ``player``'s tile may not go on ``space`` now (decision 4), or ``None`` if it may.
+
+    ``occupied`` (the spaces with camels) can be passed in when asking about many spaces at once.
+    """
     edition = state.edition
     name = edition.tile_name
-    if action.side not in edition.tile_sides:
-        raise InvalidActionError(
-            f"a {name} has the sides {edition.plus_side!r} and {edition.minus_side!r}, not {action.side!r}"
-        )
-    space = action.space
     if not _is_int(space) or not 1 <= space <= edition.track_length:
-        raise TilePlacementError(f"space {space!r} is not on the track (1 to {edition.track_length})")
+        return TilePlacementError(f"space {space!r} is not on the track (1 to {edition.track_length})")
     if space == 1:
-        raise TilePlacementError(f"a {name} may never go on space 1")
-    own = state.tile_of(action.player)
-    if own is not None and own.space == space:
-        raise TilePlacementError(
-            f"your {name} is already on space {space}: moving it needs a different space "
-            "(the side cannot be flipped without moving)"
-        )
-    if state.track.occupied(space):
-        raise TilePlacementError(f"space {space} has camels on it: a {name} needs an empty space")
-    length = edition.track_length
-    neighbours = {(space - 2) % length + 1, space % length + 1}
+        return TilePlacementError(f"a {name} may never go on space 1")
     for tile in state.tiles:
-        if tile.owner == action.player:
-            continue  # your own tile is lifted first (decision 4)
+        if tile.owner == player and tile.space == space:
+            return TilePlacementError(
+                f"your {name} is already on space {space}: moving it needs a different space "
+                "(the side cannot be flipped without moving)"
+            )
+    if space in occupied if occupied is not None else state.track.occupied(space):
+        return TilePlacementError(f"space {space} has camels on it: a {name} needs an empty space")
+    length = edition.track_length
+    neighbours = ((space - 2) % length + 1, space % length + 1)
+    for tile in state.tiles:
+        if tile.owner == player:
+            continue  # your own tile is lifted first
         if tile.space == space:
-            raise TilePlacementError(f"space {space} already has {tile.owner}'s {name} on it")
+            return TilePlacementError(f"space {space} already has {tile.owner}'s {name} on it")
         if tile.space in neighbours:
-            raise TilePlacementError(
+            return TilePlacementError(
                 f"space {space} is next to {tile.owner}'s {name} on space {tile.space}: tiles may not be adjacent"
             )
+    return None
+
+
+def _check_tile(state: GameState, action: PlaceTile) -> None:
+    edition = state.edition
+    if action.side not in edition.tile_sides:
+        raise InvalidActionError(
+            f"a {edition.tile_name} has the sides {edition.plus_side!r} and {edition.minus_side!r}, not {action.side!r}"
+        )
+    refusal = _tile_refusal(state, action.player, action.space)
+    if refusal is not None:
+        raise refusal
 
 
 def _check_pyramid(state: GameState, action: PyramidTicket) -> None:
@@ -128,8 +140,7 @@ def _check_partnership(state: GameState, action: Partnership) -> None:
         raise PartnershipError(f"there are no partnerships in the {edition.name} edition")
     if not edition.partnerships_allowed(len(state.players)):
         raise PartnershipError(
-            f"partnerships need {edition.partnership_min_players} or more players, "
-            f"this game has {len(state.players)}"
+            f"partnerships need {edition.partnership_min_players} or more players, this game has {len(state.players)}"
         )
     partner = action.partner
     if partner not in state.players:
@@ -185,8 +196,7 @@ def _apply_pyramid(state: GameState, action: PyramidTicket) -> GameState:
     money = list(state.money)
     if movement.tile is not None:
         money[state.players.index(movement.tile.owner)] += edition.tile_reward
-    state = replace(
-        state,
+    state = state.evolve(
         track=track,
         money=tuple(money),
         pyramid_tickets=(*state.pyramid_tickets, action.player),
@@ -212,8 +222,7 @@ def _score_current_leg(state: GameState) -> GameState:
         state.pyramid_tickets,
         state.partnerships,
     )
-    return replace(
-        state,
+    return state.evolve(
         money=tuple(score.after for score in scoring.scores),
         leg_scorings=(*state.leg_scorings, scoring),
     )
@@ -222,8 +231,7 @@ def _score_current_leg(state: GameState) -> GameState:
 def _end_leg(state: GameState) -> GameState:
     """Score the leg, then clean up: tickets, tiles, dice and partnership cards go back."""
     state = _score_current_leg(state)
-    return replace(
-        state,
+    return state.evolve(
         leg=state.leg + 1,
         tiles=(),
         leg_tickets=(),
@@ -239,8 +247,7 @@ def _end_race(state: GameState) -> GameState:
     scoring = score_race(
         state.edition, state.players, state.money, state.ranking(), state.winner_pile, state.loser_pile
     )
-    return replace(
-        state,
+    return state.evolve(
         money=tuple(money for _, money in scoring.final_money),
         race_scoring=scoring,
         game_over=True,
@@ -259,41 +266,73 @@ def apply(state: GameState, action: Action) -> GameState:
     turn = _next_turn(state)
     if isinstance(action, LegBet):
         ticket = LegTicket(action.camel, state.tickets_left(action.camel)[0], action.player)
-        return replace(state, leg_tickets=(*state.leg_tickets, ticket), turn=turn)
+        return state.evolve(leg_tickets=(*state.leg_tickets, ticket), turn=turn)
     if isinstance(action, PlaceTile):
         tiles = [tile for tile in state.tiles if tile.owner != action.player]
         tiles.append(Tile(action.space, action.player, action.side))
-        return replace(state, tiles=tuple(sorted(tiles, key=lambda tile: tile.space)), turn=turn)
+        return state.evolve(tiles=tuple(sorted(tiles, key=lambda tile: tile.space)), turn=turn)
     if isinstance(action, FinishBet):
         card = FinishCard(action.player, action.camel)
         if action.pile == "winner":
-            return replace(state, winner_pile=(*state.winner_pile, card), turn=turn)
-        return replace(state, loser_pile=(*state.loser_pile, card), turn=turn)
-    return replace(state, partnerships=(*state.partnerships, (action.player, action.partner)), turn=turn)
+            return state.evolve(winner_pile=(*state.winner_pile, card), turn=turn)
+        return state.evolve(loser_pile=(*state.loser_pile, card), turn=turn)
+    return state.evolve(partnerships=(*state.partnerships, (action.player, action.partner)), turn=turn)
 
 
 # -- what may the player do now? ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class LegalActions:
     """What the player whose turn it is may do now, as the engine's checks answer it.
 
     Supports ``in``, ``len`` and iteration over concrete actions (a pyramid ticket appears once for every
-    roll the dice still inside could show).
+    roll the dice still inside could show). Each kind of action is worked out when first asked for.
     """
 
-    state: GameState
-    player: str | None
-    leg_bets: tuple[str, ...]
-    """Camels whose top leg ticket can be taken."""
-    tile_spots: tuple[tuple[int, str], ...]
-    """``(space, side)`` pairs where the player's tile can go."""
-    dice: tuple[str, ...]
-    """Dice still in the pyramid; a pyramid ticket can be taken when this is not empty."""
-    finish_cards: tuple[str, ...]
-    """Camels whose finish card the player still holds (each can go on either pile)."""
-    partners: tuple[str, ...]
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.player = state.current_player
+
+    @cached_property
+    def leg_bets(self) -> tuple[str, ...]:
+        """Camels whose top leg ticket can be taken."""
+        if self.player is None:
+            return ()
+        return tuple(camel for camel in self.state.edition.racing_camels if self.state.tickets_left(camel))
+
+    @cached_property
+    def tile_spots(self) -> tuple[tuple[int, str], ...]:
+        """``(space, side)`` pairs where the player's tile can go."""
+        if self.player is None:
+            return ()
+        state, player = self.state, self.player
+        edition = state.edition
+        occupied = {space for space, _ in state.track}
+        spaces = [
+            space
+            for space in range(2, edition.track_length + 1)
+            if _tile_refusal(state, player, space, occupied) is None
+        ]
+        return tuple((space, side) for space in spaces for side in edition.tile_sides)
+
+    @cached_property
+    def dice(self) -> tuple[str, ...]:
+        """Dice still in the pyramid; a pyramid ticket can be taken when this is not empty."""
+        return () if self.player is None else self.state.dice_in_pyramid()
+
+    @cached_property
+    def finish_cards(self) -> tuple[str, ...]:
+        """Camels whose finish card the player still holds (each can go on either pile)."""
+        return () if self.player is None else self.state.finish_cards_in_hand(self.player)
+
+    @cached_property
+    def partners(self) -> tuple[str, ...]:
+        state, player = self.state, self.player
+        if player is None or not state.edition.partnerships_allowed(len(state.players)):
+            return ()
+        return tuple(
+            other for other in state.players if other != player and is_legal(state, Partnership(player, other))
+        )
 
     def pyramid_rolls(self) -> Iterator[PyramidTicket]:
         if self.player is None:
@@ -332,26 +371,10 @@ class LegalActions:
     def __contains__(self, action: object) -> bool:
         return isinstance(action, tuple(_CHECKS)) and is_legal(self.state, action)  # type: ignore[arg-type]
 
+    def __repr__(self) -> str:
+        return f"<LegalActions for {self.player}: {len(self)} actions>"
+
 
 def legal_actions(state: GameState) -> LegalActions:
     """Everything the player whose turn it is may do now (nothing once the race is over)."""
-    player = state.current_player
-    if player is None:
-        return LegalActions(state, None, (), (), (), (), ())
-    edition = state.edition
-    candidates_tiles = (
-        PlaceTile(player, space, side)
-        for space in range(2, edition.track_length + 1)
-        for side in edition.tile_sides
-    )
-    return LegalActions(
-        state=state,
-        player=player,
-        leg_bets=tuple(camel for camel in edition.racing_camels if state.tickets_left(camel)),
-        tile_spots=tuple((a.space, a.side) for a in candidates_tiles if is_legal(state, a)),
-        dice=state.dice_in_pyramid(),
-        finish_cards=state.finish_cards_in_hand(player),
-        partners=tuple(
-            other for other in state.players if other != player and is_legal(state, Partnership(player, other))
-        ),
-    )
+    return LegalActions(state)

@@ -52,6 +52,14 @@ class GameState:
     leg_scorings: tuple[LegScoring, ...] = ()
     race_scoring: RaceScoring | None = None
 
+    def evolve(self, **changes: object) -> GameState:
+        """A copy with ``changes``: ``dataclasses.replace`` without re-running ``__init__`` (the engine
+        makes one per action, and simulations make millions)."""
+        new = object.__new__(GameState)
+        new.__dict__.update(self.__dict__)
+        new.__dict__.update(changes)
+        return new
+
     # -- whose turn -----------------------------------------------------------------------------------
     @property
     def current_player(self) -> str | None:

@@ -6,7 +6,7 @@ crosses it keeps its position past the track (17, 18, ... or 0, -1, ...) for the
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.rules.editions import Edition
@@ -24,31 +24,30 @@ class Tile:
     side: str
 
 
-@dataclass(frozen=True, slots=True)
-class Track:
-    """Every non-empty space and its stack, ordered by position. Immutable and hashable."""
+class Track(tuple[tuple[int, Stack], ...]):
+    """Every non-empty space as ``(space, stack)``, ordered by space. Immutable and hashable.
 
-    stacks: tuple[tuple[int, Stack], ...]
+    A tuple underneath, because the odds and the simulations create and hash millions of tracks.
+    """
+
+    __slots__ = ()
 
     @classmethod
-    def from_mapping(cls, spaces: Mapping[int, Stack]) -> Track:
-        return cls(tuple(sorted((space, tuple(stack)) for space, stack in spaces.items() if stack)))
+    def from_mapping(cls, spaces: Mapping[int, Sequence[str]]) -> Track:
+        return cls(sorted((space, tuple(stack)) for space, stack in spaces.items() if stack))
 
     def as_dict(self) -> dict[int, Stack]:
-        return dict(self.stacks)
-
-    def __iter__(self) -> Iterator[tuple[int, Stack]]:
-        return iter(self.stacks)
+        return dict(self)
 
     def stack_at(self, space: int) -> Stack:
-        for position, stack in self.stacks:
+        for position, stack in self:
             if position == space:
                 return stack
         return ()
 
     def locate(self, camel: str) -> tuple[int, int]:
         """``(space, height)`` of ``camel``; height 0 is the bottom of its stack."""
-        for position, stack in self.stacks:
+        for position, stack in self:
             if camel in stack:
                 return position, stack.index(camel)
         raise KeyError(camel)
@@ -57,21 +56,31 @@ class Track:
         return self.locate(camel)[0]
 
     def occupied(self, space: int) -> bool:
-        return any(position == space for position, _ in self.stacks)
+        return any(position == space for position, _ in self)
 
     def camels(self) -> Iterator[str]:
-        for _, stack in self.stacks:
+        for _, stack in self:
             yield from stack
 
-    def ranking(self, racing_camels: tuple[str, ...]) -> tuple[str, ...]:
+    def ranking(self, racing_camels: Collection[str]) -> tuple[str, ...]:
         """Racing camels, leader first: farther along is ahead, higher in a stack is ahead (decision 2)."""
-        racing = set(racing_camels)
-        order = [camel for _, stack in self.stacks for camel in stack if camel in racing]
+        order = [camel for _, stack in self for camel in stack if camel in racing_camels]
         order.reverse()
         return tuple(order)
 
+    def leaders(self, racing_camels: Collection[str]) -> tuple[str, str]:
+        """The first and second racing camels (the two that leg tickets pay most for)."""
+        found: list[str] = []
+        for _, stack in reversed(self):
+            for camel in reversed(stack):
+                if camel in racing_camels:
+                    found.append(camel)
+                    if len(found) == 2:
+                        return found[0], found[1]
+        raise ValueError("fewer than two racing camels on the track")
+
     def __repr__(self) -> str:
-        return f"Track.from_mapping({dict(self.stacks)!r})"
+        return f"Track.from_mapping({dict(self)!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +107,73 @@ def is_on_track(space: int, edition: Edition) -> bool:
     return 1 <= space <= edition.track_length
 
 
+def _find(track: Track, camel: str) -> tuple[int, int, Stack]:
+    """``(index in the track, space, stack)`` of the stack holding ``camel``."""
+    for index, (space, stack) in enumerate(track):
+        if camel in stack:
+            return index, space, stack
+    raise KeyError(camel)
+
+
+def step_camel(
+    track: Track,
+    camel: str,
+    steps: int,
+    edition: Edition,
+    tiles: Mapping[int, Tile] | None = None,
+) -> tuple[Track, Tile | None, int]:
+    """The move rule itself, without the bookkeeping: ``(new track, tile landed on or None, end space)``.
+
+    :func:`move_camel` describes the same move in full; the odds and the simulations call this one (or
+    :func:`step_camel_each`) because it is what they do millions of times.
+    """
+    return step_camel_each(track, camel, (steps,), edition, tiles)[0]
+
+
+def step_camel_each(
+    track: Track,
+    camel: str,
+    step_counts: Sequence[int],
+    edition: Edition,
+    tiles: Mapping[int, Tile] | None = None,
+) -> list[tuple[Track, Tile | None, int]]:
+    """:func:`step_camel` for each of ``step_counts`` (a die's faces): the unit is lifted once."""
+    index, start, stack = _find(track, camel)
+    height = stack.index(camel)
+    unit = stack[height:]
+    lifted = list(track)
+    if height:
+        lifted[index] = (start, stack[:height])
+    else:
+        del lifted[index]
+
+    direction = -1 if camel in edition.crazy_camels else 1
+    results = []
+    for steps in step_counts:
+        end = start + direction * steps
+        tile = None
+        underneath = False
+        if tiles and end in tiles and 1 <= end <= edition.track_length:
+            tile = tiles[end]
+            if tile.side == edition.plus_side:
+                end += direction
+            else:
+                end -= direction
+                underneath = True
+        spaces = lifted.copy()
+        for slot, (space, below) in enumerate(spaces):
+            if space == end:
+                spaces[slot] = (end, unit + below if underneath else below + unit)
+                break
+            if space > end:
+                spaces.insert(slot, (end, unit))
+                break
+        else:
+            spaces.append((end, unit))
+        results.append((Track(spaces), tile, end))
+    return results
+
+
 def move_camel(
     track: Track,
     camel: str,
@@ -112,40 +188,21 @@ def move_camel(
     (plus side, on top) or against it (minus side, underneath) (decision 5). A unit that leaves spaces
     1..16 has crossed the finish line and keeps its position past the track (decision 1).
     """
-    spaces = dict(track.stacks)
     start, height = track.locate(camel)
-    stack = spaces[start]
-    unit = stack[height:]
-    if height:
-        spaces[start] = stack[:height]
-    else:
-        del spaces[start]
-
-    direction = edition.direction(camel)
-    landing = start + direction * steps
-    end = landing
-    tile = None
-    underneath = False
-    if is_on_track(landing, edition) and tiles and landing in tiles:
-        tile = tiles[landing]
-        is_plus = tile.side == edition.plus_side
-        end = landing + (direction if is_plus else -direction)
-        underneath = not is_plus
-
-    below = spaces.get(end, ())
-    spaces[end] = unit + below if underneath else below + unit
+    unit = track.stack_at(start)[height:]
+    moved, tile, end = step_camel(track, camel, steps, edition, tiles)
     movement = Movement(
         camel=camel,
         unit=unit,
         start=start,
         steps=steps,
-        landing=landing,
+        landing=tile.space if tile else end,
         end=end,
         tile=tile,
-        underneath=underneath,
+        underneath=tile is not None and tile.side == edition.minus_side,
         crossed_finish=not is_on_track(end, edition),
     )
-    return Track(tuple(sorted(spaces.items()))), movement
+    return moved, movement
 
 
 def crazy_camel_to_move(track: Track, colour: str, edition: Edition) -> str:
@@ -157,15 +214,14 @@ def crazy_camel_to_move(track: Track, colour: str, edition: Edition) -> str:
     """
     crazy = edition.crazy_camels
     carrying = []
-    for camel in crazy:
-        space, height = track.locate(camel)
-        above = track.stack_at(space)[height + 1 :]
-        if any(not edition.is_crazy(other) for other in above):
-            carrying.append(camel)
+    upper = None
+    for _, stack in track:
+        for height, camel in enumerate(stack):
+            if camel in crazy:
+                if any(other not in crazy for other in stack[height + 1 :]):
+                    carrying.append(camel)
+                if height and stack[height - 1] in crazy:
+                    upper = camel
     if len(carrying) == 1:
         return carrying[0]
-    for camel in crazy:
-        space, height = track.locate(camel)
-        if height > 0 and edition.is_crazy(track.stack_at(space)[height - 1]):
-            return camel
-    return colour
+    return upper if upper is not None else colour

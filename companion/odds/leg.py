@@ -1,0 +1,221 @@
+"""Exact leg odds: every remaining draw sequence of the leg, weighted by its true probability.
+
+Sequences that reach the same board with the same dice still inside are merged layer by layer, so the work
+grows with the number of distinct boards, not with the number of sequences (1,049,760 at a 2018 leg
+start). Moves are the engine's own (:func:`companion.rules.track.step_camel`, and
+:func:`~companion.rules.track.crazy_camel_to_move` for the grey die); nothing here re-implements a rule.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from companion.rules import GREY_DIE, Edition, GameState, PlaceTile, Tile, Track, crazy_camel_to_move, is_legal
+from companion.rules.track import step_camel, step_camel_each
+
+
+@dataclass(frozen=True)
+class LegOdds:
+    """Where the racing camels stand when the leg is scored, and what the tiles earn until then."""
+
+    first: dict[str, float]
+    second: dict[str, float]
+    race_ends: float
+    """Probability that a unit crosses the finish line during this leg."""
+    tile_landings: dict[int, float]
+    """Expected landings (= coins for the owner) per tile space, for the rest of the leg."""
+    space_landings: dict[int, float]
+    """Expected number of moves whose count ends on each space: roughly what a new tile there would earn
+    (roughly, because the tile would change the moves after it)."""
+    samples: int | None = None
+    """``None`` for exact odds; the number of sampled legs for Monte Carlo odds."""
+
+    def interval(self, p: float) -> float:
+        """Half-width of the 95% interval of a sampled probability (0 for exact odds)."""
+        if not self.samples:
+            return 0.0
+        return 1.96 * math.sqrt(max(p * (1 - p), 1e-12) / self.samples)
+
+
+def _grey_moves(track: Track, edition: Edition) -> list[tuple[str, int]]:
+    """The crazy camels the grey die moves and the weight of each (out of 2 colours)."""
+    chosen = [crazy_camel_to_move(track, colour, edition) for colour in edition.crazy_camels]
+    if chosen[0] == chosen[-1]:
+        return [(chosen[0], len(chosen))]
+    return [(camel, 1) for camel in chosen]
+
+
+def leg_distribution(
+    track: Track,
+    tiles: Mapping[int, Tile],
+    inside: tuple[str, ...],
+    draws_left: int,
+    edition: Edition,
+) -> LegOdds:
+    """Exact odds of the leg from this board: ``inside`` are the dice still in the pyramid and
+    ``draws_left`` how many will come out before the leg is scored."""
+    racing = frozenset(edition.racing_camels)
+    faces = edition.die_faces
+    colours = len(edition.crazy_camels) or 1
+    landings: dict[int, float] = defaultdict(float)
+    ends: dict[int, float] = defaultdict(float)
+    finals: dict[Track, float] = defaultdict(float)
+    crossed = 0.0
+    layer: dict[tuple[Track, tuple[str, ...]], float] = {(track, inside): 1.0}
+    for depth in range(draws_left):
+        last = depth == draws_left - 1
+        following: dict[tuple[Track, tuple[str, ...]], float] = defaultdict(float)
+        for (board, dice), weight in layer.items():
+            share = weight / (len(dice) * len(faces))
+            for die in dice:
+                rest = tuple(other for other in dice if other != die)
+                if die == GREY_DIE:
+                    moves = [(camel, count / colours) for camel, count in _grey_moves(board, edition)]
+                else:
+                    moves = [(die, 1.0)]
+                for camel, part in moves:
+                    p = share * part
+                    for moved, tile, end in step_camel_each(board, camel, faces, edition, tiles):
+                        if tile is not None:
+                            landings[tile.space] += p
+                        else:
+                            ends[end] += p
+                        if end < 1 or end > edition.track_length:
+                            crossed += p
+                            finals[moved] += p
+                        elif last:
+                            finals[moved] += p
+                        else:
+                            following[(moved, rest)] += p
+        layer = following
+    if draws_left == 0:
+        finals[track] += 1.0
+
+    first: dict[str, float] = dict.fromkeys(edition.racing_camels, 0.0)
+    second: dict[str, float] = dict.fromkeys(edition.racing_camels, 0.0)
+    for board, p in finals.items():
+        leader, runner_up = board.leaders(racing)
+        first[leader] += p
+        second[runner_up] += p
+    return LegOdds(first, second, crossed, dict(landings), _on_track(ends, edition))
+
+
+def _on_track(ends: Mapping[int, float], edition: Edition) -> dict[int, float]:
+    return {space: p for space, p in sorted(ends.items()) if 1 <= space <= edition.track_length}
+
+
+def draws_left_in_leg(state: GameState) -> int:
+    return state.edition.draws_per_leg - len(state.dice_out)
+
+
+def exact_leg_odds(
+    state: GameState, tiles: Mapping[int, Tile] | None = None, horizon: int | None = None
+) -> LegOdds:
+    """Exact odds for the rest of the leg in progress (``tiles`` replaces the tiles on the track).
+
+    ``horizon`` looks only that many draws ahead, as if the leg were scored then (a quick estimate).
+    """
+    draws = 0 if state.game_over else draws_left_in_leg(state)
+    return leg_distribution(
+        state.track,
+        state.tiles_by_space() if tiles is None else tiles,
+        state.dice_in_pyramid(),
+        draws if horizon is None else min(draws, horizon),
+        state.edition,
+    )
+
+
+def sampled_leg_odds(state: GameState, samples: int, rng: random.Random) -> LegOdds:
+    """Monte Carlo leg odds (for bots that cannot wait, and to cross-check the exact ones)."""
+    edition = state.edition
+    racing = frozenset(edition.racing_camels)
+    tiles = state.tiles_by_space()
+    first: dict[str, float] = dict.fromkeys(edition.racing_camels, 0.0)
+    second: dict[str, float] = dict.fromkeys(edition.racing_camels, 0.0)
+    landings: dict[int, float] = defaultdict(float)
+    ends: dict[int, float] = defaultdict(float)
+    crossed = 0
+    draws = 0 if state.game_over else draws_left_in_leg(state)
+    inside = state.dice_in_pyramid()
+    faces, crazy = edition.die_faces, edition.crazy_camels
+    rand = rng.random
+    for _ in range(samples):
+        board = state.track
+        dice = list(inside)
+        for _ in range(draws):
+            die = dice.pop(int(rand() * len(dice)))
+            steps = faces[int(rand() * len(faces))]
+            colour = crazy[int(rand() * len(crazy))] if die == GREY_DIE else None
+            camel = crazy_camel_to_move(board, colour, edition) if colour else die
+            board, tile, end = step_camel(board, camel, steps, edition, tiles)
+            if tile is not None:
+                landings[tile.space] += 1
+            else:
+                ends[end] += 1
+            if end < 1 or end > edition.track_length:
+                crossed += 1
+                break
+        leader, runner_up = board.leaders(racing)
+        first[leader] += 1
+        second[runner_up] += 1
+    return LegOdds(
+        {camel: count / samples for camel, count in first.items()},
+        {camel: count / samples for camel, count in second.items()},
+        crossed / samples,
+        {space: count / samples for space, count in landings.items()},
+        _on_track({space: count / samples for space, count in ends.items()}, edition),
+        samples=samples,
+    )
+
+
+# -- expected values --------------------------------------------------------------------------------------
+
+
+def leg_ticket_evs(state: GameState, odds: LegOdds) -> dict[str, float | None]:
+    """Expected coins from taking each colour's top leg ticket now (``None``: no ticket left)."""
+    edition = state.edition
+    evs: dict[str, float | None] = {}
+    for camel in edition.racing_camels:
+        left = state.tickets_left(camel)
+        if not left:
+            evs[camel] = None
+            continue
+        p1, p2 = odds.first[camel], odds.second[camel]
+        evs[camel] = (
+            left[0] * p1 + edition.second_place_reward * p2 + edition.other_place_reward * (1.0 - p1 - p2)
+        )
+    return evs
+
+
+def pyramid_ticket_ev(state: GameState) -> float:
+    """A pyramid ticket always pays at the leg's scoring, even when the race ends during the leg."""
+    return float(state.edition.pyramid_ticket_reward)
+
+
+def tile_evs(state: GameState, player: str | None = None) -> dict[tuple[int, str], float]:
+    """Expected coins ``player``'s tile would earn on each space and side where it may go now, for the
+    rest of the leg (each placement is its own exact enumeration: the tile changes the moves)."""
+    player = player or state.current_player
+    if player is None:
+        return {}
+    others = {space: tile for space, tile in state.tiles_by_space().items() if tile.owner != player}
+    evs = {}
+    for space in range(2, state.edition.track_length + 1):
+        for side in state.edition.tile_sides:
+            if not is_legal(_as_turn_of(state, player), PlaceTile(player, space, side)):
+                continue
+            tiles = {**others, space: Tile(space, player, side)}
+            odds = exact_leg_odds(state, tiles)
+            evs[(space, side)] = odds.tile_landings.get(space, 0.0) * state.edition.tile_reward
+    return evs
+
+
+def _as_turn_of(state: GameState, player: str) -> GameState:
+    """The same state with ``player`` to act, to ask where their tile could go."""
+    from dataclasses import replace
+
+    return replace(state, turn=state.players.index(player))
