@@ -49,12 +49,12 @@ class GreedyBot:
     likely to end, or a pyramid ticket (1 EP for sure).
 
     It is short-sighted on purpose, and fast: with more than ``exact_from_draws_left`` draws left in the leg
-    it judges the leg as if it ended after the next draw (exact over that one draw); near the leg's end its
-    odds are exact. Odds are kept until the next die comes out.
+    it judges the leg as if it ended after the next draw (exact over that one draw), which is exact for the
+    leg's last draw. Odds are kept until the next die comes out.
     """
 
     name = "greedy"
-    exact_from_draws_left = 2
+    exact_from_draws_left = 1
     samples = 0
     """Sampled legs for the odds early in a leg; 0 looks one draw ahead instead."""
 

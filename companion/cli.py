@@ -90,6 +90,63 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _load_state(name: str):
+    text = sys.stdin.read() if name == "-" else open(name, encoding="utf-8").read()  # noqa: SIM115
+    return loads(text).replay()
+
+
+def _odds(args: argparse.Namespace) -> int:
+    from companion.odds import odds_report, odds_table
+
+    if args.rollouts < 0:
+        print("camelup odds: --rollouts must be 0 or more", file=sys.stderr)
+        return 2
+    try:
+        state = _load_state(args.file)
+    except OSError as error:
+        print(f"camelup odds: cannot read {args.file}: {error.strerror}", file=sys.stderr)
+        return 2
+    except json.JSONDecodeError as error:
+        print(f"camelup odds: {args.file} is not JSON: {error.msg} at line {error.lineno}", file=sys.stderr)
+        return 2
+    except LogError as error:
+        print(f"camelup odds: {args.file}: action {error.action}: {error.message}", file=sys.stderr)
+        return 1
+    if args.player is not None and args.player not in state.players:
+        print(f"camelup odds: no player named {args.player!r} (players: {', '.join(state.players)})", file=sys.stderr)
+        return 2
+    report = odds_report(state, args.rollouts, args.seed, args.player, tiles=not args.no_tiles)
+    print(json.dumps(report) if args.json else odds_table(report))
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from companion.simulate import run_tournament
+
+    bots = [name.strip() for name in args.players.split(",") if name.strip()]
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+
+    def progress(results, total):
+        from tqdm import tqdm
+
+        return tqdm(results, total=total, unit="game", file=sys.stderr, disable=args.quiet or None)
+
+    try:
+        tournament = run_tournament(
+            args.games, args.edition, bots, seed, args.workers, args.paired,
+            Path(args.logs) if args.logs else None, progress,
+        )
+    except ValueError as error:
+        print(f"camelup simulate: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(tournament.as_json()) if args.json else tournament.table())
+    if args.logs:
+        print(f"game logs written to {args.logs}/", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="camelup", description="Camel Up table companion: rules engine, game logs and simulations."
@@ -118,6 +175,38 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--log", metavar="FILE", help="write the game log to FILE")
     play.add_argument("--quiet", action="store_true", help="print only the last leg's and the race's scoring")
     play.set_defaults(run=_play)
+
+    odds = commands.add_parser(
+        "odds",
+        help="exact leg odds, race odds and expected values for the state after a game log",
+        description="Odds for the state after the log's actions: exact leg odds (every remaining draw), the "
+        "expected value of each top leg ticket, a pyramid ticket and each tile spot, race odds by seeded Monte "
+        "Carlo, and the value of the finish cards of the player to move (or --player).",
+    )
+    odds.add_argument("file", metavar="FILE", help="a game log ('-' reads standard input)")
+    odds.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    odds.add_argument("--rollouts", type=int, default=10_000, help="race rollouts (0 skips the race odds)")
+    odds.add_argument("--seed", type=int, help="seed for the race rollouts")
+    odds.add_argument("--player", help="whose finish cards and tile to value (default: the player to move)")
+    odds.add_argument("--no-tiles", action="store_true", help="skip the tile spots (one enumeration each)")
+    odds.set_defaults(run=_odds)
+
+    simulate = commands.add_parser(
+        "simulate",
+        help="play a tournament of bots with no hardware and print win rates",
+        description="Play whole games between bots (random, greedy, strong). Seats rotate between games; "
+        "the same seed gives the same games whatever --workers is.",
+    )
+    simulate.add_argument("--games", type=int, default=100)
+    simulate.add_argument("--edition", choices=("2014", "2018"), default="2018")
+    simulate.add_argument("--players", default="greedy,random,strong", help="comma-separated bots, one per seat")
+    simulate.add_argument("--seed", type=int, help="tournament seed (default: random)")
+    simulate.add_argument("--workers", type=int, default=1, help="processes to play games in parallel")
+    simulate.add_argument("--paired", action="store_true", help="play every deal of the dice in every seating")
+    simulate.add_argument("--logs", metavar="DIR", help="write every game as a replayable game log")
+    simulate.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    simulate.add_argument("--quiet", action="store_true", help="no progress bar")
+    simulate.set_defaults(run=_simulate)
 
     from firmware_py.cli import add_pyramid_parser
 

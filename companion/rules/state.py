@@ -87,7 +87,7 @@ class GameState:
     # -- tickets and dice -----------------------------------------------------------------------------
     def tickets_left(self, camel: str) -> tuple[int, ...]:
         """Printed values of the leg tickets still on ``camel``'s stack, top first."""
-        taken = sum(1 for ticket in self.leg_tickets if ticket.camel == camel)
+        taken = [ticket.camel for ticket in self.leg_tickets].count(camel) if self.leg_tickets else 0
         return self.edition.leg_ticket_values[taken:]
 
     def dice_in_pyramid(self) -> tuple[str, ...]:

@@ -107,14 +107,6 @@ def is_on_track(space: int, edition: Edition) -> bool:
     return 1 <= space <= edition.track_length
 
 
-def _find(track: Track, camel: str) -> tuple[int, int, Stack]:
-    """``(index in the track, space, stack)`` of the stack holding ``camel``."""
-    for index, (space, stack) in enumerate(track):
-        if camel in stack:
-            return index, space, stack
-    raise KeyError(camel)
-
-
 def step_camel(
     track: Track,
     camel: str,
@@ -124,10 +116,44 @@ def step_camel(
 ) -> tuple[Track, Tile | None, int]:
     """The move rule itself, without the bookkeeping: ``(new track, tile landed on or None, end space)``.
 
-    :func:`move_camel` describes the same move in full; the odds and the simulations call this one (or
-    :func:`step_camel_each`) because it is what they do millions of times.
+    :func:`move_camel` describes the same move in full; the odds and the simulations call this one
+    because it is what they do millions of times (hence the plain loops).
     """
-    return step_camel_each(track, camel, (steps,), edition, tiles)[0]
+    for index, (start, stack) in enumerate(track):  # noqa: B007 - the loop finds them for after it
+        if camel in stack:
+            break
+    else:
+        raise KeyError(camel)
+    height = stack.index(camel)
+    unit = stack[height:]
+
+    direction = -1 if camel in edition.crazy_camels else 1
+    end = start + direction * steps
+    tile = None
+    underneath = False
+    if tiles and end in tiles and 1 <= end <= edition.track_length:
+        tile = tiles[end]
+        if tile.side == edition.plus_side:
+            end += direction
+        else:
+            end -= direction
+            underneath = True
+
+    spaces = list(track)
+    if height:
+        spaces[index] = (start, stack[:height])
+    else:
+        del spaces[index]
+    for slot, (space, below) in enumerate(spaces):
+        if space == end:
+            spaces[slot] = (end, unit + below if underneath else below + unit)
+            break
+        if space > end:
+            spaces.insert(slot, (end, unit))
+            break
+    else:
+        spaces.append((end, unit))
+    return Track(spaces), tile, end
 
 
 def step_camel_each(
@@ -137,41 +163,8 @@ def step_camel_each(
     edition: Edition,
     tiles: Mapping[int, Tile] | None = None,
 ) -> list[tuple[Track, Tile | None, int]]:
-    """:func:`step_camel` for each of ``step_counts`` (a die's faces): the unit is lifted once."""
-    index, start, stack = _find(track, camel)
-    height = stack.index(camel)
-    unit = stack[height:]
-    lifted = list(track)
-    if height:
-        lifted[index] = (start, stack[:height])
-    else:
-        del lifted[index]
-
-    direction = -1 if camel in edition.crazy_camels else 1
-    results = []
-    for steps in step_counts:
-        end = start + direction * steps
-        tile = None
-        underneath = False
-        if tiles and end in tiles and 1 <= end <= edition.track_length:
-            tile = tiles[end]
-            if tile.side == edition.plus_side:
-                end += direction
-            else:
-                end -= direction
-                underneath = True
-        spaces = lifted.copy()
-        for slot, (space, below) in enumerate(spaces):
-            if space == end:
-                spaces[slot] = (end, unit + below if underneath else below + unit)
-                break
-            if space > end:
-                spaces.insert(slot, (end, unit))
-                break
-        else:
-            spaces.append((end, unit))
-        results.append((Track(spaces), tile, end))
-    return results
+    """:func:`step_camel` for each of ``step_counts`` (a die's faces)."""
+    return [step_camel(track, camel, steps, edition, tiles) for steps in step_counts]
 
 
 def move_camel(

@@ -1,0 +1,91 @@
+"""Everything ``camelup odds`` prints for a state: as JSON, and as a table a player can read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.odds.leg import draws_left_in_leg, exact_leg_odds, leg_ticket_evs, pyramid_ticket_ev, tile_evs
+from companion.odds.race import finish_card_evs, race_odds
+from companion.rules import GameState, view_for
+
+
+def odds_report(
+    state: GameState, rollouts: int = 10_000, seed: int | None = None, player: str | None = None, tiles: bool = True
+) -> dict[str, Any]:
+    """The odds of ``state`` as plain data.
+
+    ``player`` (default: whoever's turn it is) is whose finish cards and tile are valued, from what that
+    player may know. ``rollouts`` 0 skips the race odds.
+    """
+    player = player or state.current_player
+    leg = exact_leg_odds(state)
+    racing = state.edition.racing_camels
+    report: dict[str, Any] = {
+        "leg": {camel: {"first": leg.first[camel], "second": leg.second[camel]} for camel in racing},
+        "leg_ticket_ev": leg_ticket_evs(state, leg),
+        "pyramid_ticket_ev": pyramid_ticket_ev(state),
+        "race_ends_this_leg": leg.race_ends,
+        "draws_left_in_leg": 0 if state.game_over else draws_left_in_leg(state),
+        "player": player,
+    }
+    if tiles and player is not None and not state.game_over:
+        by_space: dict[str, dict[str, float]] = {}
+        for (space, side), ev in tile_evs(state, player).items():
+            by_space.setdefault(str(space), {})[side] = ev
+        report["tile_ev"] = by_space
+    if rollouts:
+        race = race_odds(state, rollouts, seed)
+        report["race"] = {
+            camel: {
+                "win": race.win[camel],
+                "lose": race.lose[camel],
+                "win_95": race.interval(race.win[camel]),
+                "lose_95": race.interval(race.lose[camel]),
+            }
+            for camel in racing
+        }
+        report["rollouts"] = rollouts
+        if player is not None:
+            report["finish_card_ev"] = finish_card_evs(view_for(state, player), player, race)
+    return report
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:5.1f}%"
+
+
+def odds_table(report: dict[str, Any]) -> str:
+    """The report as a table for the terminal."""
+    lines = []
+    left = report["draws_left_in_leg"]
+    lines.append(f"Leg odds (exact, {left} draw{'s' if left != 1 else ''} left in the leg; "
+                 f"race ends this leg: {_pct(report['race_ends_this_leg']).strip()})")
+    race = report.get("race")
+    header = f"{'camel':8} {'first':>7} {'second':>7} {'top ticket EV':>14}"
+    if race:
+        header += f"   {'race win':>15} {'race lose':>15}"
+    lines.append(header)
+    for camel, leg in report["leg"].items():
+        ev = report["leg_ticket_ev"][camel]
+        row = f"{camel:8} {_pct(leg['first']):>7} {_pct(leg['second']):>7} {'—' if ev is None else f'{ev:+.2f}':>14}"
+        if race:
+            r = race[camel]
+            row += (f"   {_pct(r['win'])} ±{100 * r['win_95']:4.1f} "
+                    f"{_pct(r['lose'])} ±{100 * r['lose_95']:4.1f}")
+        lines.append(row)
+    lines.append(f"pyramid ticket EV: {report['pyramid_ticket_ev']:+.2f}")
+    tiles = report.get("tile_ev")
+    if tiles:
+        best = sorted(((ev, int(space), side) for space, sides in tiles.items() for side, ev in sides.items()),
+                      reverse=True)[:3]
+        spots = ", ".join(f"space {space} {side} {ev:+.2f}" for ev, space, side in best)
+        lines.append(f"best tile spots for {report['player']}: {spots}")
+    cards = report.get("finish_card_ev")
+    if cards:
+        parts = [
+            f"{camel} (winner {piles['winner']:+.2f}, loser {piles['loser']:+.2f})" for camel, piles in cards.items()
+        ]
+        lines.append(f"{report['player']}'s finish cards: " + "; ".join(parts))
+    if race:
+        lines.append(f"(race odds from {report['rollouts']} rollouts; ± is the 95% interval)")
+    return "\n".join(lines)
