@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 run: setup
-	$(BIN)/camelup play
+	$(BIN)/camelup serve
 
 lint: setup
 	$(BIN)/ruff check .

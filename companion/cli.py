@@ -67,7 +67,7 @@ def _play(args: argparse.Namespace) -> int:
             return
         print(f"[leg {before.leg}] {describe_action(action)}", file=out)  # type: ignore[arg-type]
         if isinstance(action, PyramidTicket) and after.last_movement is not None:
-            print(f"          {describe_movement(after.last_movement)}", file=out)
+            print(f"          {describe_movement(after.last_movement, after.track)}", file=out)
         if len(after.leg_scorings) > len(before.leg_scorings):
             print("\n".join(describe_leg_scoring(after.leg_scorings[-1])), file=out)
 
@@ -147,6 +147,62 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _make_pyramid(settings, simulate: bool):
+    """The dice source the settings ask for: the GPIO rig on a Pi, a simulated pyramid elsewhere."""
+    from companion.service import SimulatedPyramid
+    from firmware_py.hardware import running_on_raspberry_pi
+
+    mode = "simulated" if simulate else settings.pyramid
+    if mode == "auto":
+        mode = "gpio" if running_on_raspberry_pi() else "simulated"
+    if mode == "none":
+        return None, "none"
+    if mode == "simulated":
+        return SimulatedPyramid(), "simulated"
+    from companion.pyramid_source import RigPyramid
+    from firmware_py.config import load_config
+    from firmware_py.hardware import make_pin_factory
+    from firmware_py.pyramid import Pyramid
+    from firmware_py.rig import PyramidRig
+
+    rig_config = load_config(settings.pyramid_config)
+    factory, factory_name = make_pin_factory(rig_config.pin_factory)
+    rig = PyramidRig.build(Pyramid(rig_config.dice), rig_config, factory)
+    return RigPyramid(rig), f"gpio ({factory_name} pins)"
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from waitress import create_server
+
+    from companion.config import SettingsError, load_settings
+    from companion.web import create_app
+    from companion.web.net import table_address
+    from firmware_py.config import ConfigError
+    from firmware_py.hardware import FactoryError
+
+    try:
+        settings = load_settings(args.config, host=args.host, port=args.port, data=args.data)
+        pyramid, pyramid_name = _make_pyramid(settings, args.simulate)
+    except (SettingsError, ConfigError, FactoryError) as error:
+        print(f"camelup serve: {error}", file=sys.stderr)
+        return 2
+    app = create_app(settings.data, pyramid, settings.public_url, settings.language)
+    try:
+        # Threads: one per live page (Server-Sent Events) plus the requests; a table has a dozen pages.
+        server = create_server(app, host=settings.host, port=settings.port, threads=48, channel_timeout=300)
+    except OSError as error:
+        print(f"camelup serve: cannot listen on {settings.host}:{settings.port} ({error.strerror})", file=sys.stderr)
+        return 2
+    address = settings.public_url or f"http://{table_address() or 'localhost'}:{settings.port}"
+    print(f"Camel Up companion on {address}  (pyramid: {pyramid_name}; games in {settings.data}/)", flush=True)
+    print(f"Open {address}/ on the host's phone or tablet to start a game. Ctrl-C stops.", flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="camelup", description="Camel Up table companion: rules engine, game logs and simulations."
@@ -175,6 +231,19 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--log", metavar="FILE", help="write the game log to FILE")
     play.add_argument("--quiet", action="store_true", help="print only the last leg's and the race's scoring")
     play.set_defaults(run=_play)
+
+    serve = commands.add_parser(
+        "serve",
+        help="serve the table companion: phones, host page, table screen",
+        description="Serve the companion with a production WSGI server (waitress). Off a Raspberry Pi the "
+        "pyramid is simulated.",
+    )
+    serve.add_argument("--host", help="address to listen on (default 0.0.0.0: every interface)")
+    serve.add_argument("--port", type=int, help="port (default 8000)")
+    serve.add_argument("--data", help="directory for the games database (default ./data)")
+    serve.add_argument("--config", metavar="FILE", help="companion configuration (TOML)")
+    serve.add_argument("--simulate", action="store_true", help="simulated pyramid, whatever the configuration")
+    serve.set_defaults(run=_serve)
 
     odds = commands.add_parser(
         "odds",

@@ -12,6 +12,7 @@ from companion.rules import (
     PlaceTile,
     PyramidTicket,
     RaceScoring,
+    Track,
 )
 
 
@@ -30,20 +31,28 @@ def describe_action(action: Action) -> str:
     raise TypeError(f"not an action: {action!r}")
 
 
-def describe_movement(movement: Movement) -> str:
-    """An instruction for whoever moves the camels, e.g. ``Move red 3: space 9, on top of yellow``."""
+def describe_movement(movement: Movement, track: Track | None = None) -> str:
+    """An instruction for whoever moves the camels, e.g. ``Move red 3: space 9, on top of yellow``.
+
+    With the track after the move, it says which camel the unit now sits on (or under).
+    """
     carried = [camel for camel in movement.unit if camel != movement.camel]
     text = f"Move {movement.camel} {movement.steps}"
     if carried:
         text += f" (carrying {', '.join(carried)})"
     if movement.tile is not None:
-        direction = "underneath" if movement.underneath else "on top"
         text += (
             f": lands on {movement.tile.owner}'s tile on space {movement.landing} "
-            f"({movement.tile.owner} +1), then steps to space {movement.end}, {direction}"
+            f"({movement.tile.owner} +1), then steps to space {movement.end}"
         )
     else:
         text += f": space {movement.end}"
+    if track is not None:
+        stack = track.stack_at(movement.end)
+        if movement.underneath and len(stack) > len(movement.unit):
+            text += f", under {stack[len(movement.unit)]}"
+        elif not movement.underneath and len(stack) > len(movement.unit):
+            text += f", on top of {stack[-len(movement.unit) - 1]}"
     if movement.crossed_finish:
         text += " — across the finish line!"
     return text

@@ -1,0 +1,109 @@
+"""The companion's configuration (``camelup serve --config FILE``): a TOML file checked when loaded.
+
+```toml
+host = "0.0.0.0"          # listen on every interface, so phones on the table's Wi-Fi can connect
+port = 8000
+data = "data"             # where games are kept (games.sqlite3)
+language = "auto"         # auto (from each browser) | en | fr
+public_url = ""           # the address phones use, e.g. "http://192.168.4.1:8000"; empty: found by itself
+
+[pyramid]
+mode = "auto"             # auto (gpio on a Raspberry Pi, else simulated) | gpio | simulated | none
+config = ""               # the rig's own TOML (pins, angles): see hardware/pyramid.example.toml
+
+[camera]
+mode = "none"             # none (the camera is not part of this version yet)
+```
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DEFAULTS: dict[str, Any] = {
+    "host": "0.0.0.0",
+    "port": 8000,
+    "data": "data",
+    "language": "auto",
+    "public_url": "",
+    "pyramid": {"mode": "auto", "config": ""},
+    "camera": {"mode": "none"},
+}
+
+
+class SettingsError(ValueError):
+    """A configuration problem; the message names the key."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str
+    port: int
+    data: Path
+    language: str
+    public_url: str | None
+    pyramid: str
+    pyramid_config: str | None
+    camera: str
+
+
+def load_settings(path: str | None = None, **overrides: Any) -> Settings:
+    """Defaults, then the file, then command-line ``overrides`` (those that are not ``None``).
+
+    Raises:
+        SettingsError: an unreadable file, bad TOML, an unknown key or a bad value, naming it.
+    """
+    data: dict[str, Any] = {}
+    if path:
+        try:
+            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as error:
+            raise SettingsError(f"{path}: cannot read it ({error.strerror})") from None
+        except tomllib.TOMLDecodeError as error:
+            raise SettingsError(f"{path}: not valid TOML ({error})") from None
+    merged = {**DEFAULTS, "pyramid": dict(DEFAULTS["pyramid"]), "camera": dict(DEFAULTS["camera"])}
+    for key, value in data.items():
+        if key not in DEFAULTS:
+            raise SettingsError(f"{key}: unknown setting (known: {', '.join(DEFAULTS)})")
+        if isinstance(DEFAULTS[key], dict):
+            if not isinstance(value, dict):
+                raise SettingsError(f"{key}: must be a table")
+            for sub in value:
+                if sub not in DEFAULTS[key]:
+                    raise SettingsError(f"{key}.{sub}: unknown setting (known: {', '.join(DEFAULTS[key])})")
+            merged[key].update(value)
+        else:
+            merged[key] = value
+    for key, value in overrides.items():
+        if value is not None:
+            if key == "pyramid":
+                merged["pyramid"]["mode"] = value
+            else:
+                merged[key] = value
+
+    port = merged["port"]
+    if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
+        raise SettingsError(f"port: {port!r} is not a port number (1 to 65535)")
+    if merged["language"] not in ("auto", "en", "fr"):
+        raise SettingsError(f"language: must be auto, en or fr, not {merged['language']!r}")
+    mode = merged["pyramid"]["mode"]
+    if mode not in ("auto", "gpio", "simulated", "none"):
+        raise SettingsError(f"pyramid.mode: must be auto, gpio, simulated or none, not {mode!r}")
+    if merged["camera"]["mode"] not in ("none",):
+        raise SettingsError(f"camera.mode: only \"none\" is supported so far, not {merged['camera']['mode']!r}")
+    for key in ("host", "data", "public_url"):
+        if not isinstance(merged[key], str):
+            raise SettingsError(f"{key}: must be a text")
+    return Settings(
+        host=merged["host"],
+        port=port,
+        data=Path(merged["data"]),
+        language=merged["language"],
+        public_url=merged["public_url"] or None,
+        pyramid=mode,
+        pyramid_config=merged["pyramid"]["config"] or None,
+        camera=merged["camera"]["mode"],
+    )

@@ -1,0 +1,488 @@
+"""The companion's game service: games live as logs in the store and as replayed states in memory.
+
+Every change goes the same way: check (the engine), store durably, then update memory and notify live
+listeners. A refused action changes nothing anywhere. One lock per game serialises actions, so a
+double-tapped button is accepted once.
+"""
+
+from __future__ import annotations
+
+import queue
+import secrets
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from companion.dice import roll_setup
+from companion.gamelog import FORMAT, LogError, action_from_json, action_to_json, parse_log, summary
+from companion.narrate import describe_movement
+from companion.rules import (
+    EDITIONS,
+    GREY_DIE,
+    GameState,
+    RuleError,
+    apply,
+    legal_actions,
+    new_game,
+    view_for,
+)
+from companion.store import Entry, GameRow, Store, effective_actions
+
+
+class ApiError(Exception):
+    """An error for the caller: ``status`` is the HTTP status, ``message`` says what is wrong in words."""
+
+    def __init__(self, status: int, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Caller:
+    role: str
+    """``"host"``, ``"seat"`` or ``"table"`` (the read-only table screen)."""
+    player: str | None = None
+
+
+class DiceSource(Protocol):
+    """Where the dice of ``dice: "pyramid"`` games come from: the electronic pyramid, real or simulated."""
+
+    name: str
+
+    def roll(self, state: GameState) -> tuple[str, int, str | None]:
+        """Draw one of ``state.dice_in_pyramid()``: ``(die, value, crazy colour or None)``."""
+        ...
+
+    def setup(self, edition: str) -> dict[int, tuple[str, ...]]: ...
+
+
+class SimulatedPyramid:
+    """The pyramid without hardware: a fair draw among the dice still inside, from the OS's randomness."""
+
+    name = "simulated"
+
+    def __init__(self, rng: Any = None) -> None:
+        self._rng = rng or secrets.SystemRandom()
+
+    def roll(self, state: GameState) -> tuple[str, int, str | None]:
+        die = self._rng.choice(state.dice_in_pyramid())
+        value = self._rng.choice(state.edition.die_faces)
+        crazy = self._rng.choice(state.edition.crazy_camels) if die == GREY_DIE else None
+        return die, value, crazy
+
+    def setup(self, edition: str) -> dict[int, tuple[str, ...]]:
+        return roll_setup(EDITIONS[edition], self._rng)
+
+
+@dataclass
+class LiveGame:
+    row: GameRow
+    entries: list[Entry]
+    state: GameState
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    listeners: list[queue.Queue[int]] = field(default_factory=list)
+    version: int = 0
+
+    @property
+    def actions(self) -> list[dict[str, Any]]:
+        return effective_actions(self.entries)
+
+
+def _token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class GameService:
+    def __init__(
+        self,
+        store: Store,
+        pyramid: DiceSource | None = None,
+        base_url: Callable[[], str] = lambda: "http://localhost:8000",
+    ) -> None:
+        """``pyramid`` draws for ``dice: "pyramid"`` games; ``None`` means there is no electronic pyramid."""
+        self.store = store
+        self.pyramid = pyramid
+        self.base_url = base_url
+        self._games: dict[str, LiveGame] = {}
+        self._lock = threading.Lock()
+        self._last_active: str | None = None
+        for row in store.games():
+            self._games[row.id] = self._replay(row, store.entries(row.id))
+        on_button = getattr(self.pyramid, "on_button", None)
+        if on_button is not None:
+            on_button(lambda draw: self.button_draw(draw.die, draw.value, draw.crazy))
+
+    # -- loading ----------------------------------------------------------------------------------------
+    def _replay(self, row: GameRow, entries: list[Entry]) -> LiveGame:
+        state = new_game(EDITIONS[row.edition], row.players, _setup_track(row.setup))
+        for obj in effective_actions(entries):
+            state = apply(state, action_from_json(obj))
+        return LiveGame(row, entries, state)
+
+    def game(self, game_id: str) -> LiveGame:
+        game = self._games.get(game_id)
+        if game is None:
+            raise ApiError(404, f"there is no game {game_id!r}")
+        return game
+
+    # -- creating ---------------------------------------------------------------------------------------
+    def create(self, payload: object) -> dict[str, Any]:
+        """Create a game from the API's body; returns the 201 body (tokens and join addresses)."""
+        if not isinstance(payload, dict):
+            raise ApiError(400, "the body must be a JSON object")
+        edition = payload.get("edition")
+        if edition not in EDITIONS:
+            raise ApiError(400, f"'edition' must be \"2014\" or \"2018\", not {edition!r}")
+        players = payload.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise ApiError(400, "'players' must be a list of names in seating order")
+        players = [p.strip() for p in players]
+        dice = payload.get("dice", "manual")
+        if dice not in ("pyramid", "manual"):
+            raise ApiError(400, f"'dice' must be \"pyramid\" or \"manual\", not {dice!r}")
+        if dice == "pyramid" and self.pyramid is None:
+            raise ApiError(400, "no electronic pyramid is configured here: use \"dice\": \"manual\"")
+        if "setup" in payload:
+            setup = payload["setup"]
+        else:
+            roller = self.pyramid if dice == "pyramid" and self.pyramid is not None else SimulatedPyramid()
+            setup = {"track": {str(k): list(v) for k, v in roller.setup(edition).items()}}
+        log = {"format": FORMAT, "edition": edition, "players": players, "setup": setup, "actions": []}
+        try:
+            parsed = parse_log(log)
+        except LogError as error:
+            raise ApiError(400, error.message) from None
+        row = GameRow(
+            id=uuid.uuid4().hex[:10],
+            created=self.store._clock(),
+            edition=edition,
+            players=list(parsed.players),
+            setup=parsed.to_json()["setup"],
+            dice=dice,
+            host_token=_token(),
+            table_token=_token(),
+            seat_tokens={player: _token() for player in parsed.players},
+            result=None,
+        )
+        self.store.create_game(row)
+        with self._lock:
+            self._games[row.id] = LiveGame(row, [], parsed.start())
+        return self.credentials(row.id)
+
+    def credentials(self, game_id: str) -> dict[str, Any]:
+        row = self.game(game_id).row
+        base = self.base_url()
+        return {
+            "game_id": row.id,
+            "host_token": row.host_token,
+            "table_token": row.table_token,
+            "table_url": f"{base}/table/{row.id}#{row.table_token}",
+            "host_url": f"{base}/host/{row.id}#{row.host_token}",
+            "seats": [
+                {"player": player, "token": token, "join_url": f"{base}/join/{token}"}
+                for player, token in row.seat_tokens.items()
+            ],
+        }
+
+    def import_log(self, log: object, dice: str = "manual") -> dict[str, Any]:
+        """A new game from an exported game log (its actions are replayed and stored)."""
+        try:
+            parsed = parse_log(log)
+            parsed.replay()
+        except LogError as error:
+            raise ApiError(400, f"action {error.action}: {error.message}" if error.action else error.message) from None
+        credentials = self.create({"edition": parsed.edition, "players": list(parsed.players), "dice": dice,
+                                   "setup": parsed.to_json()["setup"]})
+        game = self.game(credentials["game_id"])
+        for obj in parsed.actions:
+            self._commit(game, "action", obj, "import")
+        return credentials
+
+    # -- who is calling ---------------------------------------------------------------------------------
+    def authenticate(self, game_id: str, token: str | None) -> Caller:
+        game = self.game(game_id)
+        row = game.row
+        if token and secrets.compare_digest(token, row.host_token):
+            return Caller("host")
+        if token and secrets.compare_digest(token, row.table_token):
+            return Caller("table")
+        for player, seat_token in row.seat_tokens.items():
+            if token and secrets.compare_digest(token, seat_token):
+                return Caller("seat", player)
+        raise ApiError(401, "no valid token for this game: join it from its link or QR code")
+
+    def find_seat(self, token: str) -> tuple[str, str] | None:
+        """``(game id, player)`` for a seat token (the join link)."""
+        for game in list(self._games.values()):
+            for player, seat_token in game.row.seat_tokens.items():
+                if secrets.compare_digest(token, seat_token):
+                    return game.row.id, player
+        return None
+
+    # -- acting -----------------------------------------------------------------------------------------
+    def act(self, game_id: str, caller: Caller, payload: object) -> GameState:
+        """Check, store, then apply one action for ``caller``.
+
+        Raises:
+            ApiError: 400 not an action object, 403 acting for another seat, 409 the rules refuse it.
+        """
+        game = self.game(game_id)
+        if caller.role == "table":
+            raise ApiError(403, "the table screen can only watch")
+        if not isinstance(payload, dict):
+            raise ApiError(400, "an action must be a JSON object")
+        obj = dict(payload)
+        if caller.role == "seat":
+            named = obj.setdefault("player", caller.player)
+            if named != caller.player:
+                raise ApiError(403, f"this phone is {caller.player}'s seat: it cannot act for {named!r}")
+        elif "player" not in obj:
+            raise ApiError(400, "the host (scorekeeper) must say which player acts: 'player' is missing")
+        with game.lock:
+            if obj.get("type") == "pyramid" and "die" not in obj:
+                if game.row.dice != "pyramid":
+                    raise ApiError(400, "this game uses manual dice: send 'die' and 'value' (and 'crazy' for grey)")
+                if game.state.game_over:
+                    raise ApiError(409, "the race is over: no more actions can be taken", "RaceOverError")
+                if obj.get("player") != game.state.current_player:
+                    raise ApiError(409, f"it is {game.state.current_player}'s turn, not {obj.get('player')}'s",
+                                   "NotYourTurnError")
+                if self.pyramid is None:
+                    raise ApiError(409, "no electronic pyramid is configured: enter the die by hand")
+                die, value, crazy = self.pyramid.roll(game.state)
+                obj.update({"die": die, "value": value})
+                if crazy is not None:
+                    obj["crazy"] = crazy
+            try:
+                action = action_from_json(obj)
+            except RuleError as error:
+                raise ApiError(400, str(error), type(error).__name__) from None
+            try:
+                after = apply(game.state, action)
+            except RuleError as error:
+                raise ApiError(409, str(error), type(error).__name__) from None
+            self._commit(game, "action", action_to_json(action), caller.player or "host", after)
+            return after
+
+    def undo(self, game_id: str, caller: Caller) -> GameState:
+        """The host takes back the last action (recorded in the stored log as an undo)."""
+        if caller.role != "host":
+            raise ApiError(403, "only the host can undo")
+        game = self.game(game_id)
+        with game.lock:
+            if not game.actions:
+                raise ApiError(409, "there is no action to undo")
+            remaining = game.actions[:-1]
+            state = new_game(EDITIONS[game.row.edition], game.row.players, _setup_track(game.row.setup))
+            for obj in remaining:
+                state = apply(state, action_from_json(obj))
+            self._commit(game, "undo", {}, "host", state)
+            return state
+
+    def _commit(self, game: LiveGame, kind: str, body: dict[str, Any], by: str,
+                after: GameState | None = None) -> None:
+        """Store first (durable), then update memory, then wake the listeners."""
+        if after is None:
+            after = apply(game.state, action_from_json(body))
+        entry = self.store.append(game.row.id, len(game.entries) + 1, kind, body, by)
+        game.entries.append(entry)
+        game.state = after
+        if after.game_over:
+            self.store.set_result(game.row.id, {"money": after.money_by_player(), "winners": list(after.winners())})
+        elif kind == "undo" and game.row.result:
+            self.store.set_result(game.row.id, None)
+        game.version += 1
+        self._last_active = game.row.id
+        sync = getattr(self.pyramid, "sync", None)
+        if game.row.dice == "pyramid" and sync is not None:
+            sync(after)  # the electronic pyramid holds the same dice as the game
+        for listener in list(game.listeners):
+            listener.put(game.version)
+
+    def button_draw(self, die: str, value: int, crazy: str | None) -> GameState | None:
+        """The pyramid's own button was pressed: the draw counts for whoever's turn it is in the pyramid
+        game played most recently. A draw the rules refuse is dropped (and the pyramid re-synced)."""
+        candidates = [g for g in self._games.values() if g.row.dice == "pyramid" and not g.state.game_over]
+        if not candidates:
+            return None
+        game = next((g for g in candidates if g.row.id == self._last_active), None) or max(
+            candidates, key=lambda g: g.entries[-1].at if g.entries else g.row.created
+        )
+        with game.lock:
+            player = game.state.current_player
+            obj: dict[str, Any] = {"player": player, "type": "pyramid", "die": die, "value": value}
+            if crazy is not None:
+                obj["crazy"] = crazy
+            try:
+                after = apply(game.state, action_from_json(obj))
+            except RuleError:
+                sync = getattr(self.pyramid, "sync", None)
+                if sync is not None:
+                    sync(game.state)
+                return None
+            self._commit(game, "action", obj, player or "pyramid", after)
+            return after
+
+    def reissue_seat(self, game_id: str, caller: Caller, player: str) -> dict[str, Any]:
+        """A new link for ``player``'s seat; the old one stops working (a lost or borrowed phone)."""
+        if caller.role != "host":
+            raise ApiError(403, "only the host can re-issue a seat")
+        game = self.game(game_id)
+        if player not in game.row.seat_tokens:
+            raise ApiError(404, f"there is no seat for {player!r}")
+        tokens = {**game.row.seat_tokens, player: _token()}
+        self.store.set_seat_tokens(game_id, tokens)
+        game.row = GameRow(**{**game.row.__dict__, "seat_tokens": tokens})
+        return self.credentials(game_id)
+
+    # -- reading ----------------------------------------------------------------------------------------
+    def listen(self, game_id: str) -> queue.Queue[int]:
+        listener: queue.Queue[int] = queue.Queue()
+        self.game(game_id).listeners.append(listener)
+        return listener
+
+    def stop_listening(self, game_id: str, listener: queue.Queue[int]) -> None:
+        game = self._games.get(game_id)
+        if game is not None and listener in game.listeners:
+            game.listeners.remove(listener)
+
+    def log(self, game_id: str, caller: Caller) -> dict[str, Any]:
+        if caller.role != "host":
+            raise ApiError(403, "only the host can export the game log")
+        game = self.game(game_id)
+        if not game.state.game_over:
+            raise ApiError(409, "the log would reveal face-down finish cards: it is available once the race is over")
+        return export_log(game)
+
+    def past_games(self) -> list[dict[str, Any]]:
+        out = []
+        for game in sorted(self._games.values(), key=lambda g: g.row.created, reverse=True):
+            state = game.state
+            out.append({
+                "game_id": game.row.id,
+                "created": game.row.created,
+                "edition": game.row.edition,
+                "players": game.row.players,
+                "game_over": state.game_over,
+                "leg": state.leg,
+                "money": state.money_by_player(),
+                "winners": list(state.winners()),
+            })
+        return out
+
+    def state_json(self, game_id: str, caller: Caller) -> dict[str, Any]:
+        game = self.game(game_id)
+        return state_json(game, caller)
+
+
+def _setup_track(setup: dict[str, Any]) -> dict[int, tuple[str, ...]]:
+    return {int(space): tuple(stack) for space, stack in setup["track"].items()}
+
+
+def export_log(game: LiveGame) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "edition": game.row.edition,
+        "players": game.row.players,
+        "setup": game.row.setup,
+        "actions": game.actions,
+    }
+
+
+def state_json(game: LiveGame, caller: Caller) -> dict[str, Any]:
+    """The game as ``caller`` may see it: everything public, plus a seat's own finish cards.
+
+    Until the race is over nothing here depends on which camel another player's face-down card names.
+    """
+    state = game.state
+    viewer = caller.player if caller.role == "seat" else None
+    view = view_for(state, viewer)
+    out = summary(state)
+    edition = state.edition
+    out.update({
+        "game_id": game.row.id,
+        "version": game.version,
+        "dice_mode": game.row.dice,
+        "players": list(state.players),
+        "racing_camels": list(edition.racing_camels),
+        "crazy_camels": list(edition.crazy_camels),
+        "tile_sides": list(edition.tile_sides),
+        "tickets_left": {camel: list(state.tickets_left(camel)) for camel in edition.racing_camels},
+        "leg_tickets": [{"owner": t.owner, "camel": t.camel, "value": t.value} for t in state.leg_tickets],
+        "pyramid_tickets": {p: state.pyramid_tickets.count(p) for p in state.players},
+        "pyramid_tickets_left": state.pyramid_tickets_left(),
+        "dice_out": [{"die": r.die, "value": r.value, "crazy": r.crazy, "camel": r.camel} for r in state.dice_out],
+        "dice_in_pyramid": len(state.dice_in_pyramid()),
+        "piles": {"winner": len(state.winner_pile), "loser": len(state.loser_pile)},
+        "partnerships": [list(pair) for pair in state.partnerships],
+        "last_move": describe_movement(state.last_movement, state.track) if state.last_movement else None,
+        "leg_scoring": _leg_scoring_json(state),
+        "race_scoring": _race_scoring_json(state),
+        "you": None,
+    })
+    if viewer is not None:
+        out["you"] = {
+            "player": viewer,
+            "finish_cards": list(state.finish_cards_in_hand(viewer)),
+            "played": [
+                {"pile": pile, "camel": card.camel}
+                for pile, cards in (("winner", view.winner_pile), ("loser", view.loser_pile))
+                for card in cards
+                if card.owner == viewer
+            ],
+        }
+    acting = state.current_player
+    if acting is not None and (caller.role == "host" or viewer == acting):
+        legal = legal_actions(state)
+        out["legal"] = {
+            "player": acting,
+            "leg_bets": [{"camel": c, "value": state.tickets_left(c)[0]} for c in legal.leg_bets],
+            "tile_spots": [list(spot) for spot in legal.tile_spots],
+            "dice": list(legal.dice),
+            # The host (scorekeeper) must not see a player's hand: it only learns how many cards are left.
+            "finish_cards": list(legal.finish_cards) if viewer == acting else len(legal.finish_cards),
+            "partners": list(legal.partners),
+        }
+    return out
+
+
+def _leg_scoring_json(state: GameState) -> dict[str, Any] | None:
+    if not state.leg_scorings:
+        return None
+    scoring = state.leg_scorings[-1]
+    return {
+        "leg": scoring.leg,
+        "ranking": list(scoring.ranking),
+        "players": [
+            {
+                "player": score.player,
+                "lines": [reward.describe() for reward in score.rewards],
+                "amounts": [reward.amount for reward in score.rewards],
+                "explain": score.explain(),
+                "before": score.before,
+                "after": score.after,
+            }
+            for score in scoring.scores
+        ],
+    }
+
+
+def _race_scoring_json(state: GameState) -> dict[str, Any] | None:
+    scoring = state.race_scoring
+    if scoring is None:
+        return None
+    return {
+        "winner": scoring.winner,
+        "loser": scoring.loser,
+        "cards": [
+            {"pile": p.pile, "owner": p.owner, "camel": p.camel, "right": p.right, "amount": p.amount,
+             "before": p.before, "after": p.after}
+            for p in scoring.payouts
+        ],
+        "final_money": dict(scoring.final_money),
+        "winners": list(scoring.winners),
+    }

@@ -1,0 +1,68 @@
+"""The web companion: a Flask app factory, the JSON API (``shared/spec/http-api.md``) and the pages."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from companion.service import ApiError, DiceSource, GameService
+from companion.store import Store
+
+
+def create_app(
+    data_dir: str | Path,
+    pyramid: DiceSource | None = None,
+    public_url: str | None = None,
+    language: str = "auto",
+    testing: bool = False,
+) -> Flask:
+    """The companion as a WSGI app. Games live in ``data_dir/games.sqlite3``."""
+    from companion.web.api import api
+    from companion.web.net import base_url_for
+    from companion.web.pages import pages
+
+    data = Path(data_dir)
+    data.mkdir(parents=True, exist_ok=True)
+    app = Flask(__name__)
+    app.config["TESTING"] = testing
+    app.config["SECRET_KEY"] = _secret_key(data)
+    app.config["LANGUAGE"] = language
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    store = Store(data / "games.sqlite3")
+    service = GameService(store, pyramid, base_url=lambda: base_url_for(public_url, request))
+    app.extensions["camelup"] = service
+    app.register_blueprint(api)
+    app.register_blueprint(pages)
+
+    @app.errorhandler(ApiError)
+    def api_error(error: ApiError) -> Any:
+        body: dict[str, Any] = {"error": error.message}
+        if error.code:
+            body["code"] = error.code
+        return jsonify(body), error.status
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Any:
+        if request.path.startswith("/api/") or request.path == "/healthz":
+            return jsonify({"error": error.description or error.name}), error.code
+        return error
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception) -> Any:  # a bug: log it, answer in the one JSON shape, keep serving
+        app.logger.exception("unexpected error on %s", request.path)
+        return jsonify({"error": "something went wrong on the companion; the game is unchanged"}), 500
+
+    return app
+
+
+def _secret_key(data: Path) -> str:
+    """A random key made on first start and kept in the data directory: never a default shipped in code."""
+    path = data / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()

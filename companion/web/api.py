@@ -1,0 +1,145 @@
+"""The JSON API (v1) of ``shared/spec/http-api.md``, plus the host's extras (undo, seats, odds, import)."""
+
+from __future__ import annotations
+
+import json
+import queue
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+
+from companion.service import ApiError, Caller, GameService
+
+api = Blueprint("api", __name__)
+
+KEEPALIVE_SECONDS = 15.0
+
+
+def service() -> GameService:
+    return current_app.extensions["camelup"]
+
+
+def body() -> Any:
+    data = request.get_json(silent=True)
+    if data is None:
+        raise ApiError(400, "the body must be JSON (Content-Type: application/json)")
+    return data
+
+
+def caller(game_id: str) -> Caller:
+    """Who is calling: ``Authorization: Bearer <token>``, or ``?token=`` for the event stream (browsers'
+    EventSource cannot set headers)."""
+    header = request.headers.get("Authorization", "")
+    token = header[7:].strip() if header.lower().startswith("bearer ") else request.args.get("token")
+    return service().authenticate(game_id, token)
+
+
+@api.get("/healthz")
+def healthz() -> Any:
+    return jsonify({"ok": True})
+
+
+@api.post("/api/games")
+def create_game() -> Any:
+    return jsonify(service().create(body())), 201
+
+
+@api.get("/api/games")
+def list_games() -> Any:
+    return jsonify({"games": service().past_games()})
+
+
+@api.post("/api/import")
+def import_game() -> Any:
+    data = body()
+    dice = request.args.get("dice", "manual")
+    return jsonify(service().import_log(data, dice)), 201
+
+
+@api.post("/api/games/<game_id>/actions")
+def act(game_id: str) -> Any:
+    who = caller(game_id)
+    data = body()
+    service().act(game_id, who, data)
+    return jsonify({"state": service().state_json(game_id, who)})
+
+
+@api.post("/api/games/<game_id>/undo")
+def undo(game_id: str) -> Any:
+    who = caller(game_id)
+    service().undo(game_id, who)
+    return jsonify({"state": service().state_json(game_id, who)})
+
+
+@api.get("/api/games/<game_id>/state")
+def state(game_id: str) -> Any:
+    return jsonify(service().state_json(game_id, caller(game_id)))
+
+
+@api.get("/api/games/<game_id>/log")
+def log(game_id: str) -> Any:
+    return jsonify(service().log(game_id, caller(game_id)))
+
+
+@api.get("/api/games/<game_id>/credentials")
+def credentials(game_id: str) -> Any:
+    if caller(game_id).role != "host":
+        raise ApiError(403, "only the host can see the seats' links")
+    return jsonify(service().credentials(game_id))
+
+
+@api.post("/api/games/<game_id>/seats/<player>/reissue")
+def reissue(game_id: str, player: str) -> Any:
+    return jsonify(service().reissue_seat(game_id, caller(game_id), player))
+
+
+@api.get("/api/games/<game_id>/odds")
+def odds(game_id: str) -> Any:
+    """The optional odds panel: exact leg odds and ticket values (public information only)."""
+    from companion.odds import exact_leg_odds, leg_ticket_evs
+
+    who = caller(game_id)
+    if who.role not in ("host", "table"):
+        raise ApiError(403, "the odds panel is for the table screen")
+    game = service().game(game_id)
+    leg = exact_leg_odds(game.state)
+    return jsonify({
+        "leg": {camel: {"first": leg.first[camel], "second": leg.second[camel]} for camel in leg.first},
+        "leg_ticket_ev": leg_ticket_evs(game.state, leg),
+    })
+
+
+@api.get("/api/games/<game_id>/events")
+def events(game_id: str) -> Response:
+    """Server-Sent Events: the caller's view of the state now, then after every change. The browser
+    reconnects by itself; a phone waking from sleep gets the current state as the first event."""
+    who = caller(game_id)
+    games = service()
+    listener = games.listen(game_id)
+
+    def stream() -> Iterator[str]:
+        try:
+            yield "retry: 1000\n"
+            yield _event(games.state_json(game_id, who))
+            while True:
+                try:
+                    listener.get(timeout=KEEPALIVE_SECONDS)
+                except queue.Empty:
+                    yield ": keep-alive\n\n"
+                    continue
+                while not listener.empty():  # several changes at once: send the latest only
+                    listener.get_nowait()
+                yield _event(games.state_json(game_id, who))
+        finally:
+            games.stop_listening(game_id, listener)
+
+    return Response(
+        stream_with_context(stream()),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+def _event(state: dict[str, Any]) -> str:
+    return f"event: state\nid: {state['version']}\ndata: {json.dumps(state)}\n\n"

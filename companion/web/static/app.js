@@ -1,0 +1,233 @@
+// Shared by every page: the API client, live updates, English/French strings and the SVG board.
+"use strict";
+
+const CAMEL_COLOURS = {
+  blue: "#2f6fd6", green: "#2e9b48", orange: "#f08a24", yellow: "#f2c81f", white: "#f4f1ea",
+  red: "#d8383a", purple: "#8a4fc9", black: "#262626",
+};
+const TEXT_ON = { yellow: "#222", white: "#222", orange: "#222" };
+
+// ---------------------------------------------------------------------------------------------------------
+// Languages: from the browser, with a switch remembered on this device.
+const STRINGS = {
+  en: {
+    your_turn: "Your turn", turn_of: "{player}'s turn", race_over: "The race is over",
+    leg: "Leg {leg}", money: "{money} EP", draw: "Draw a die", draw_hint: "Take a pyramid ticket (+1 EP)",
+    leg_bets: "Leg tickets", tile: "Your tile", place_tile: "Place tile", finish_cards: "Finish cards",
+    winner_pile: "Overall winner", loser_pile: "Overall loser", play_card: "Play card face down",
+    partnership: "Partnership", partner_with: "Partner with {player}", manual_roll: "What did the die show?",
+    die: "Die", value: "Value", colour: "Colour", record_roll: "Record roll", waiting: "Waiting for {player}…",
+    your_tickets: "Your tickets", pyramid_tickets: "Pyramid tickets: {n}", no_tickets: "No tickets yet",
+    leg_scoring: "Leg {leg} scoring", first: "first", second: "second", reconnecting: "Reconnecting…",
+    refused: "Not allowed", undo: "Undo last action", seats: "Seats", reissue: "New link",
+    open_table: "Open the table screen", export_log: "Download game log", scorekeeper: "Scorekeeper",
+    acting_for: "Entering for {player}", odds: "Odds", odds_off: "Odds panel (off)", money_title: "Money",
+    tickets_left: "Leg tickets left", dice_out: "Dice out", piles: "Finish piles: winner {w}, loser {l}",
+    last_move: "Last move", reveal: "Reveal", winner_is: "{camel} wins, {loser} comes last",
+    final_money: "Final money", wins: "{players} win{s}!", create: "Create game", edition: "Edition",
+    players: "Players (one per line, in seating order)", dice_from: "Dice", from_pyramid: "Electronic pyramid",
+    manual: "Entered by hand", setup: "Starting positions", roll_for_me: "Roll them for me",
+    past_games: "Past games", join_hint: "Scan to take your seat", cheer: "cheering (+1)", boo: "booing (−1)",
+    oasis: "oasis (+1)", mirage: "mirage (−1)", space: "Space", side: "Side", your_cards: "Your finish cards",
+    played_cards: "Played: {cards}", confirm_card: "Play your {camel} card on the {pile} pile?",
+    joined: "You are {player}", import_log: "Import a game log", none: "none", language: "Français",
+    address: "Phones: {url}", no_game: "No such game", copy: "Copy", ev: "value {ev}",
+  },
+  fr: {
+    your_turn: "À vous de jouer", turn_of: "Au tour de {player}", race_over: "La course est finie",
+    leg: "Manche {leg}", money: "{money} £", draw: "Tirer un dé", draw_hint: "Prendre une tuile Pyramide (+1 £)",
+    leg_bets: "Tuiles Pari-Manche", tile: "Votre tuile", place_tile: "Poser la tuile", finish_cards: "Cartes Pari-Course",
+    winner_pile: "Vainqueur", loser_pile: "Dernier", play_card: "Jouer la carte face cachée",
+    partnership: "Partenariat", partner_with: "Partenaire de {player}", manual_roll: "Qu'a donné le dé ?",
+    die: "Dé", value: "Valeur", colour: "Couleur", record_roll: "Enregistrer", waiting: "En attente de {player}…",
+    your_tickets: "Vos tuiles", pyramid_tickets: "Tuiles Pyramide : {n}", no_tickets: "Aucune tuile",
+    leg_scoring: "Décompte de la manche {leg}", first: "premier", second: "deuxième", reconnecting: "Reconnexion…",
+    refused: "Refusé", undo: "Annuler la dernière action", seats: "Places", reissue: "Nouveau lien",
+    open_table: "Ouvrir l'écran de table", export_log: "Télécharger la partie", scorekeeper: "Arbitre",
+    acting_for: "Saisie pour {player}", odds: "Probabilités", odds_off: "Probabilités (masquées)", money_title: "Argent",
+    tickets_left: "Tuiles Pari-Manche restantes", dice_out: "Dés sortis", piles: "Paris : vainqueur {w}, dernier {l}",
+    last_move: "Dernier mouvement", reveal: "Révélation", winner_is: "{camel} gagne, {loser} est dernier",
+    final_money: "Argent final", wins: "{players} gagne{s} !", create: "Créer la partie", edition: "Édition",
+    players: "Joueurs (un par ligne, dans l'ordre)", dice_from: "Dés", from_pyramid: "Pyramide électronique",
+    manual: "Saisis à la main", setup: "Positions de départ", roll_for_me: "Les tirer pour moi",
+    past_games: "Parties précédentes", join_hint: "Scannez pour prendre votre place", cheer: "encouragements (+1)",
+    boo: "huées (−1)", oasis: "oasis (+1)", mirage: "mirage (−1)", space: "Case", side: "Face",
+    your_cards: "Vos cartes Pari-Course", played_cards: "Jouées : {cards}",
+    confirm_card: "Jouer votre carte {camel} sur le pari {pile} ?", joined: "Vous êtes {player}",
+    import_log: "Importer une partie", none: "aucune", language: "English", address: "Téléphones : {url}",
+    no_game: "Partie introuvable", copy: "Copier", ev: "valeur {ev}",
+  },
+};
+const CAMEL_NAMES_FR = { blue: "bleu", green: "vert", orange: "orange", yellow: "jaune", white: "blanc",
+  red: "rouge", purple: "violet", black: "noir", grey: "gris" };
+
+function currentLanguage() {
+  const chosen = localStorage.getItem("camelup:lang");
+  if (chosen) return chosen;
+  const configured = document.documentElement.dataset.language;
+  if (configured && configured !== "auto") return configured;
+  return (navigator.language || "en").toLowerCase().startsWith("fr") ? "fr" : "en";
+}
+let LANG = currentLanguage();
+
+function t(key, params = {}) {
+  const text = (STRINGS[LANG] && STRINGS[LANG][key]) || STRINGS.en[key] || key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? params[name] : ""));
+}
+function camelName(camel) { return LANG === "fr" ? (CAMEL_NAMES_FR[camel] || camel) : camel; }
+
+function languageSwitch(container, onChange) {
+  const button = el("button", { class: "lang", type: "button" }, t("language"));
+  button.addEventListener("click", () => {
+    LANG = LANG === "fr" ? "en" : "fr";
+    localStorage.setItem("camelup:lang", LANG);
+    button.textContent = t("language");
+    document.documentElement.lang = LANG;
+    onChange();
+  });
+  container.appendChild(button);
+  document.documentElement.lang = LANG;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value !== false && value !== null && value !== undefined) node.setAttribute(key, value);
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined && child !== false)
+      node.appendChild(typeof child === "string" || typeof child === "number" ? document.createTextNode(String(child)) : child);
+  }
+  return node;
+}
+
+function camelChip(camel, label) {
+  return el("span", { class: "chip", style: `background:${CAMEL_COLOURS[camel] || "#999"};color:${TEXT_ON[camel] || "#fff"}` },
+    label === undefined ? camelName(camel) : label);
+}
+
+let toastTimer = null;
+function toast(message, kind = "error") {
+  let box = document.getElementById("toast");
+  if (!box) { box = el("div", { id: "toast", role: "alert" }); document.body.appendChild(box); }
+  box.textContent = message;
+  box.className = `toast ${kind} show`;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.className = `toast ${kind}`; }, 4500);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The API client.
+async function api(method, path, token, body) {
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  try { data = await response.json(); } catch (_) { data = null; }
+  if (!response.ok) {
+    const error = new Error((data && data.error) || `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+function tokenFor(kind, gameId) {
+  // A token in the address's fragment (#token) is kept on this device, then removed from the address bar.
+  const key = `camelup:${kind}:${gameId}`;
+  const fragment = location.hash.slice(1);
+  if (fragment) {
+    localStorage.setItem(key, fragment);
+    history.replaceState(null, "", location.pathname);
+  }
+  return localStorage.getItem(key);
+}
+
+// Live updates: Server-Sent Events, reconnecting by itself; on waking up, fetch the state at once.
+function live(gameId, token, onState, onStatus = () => {}) {
+  let source = null;
+  let latest = -1;
+  const deliver = (state) => { if (state.version >= latest) { latest = state.version; onState(state); } };
+  const connect = () => {
+    if (source) source.close();
+    source = new EventSource(`/api/games/${gameId}/events?token=${encodeURIComponent(token)}`);
+    source.addEventListener("state", (event) => { onStatus(true); deliver(JSON.parse(event.data)); });
+    source.onerror = () => {
+      onStatus(false);
+      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 1500);
+    };
+  };
+  const refresh = () => api("GET", `/api/games/${gameId}/state`, token).then(deliver).catch(() => {});
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") { refresh(); if (!source || source.readyState === EventSource.CLOSED) connect(); }
+  });
+  window.addEventListener("online", () => { refresh(); connect(); });
+  connect();
+  return { refresh, deliver };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The board: 16 spaces around a square, as on the real board (the finish line between 16 and 1).
+const CELL = 100;
+function spaceCell(space) {
+  // Clockwise from the top left: 1..5 along the top, 6..8 down the right, 9..13 back along the bottom,
+  // 14..16 up the left. Spaces past the line are drawn just outside it.
+  if (space >= 17) return { x: 0, y: -0.9, past: true };
+  if (space <= 0) return { x: 0, y: 0.9 + 0, past: true, behind: true };
+  if (space <= 5) return { x: space - 1, y: 0 };
+  if (space <= 8) return { x: 4, y: space - 5 };
+  if (space <= 13) return { x: 13 - space, y: 4 };
+  return { x: 0, y: 17 - space };
+}
+
+function svgEl(tag, attrs = {}, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  for (const child of children.flat()) if (child) node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+  return node;
+}
+
+function renderBoard(svg, state) {
+  svg.replaceChildren();
+  svg.setAttribute("viewBox", `-10 -110 ${5 * CELL + 20} ${5 * CELL + 230}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "race track");
+  svg.appendChild(svgEl("rect", { x: -10, y: -110, width: 5 * CELL + 20, height: 5 * CELL + 230, fill: "#f3e2bd", rx: 18 }));
+  const tiles = {};
+  for (const tile of state.tiles || []) tiles[tile.space] = tile;
+  for (let space = 1; space <= 16; space++) {
+    const { x, y } = spaceCell(space);
+    const gx = x * CELL, gy = y * CELL;
+    svg.appendChild(svgEl("rect", { x: gx + 3, y: gy + 3, width: CELL - 6, height: CELL - 6, rx: 10,
+      fill: space === 1 ? "#fff8e6" : "#fbf1d9", stroke: "#c9a46a", "stroke-width": 2 }));
+    svg.appendChild(svgEl("text", { x: gx + 10, y: gy + 22, class: "space-number" }, String(space)));
+    const tile = tiles[space];
+    if (tile) {
+      const plus = tile.side === (state.tile_sides || [])[0];
+      svg.appendChild(svgEl("rect", { x: gx + 14, y: gy + 30, width: CELL - 28, height: 44, rx: 8,
+        fill: plus ? "#9be39b" : "#f3a0a0", stroke: "#555" }));
+      svg.appendChild(svgEl("text", { x: gx + CELL / 2, y: gy + 50, "text-anchor": "middle", class: "tile-sign" }, plus ? "+1" : "−1"));
+      svg.appendChild(svgEl("text", { x: gx + CELL / 2, y: gy + 68, "text-anchor": "middle", class: "tile-owner" }, tile.owner));
+    }
+  }
+  // The finish line, between 16 (left column, top) and 1 (top row, left).
+  svg.appendChild(svgEl("line", { x1: -6, y1: CELL + 2, x2: CELL - 4, y2: CELL + 2, stroke: "#111", "stroke-width": 6, "stroke-dasharray": "8 6" }));
+  svg.appendChild(svgEl("text", { x: CELL + 6, y: CELL + 8, class: "finish" }, "🏁"));
+  for (const [key, stack] of Object.entries(state.track)) {
+    const space = Number(key);
+    const cell = spaceCell(space);
+    const gx = cell.x * CELL, gy = cell.y * CELL;
+    stack.forEach((camel, height) => {
+      const crazy = (state.crazy_camels || []).includes(camel);
+      const cy = gy + CELL - 18 - height * 13;
+      svg.appendChild(svgEl("rect", { x: gx + 12, y: cy - 6, width: CELL - 24, height: 12, rx: 5,
+        fill: CAMEL_COLOURS[camel] || "#999", stroke: "#222", "stroke-width": 1.2, class: "camel", "data-camel": camel,
+        "data-space": String(space), "data-height": String(height) },
+        svgEl("title", {}, `${camelName(camel)} (${space})`)));
+      if (crazy) svg.appendChild(svgEl("text", { x: gx + CELL / 2, y: cy + 4, "text-anchor": "middle", class: "crazy-mark" }, "◀"));
+    });
+  }
+  return svg;
+}

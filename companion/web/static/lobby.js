@@ -1,0 +1,47 @@
+// The lobby: create a game (the host), list past games, import a game log.
+"use strict";
+(() => {
+  function translate() { document.querySelectorAll("[data-t]").forEach((node) => { node.textContent = t(node.dataset.t); }); }
+
+  function parseSetup(text) {
+    // "1: green red; 3: yellow blue purple" → {"track": {"1": ["green", "red"], ...}} (bottom first)
+    const track = {};
+    for (const part of text.split(";").map((p) => p.trim()).filter(Boolean)) {
+      const [space, camels] = part.split(":");
+      if (!camels) throw new Error(`"${part}" is not "space: camels"`);
+      track[space.trim()] = camels.trim().split(/[\s,]+/).filter(Boolean);
+    }
+    return { track };
+  }
+
+  document.getElementById("create").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = new FormData(event.target);
+    const body = {
+      edition: form.get("edition"),
+      players: form.get("players").split("\n").map((p) => p.trim()).filter(Boolean),
+      dice: form.get("dice"),
+    };
+    try {
+      if (form.get("setup").trim()) body.setup = parseSetup(form.get("setup"));
+      const game = await api("POST", "/api/games", null, body);
+      location.href = `/host/${game.game_id}#${game.host_token}`;
+    } catch (error) { toast(error.message); }
+  });
+
+  document.getElementById("import").addEventListener("change", async (event) => {
+    try {
+      const log = JSON.parse(await event.target.files[0].text());
+      const game = await api("POST", "/api/import", null, log);
+      location.href = `/host/${game.game_id}#${game.host_token}`;
+    } catch (error) { toast(error.message); }
+  });
+
+  api("GET", "/api/games").then(({ games }) => {
+    document.getElementById("games").replaceChildren(...games.map((game) => el("li", {},
+      `${new Date(game.created * 1000).toLocaleString()} · ${game.edition} · ${game.players.join(", ")} · `,
+      game.game_over ? `🏆 ${game.winners.join(", ")}` : t("leg", { leg: game.leg }))));
+  });
+  languageSwitch(document.getElementById("lang"), translate);
+  translate();
+})();
