@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import sys
@@ -196,10 +197,8 @@ def _serve(args: argparse.Namespace) -> int:
     address = settings.public_url or f"http://{table_address() or 'localhost'}:{settings.port}"
     print(f"Camel Up companion on {address}  (pyramid: {pyramid_name}; games in {settings.data}/)", flush=True)
     print(f"Open {address}/ on the host's phone or tablet to start a game. Ctrl-C stops.", flush=True)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         server.run()
-    except KeyboardInterrupt:
-        pass
     return 0
 
 

@@ -121,7 +121,7 @@ class GameService:
         state = new_game(EDITIONS[row.edition], row.players, _setup_track(row.setup))
         for obj in effective_actions(entries):
             state = apply(state, action_from_json(obj))
-        return LiveGame(row, entries, state)
+        return LiveGame(row, entries, state, version=len(entries))
 
     def game(self, game_id: str) -> LiveGame:
         game = self._games.get(game_id)
@@ -295,7 +295,7 @@ class GameService:
             self.store.set_result(game.row.id, {"money": after.money_by_player(), "winners": list(after.winners())})
         elif kind == "undo" and game.row.result:
             self.store.set_result(game.row.id, None)
-        game.version += 1
+        game.version = len(game.entries)  # survives restarts: open pages never see the version go back
         self._last_active = game.row.id
         sync = getattr(self.pyramid, "sync", None)
         if game.row.dice == "pyramid" and sync is not None:
