@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint setup bench clean
+.PHONY: run test lint setup browser bench clean
 
 setup: $(STAMP)
 
@@ -21,7 +21,18 @@ run: setup
 lint: setup
 	$(BIN)/ruff check .
 
-test: lint
+# The real-browser test drives Debian's Chromium (Playwright never downloads a browser of its own).
+browser:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+		if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+			echo "installing Debian's chromium for the browser test"; \
+			apt-get update -q && apt-get install -y -q chromium fonts-noto-color-emoji; \
+		else \
+			echo "chromium is missing and cannot be installed here: the browser test will be skipped"; \
+		fi; \
+	fi
+
+test: lint browser
 	$(BIN)/python -m pytest -q
 
 bench: setup

@@ -173,9 +173,7 @@ function live(gameId, token, onState, onStatus = () => {}) {
 const CELL = 100;
 function spaceCell(space) {
   // Clockwise from the top left: 1..5 along the top, 6..8 down the right, 9..13 back along the bottom,
-  // 14..16 up the left. Spaces past the line are drawn just outside it.
-  if (space >= 17) return { x: 0, y: -0.9, past: true };
-  if (space <= 0) return { x: 0, y: 0.9 + 0, past: true, behind: true };
+  // 14..16 up the left, so the finish line lies between 16 and 1 at the top left.
   if (space <= 5) return { x: space - 1, y: 0 };
   if (space <= 8) return { x: 4, y: space - 5 };
   if (space <= 13) return { x: 13 - space, y: 4 };
@@ -189,12 +187,22 @@ function svgEl(tag, attrs = {}, ...children) {
   return node;
 }
 
+function camelBar(camel, x, y, width, crazy, title) {
+  const group = svgEl("g", { class: "camel", "data-camel": camel });
+  group.appendChild(svgEl("rect", { x, y: y - 7, width, height: 14, rx: 5, fill: CAMEL_COLOURS[camel] || "#999",
+    stroke: "#222", "stroke-width": 1.2 }, svgEl("title", {}, title)));
+  // A letter as well as a colour, for colour-blind players; crazy camels point backwards.
+  group.appendChild(svgEl("text", { x: x + width / 2, y: y + 4, "text-anchor": "middle", class: "camel-letter",
+    fill: TEXT_ON[camel] || "#fff" }, `${crazy ? "◀ " : ""}${camelName(camel)[0].toUpperCase()}`));
+  return group;
+}
+
 function renderBoard(svg, state) {
   svg.replaceChildren();
-  svg.setAttribute("viewBox", `-10 -110 ${5 * CELL + 20} ${5 * CELL + 230}`);
+  svg.setAttribute("viewBox", `-10 -10 ${5 * CELL + 20} ${5 * CELL + 20}`);
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", "race track");
-  svg.appendChild(svgEl("rect", { x: -10, y: -110, width: 5 * CELL + 20, height: 5 * CELL + 230, fill: "#f3e2bd", rx: 18 }));
+  svg.appendChild(svgEl("rect", { x: -10, y: -10, width: 5 * CELL + 20, height: 5 * CELL + 20, fill: "#f3e2bd", rx: 18 }));
   const tiles = {};
   for (const tile of state.tiles || []) tiles[tile.space] = tile;
   for (let space = 1; space <= 16; space++) {
@@ -212,22 +220,45 @@ function renderBoard(svg, state) {
       svg.appendChild(svgEl("text", { x: gx + CELL / 2, y: gy + 68, "text-anchor": "middle", class: "tile-owner" }, tile.owner));
     }
   }
-  // The finish line, between 16 (left column, top) and 1 (top row, left).
-  svg.appendChild(svgEl("line", { x1: -6, y1: CELL + 2, x2: CELL - 4, y2: CELL + 2, stroke: "#111", "stroke-width": 6, "stroke-dasharray": "8 6" }));
-  svg.appendChild(svgEl("text", { x: CELL + 6, y: CELL + 8, class: "finish" }, "🏁"));
+  // The finish line, between 16 and 1.
+  svg.appendChild(svgEl("line", { x1: -6, y1: CELL, x2: CELL, y2: CELL, stroke: "#111", "stroke-width": 6, "stroke-dasharray": "8 6" }));
+  const crazy = state.crazy_camels || [];
+  let crossedRow = 0;
   for (const [key, stack] of Object.entries(state.track)) {
     const space = Number(key);
-    const cell = spaceCell(space);
-    const gx = cell.x * CELL, gy = cell.y * CELL;
-    stack.forEach((camel, height) => {
-      const crazy = (state.crazy_camels || []).includes(camel);
-      const cy = gy + CELL - 18 - height * 13;
-      svg.appendChild(svgEl("rect", { x: gx + 12, y: cy - 6, width: CELL - 24, height: 12, rx: 5,
-        fill: CAMEL_COLOURS[camel] || "#999", stroke: "#222", "stroke-width": 1.2, class: "camel", "data-camel": camel,
-        "data-space": String(space), "data-height": String(height) },
-        svgEl("title", {}, `${camelName(camel)} (${space})`)));
-      if (crazy) svg.appendChild(svgEl("text", { x: gx + CELL / 2, y: cy + 4, "text-anchor": "middle", class: "crazy-mark" }, "◀"));
-    });
+    if (space < 1 || space > 16) {
+      // A unit across the line is drawn in the middle of the board, with the way it crossed.
+      const y = 1.5 * CELL + crossedRow * 90;
+      crossedRow += 1;
+      svg.appendChild(svgEl("text", { x: 2.5 * CELL, y, "text-anchor": "middle", class: "crossed" },
+        space > 16 ? `🏁 ${space}` : `🏁 ${space} ◀`));
+      stack.forEach((camel, height) =>
+        svg.appendChild(camelBar(camel, 1.5 * CELL, y + 24 + (stack.length - 1 - height) * 16, 2 * CELL, crazy.includes(camel), `${camelName(camel)} (${space})`)));
+      continue;
+    }
+    const { x, y } = spaceCell(space);
+    stack.forEach((camel, height) =>
+      svg.appendChild(camelBar(camel, x * CELL + 10, y * CELL + CELL - 16 - height * 15, CELL - 20, crazy.includes(camel), `${camelName(camel)} (${space})`)));
   }
   return svg;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Shared by the phone, the scorekeeper and the table screen.
+function renderLegScoring(section, state, viewer) {
+  const scoring = state.leg_scoring;
+  if (!scoring) { section.hidden = true; return; }
+  section.hidden = false;
+  section.replaceChildren(
+    el("h2", {}, t("leg_scoring", { leg: scoring.leg })),
+    el("p", {}, camelChip(scoring.ranking[0]), ` ${t("first")}, `, camelChip(scoring.ranking[1]), ` ${t("second")}`),
+    el("ul", { class: "scoring" }, scoring.players
+      .filter((p) => !viewer || p.player === viewer)
+      .map((p) => el("li", {}, el("b", {}, `${p.player}: `), `${p.explain}  (${p.before} → ${p.after})`,
+        el("div", { class: "muted" }, p.lines.join(" · "))))));
+}
+
+function turnText(state, me) {
+  if (state.game_over) return t("race_over");
+  return state.next_player === me ? t("your_turn") : t("turn_of", { player: state.next_player });
 }

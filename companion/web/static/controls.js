@@ -71,20 +71,3 @@ function renderControls(container, state, send) {
   }
 }
 
-function renderLegScoring(section, state, viewer) {
-  const scoring = state.leg_scoring;
-  if (!scoring) { section.hidden = true; return; }
-  section.hidden = false;
-  section.replaceChildren(
-    el("h2", {}, t("leg_scoring", { leg: scoring.leg })),
-    el("p", {}, camelChip(scoring.ranking[0]), ` ${t("first")}, `, camelChip(scoring.ranking[1]), ` ${t("second")}`),
-    el("ul", { class: "scoring" }, scoring.players
-      .filter((p) => !viewer || p.player === viewer)
-      .map((p) => el("li", {}, el("b", {}, `${p.player}: `), `${p.explain}  (${p.before} → ${p.after})`,
-        el("div", { class: "muted" }, p.lines.join(" · "))))));
-}
-
-function turnText(state, me) {
-  if (state.game_over) return t("race_over");
-  return state.next_player === me ? t("your_turn") : t("turn_of", { player: state.next_player });
-}
