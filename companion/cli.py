@@ -190,7 +190,9 @@ def _serve(args: argparse.Namespace) -> int:
     app = create_app(settings.data, pyramid, settings.public_url, settings.language)
     try:
         # Threads: one per live page (Server-Sent Events) plus the requests; a table has a dozen pages.
-        server = create_server(app, host=settings.host, port=settings.port, threads=48, channel_timeout=300)
+        server = create_server(
+            app, host=settings.host, port=settings.port, threads=100, connection_limit=300, channel_timeout=300
+        )
     except OSError as error:
         print(f"camelup serve: cannot listen on {settings.host}:{settings.port} ({error.strerror})", file=sys.stderr)
         return 2

@@ -7,6 +7,7 @@ double-tapped button is accepted once.
 
 from __future__ import annotations
 
+import json
 import queue
 import secrets
 import threading
@@ -86,6 +87,15 @@ class LiveGame:
     lock: threading.Lock = field(default_factory=threading.Lock)
     listeners: list[queue.Queue[int]] = field(default_factory=list)
     version: int = 0
+    views: dict[tuple[int, str, str | None], str] = field(default_factory=dict)
+    """Serialised views of the current version, one per kind of viewer (most pages share one)."""
+
+    @property
+    def snapshot(self) -> tuple[int, GameState]:
+        return self._snapshot
+
+    def __post_init__(self) -> None:
+        self._snapshot = (self.version, self.state)
 
     @property
     def actions(self) -> list[dict[str, Any]]:
@@ -290,12 +300,14 @@ class GameService:
             after = apply(game.state, action_from_json(body))
         entry = self.store.append(game.row.id, len(game.entries) + 1, kind, body, by)
         game.entries.append(entry)
+        game.views = {}
         game.state = after
         if after.game_over:
             self.store.set_result(game.row.id, {"money": after.money_by_player(), "winners": list(after.winners())})
         elif kind == "undo" and game.row.result:
             self.store.set_result(game.row.id, None)
         game.version = len(game.entries)  # survives restarts: open pages never see the version go back
+        game._snapshot = (game.version, after)  # one assignment: readers never see a half-made change
         self._last_active = game.row.id
         sync = getattr(self.pyramid, "sync", None)
         if game.row.dice == "pyramid" and sync is not None:
@@ -375,8 +387,25 @@ class GameService:
         return out
 
     def state_json(self, game_id: str, caller: Caller) -> dict[str, Any]:
+        return json.loads(self.state_text(game_id, caller))
+
+    def state_text(self, game_id: str, caller: Caller) -> str:
+        """The caller's view as JSON text. The public part is serialised once per version and shared by
+        every page; only each viewer's own part (their hand, what they may do) is added per viewer."""
         game = self.game(game_id)
-        return state_json(game, caller)
+        version, state = game.snapshot  # no lock: twenty pages must not queue behind the next action
+        key = (version, caller.role, caller.player)
+        text = game.views.get(key)
+        if text is None:
+            public = game.views.get((version, "public", None))
+            if public is None:
+                public = json.dumps(public_state_json(game, version, state))
+            own = json.dumps(viewer_json(state, caller))
+            text = f"{public[:-1]}, {own[1:]}"
+            if version == game.version:
+                game.views[(version, "public", None)] = public
+                game.views[key] = text
+        return text
 
 
 def _setup_track(setup: dict[str, Any]) -> dict[int, tuple[str, ...]]:
@@ -394,18 +423,19 @@ def export_log(game: LiveGame) -> dict[str, Any]:
 
 
 def state_json(game: LiveGame, caller: Caller) -> dict[str, Any]:
-    """The game as ``caller`` may see it: everything public, plus a seat's own finish cards.
+    """The game as ``caller`` may see it: everything public, plus the caller's own part."""
+    version, state = game.snapshot
+    return {**public_state_json(game, version, state), **viewer_json(state, caller)}
 
-    Until the race is over nothing here depends on which camel another player's face-down card names.
-    """
-    state = game.state
-    viewer = caller.player if caller.role == "seat" else None
-    view = view_for(state, viewer)
+
+def public_state_json(game: LiveGame, version: int, state: GameState) -> dict[str, Any]:
+    """What everyone at the table may see. Until the race is over nothing here depends on which camel a
+    face-down finish card names (only how many cards lie on each pile)."""
     out = summary(state)
     edition = state.edition
     out.update({
         "game_id": game.row.id,
-        "version": game.version,
+        "version": version,
         "dice_mode": game.row.dice,
         "players": list(state.players),
         "racing_camels": list(edition.racing_camels),
@@ -422,9 +452,16 @@ def state_json(game: LiveGame, caller: Caller) -> dict[str, Any]:
         "last_move": describe_movement(state.last_movement, state.track) if state.last_movement else None,
         "leg_scoring": _leg_scoring_json(state),
         "race_scoring": _race_scoring_json(state),
-        "you": None,
     })
+    return out
+
+
+def viewer_json(state: GameState, caller: Caller) -> dict[str, Any]:
+    """The caller's own part: a seat's finish cards, and what the caller may do now."""
+    viewer = caller.player if caller.role == "seat" else None
+    out: dict[str, Any] = {"you": None}
     if viewer is not None:
+        view = view_for(state, viewer)
         out["you"] = {
             "player": viewer,
             "finish_cards": list(state.finish_cards_in_hand(viewer)),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import queue
 from collections.abc import Iterator
 from typing import Any
@@ -13,7 +12,8 @@ from companion.service import ApiError, Caller, GameService
 
 api = Blueprint("api", __name__)
 
-KEEPALIVE_SECONDS = 15.0
+KEEPALIVE_SECONDS = 2.0
+"""Also how soon a page that went away frees its server thread (found when a write fails)."""
 
 
 def service() -> GameService:
@@ -62,7 +62,7 @@ def act(game_id: str) -> Any:
     who = caller(game_id)
     data = body()
     service().act(game_id, who, data)
-    return jsonify({"state": service().state_json(game_id, who)})
+    return Response(f'{{"state": {service().state_text(game_id, who)}}}', mimetype="application/json")
 
 
 @api.post("/api/games/<game_id>/undo")
@@ -74,7 +74,7 @@ def undo(game_id: str) -> Any:
 
 @api.get("/api/games/<game_id>/state")
 def state(game_id: str) -> Any:
-    return jsonify(service().state_json(game_id, caller(game_id)))
+    return Response(service().state_text(game_id, caller(game_id)), mimetype="application/json")
 
 
 @api.get("/api/games/<game_id>/log")
@@ -121,7 +121,7 @@ def events(game_id: str) -> Response:
     def stream() -> Iterator[str]:
         try:
             yield "retry: 1000\n"
-            yield _event(games.state_json(game_id, who))
+            yield _event(games.state_text(game_id, who))
             while True:
                 try:
                     listener.get(timeout=KEEPALIVE_SECONDS)
@@ -130,7 +130,7 @@ def events(game_id: str) -> Response:
                     continue
                 while not listener.empty():  # several changes at once: send the latest only
                     listener.get_nowait()
-                yield _event(games.state_json(game_id, who))
+                yield _event(games.state_text(game_id, who))
         finally:
             games.stop_listening(game_id, listener)
 
@@ -141,5 +141,5 @@ def events(game_id: str) -> Response:
     )
 
 
-def _event(state: dict[str, Any]) -> str:
-    return f"event: state\nid: {state['version']}\ndata: {json.dumps(state)}\n\n"
+def _event(state: str) -> str:
+    return f"event: state\ndata: {state}\n\n"
