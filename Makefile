@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint setup browser bench clean
+.PHONY: run test lint setup tools bench clean
 
 setup: $(STAMP)
 
@@ -21,18 +21,20 @@ run: setup
 lint: setup
 	$(BIN)/ruff check .
 
-# The real-browser test drives Debian's Chromium (Playwright never downloads a browser of its own).
-browser:
-	@if ! command -v chromium >/dev/null 2>&1; then \
+# Test tools from Debian: Chromium for the real-browser test (Playwright never downloads a browser of its
+# own), shellcheck for deploy/install.sh; systemd-analyze comes with systemd.
+TOOLS := chromium fonts-noto-color-emoji shellcheck
+tools:
+	@if ! command -v chromium >/dev/null 2>&1 || ! command -v shellcheck >/dev/null 2>&1; then \
 		if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-			echo "installing Debian's chromium for the browser test"; \
-			apt-get update -q && apt-get install -y -q chromium fonts-noto-color-emoji; \
+			echo "installing $(TOOLS) for the tests"; \
+			apt-get update -q && apt-get install -y -q $(TOOLS); \
 		else \
-			echo "chromium is missing and cannot be installed here: the browser test will be skipped"; \
+			echo "chromium or shellcheck is missing and cannot be installed here: those tests will be skipped"; \
 		fi; \
 	fi
 
-test: lint browser
+test: lint tools
 	$(BIN)/python -m pytest -q
 
 bench: setup

@@ -187,7 +187,8 @@ def _serve(args: argparse.Namespace) -> int:
     except (SettingsError, ConfigError, FactoryError) as error:
         print(f"camelup serve: {error}", file=sys.stderr)
         return 2
-    app = create_app(settings.data, pyramid, settings.public_url, settings.language)
+    hotspot = (settings.hotspot_ssid, settings.hotspot_password) if settings.hotspot_ssid else None
+    app = create_app(settings.data, pyramid, settings.public_url, settings.language, hotspot=hotspot)
     try:
         # Threads: one per live page (Server-Sent Events) plus the requests; a table has a dozen pages.
         server = create_server(
@@ -202,6 +203,20 @@ def _serve(args: argparse.Namespace) -> int:
     with contextlib.suppress(KeyboardInterrupt):
         server.run()
     return 0
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from companion.config import SettingsError, load_settings
+    from companion.doctor import report, run_checks
+
+    try:
+        settings = load_settings(args.config, port=args.port, data=args.data)
+    except SettingsError as error:
+        print(f"FAIL  configuration: {error}")
+        return 1
+    text, status = report(run_checks(settings, args.simulate))
+    print(text)
+    return status
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -245,6 +260,18 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--config", metavar="FILE", help="companion configuration (TOML)")
     serve.add_argument("--simulate", action="store_true", help="simulated pyramid, whatever the configuration")
     serve.set_defaults(run=_serve)
+
+    doctor = commands.add_parser(
+        "doctor",
+        help="check this machine: Python, packages, GPIO and pins, camera, data directory, port, address",
+        description="Check everything the companion needs, with a fix for each problem. Exit status 1 when "
+        "something needed is broken.",
+    )
+    doctor.add_argument("--config", metavar="FILE", help="companion configuration (TOML)")
+    doctor.add_argument("--port", type=int)
+    doctor.add_argument("--data")
+    doctor.add_argument("--simulate", action="store_true", help="check with simulated GPIO pins")
+    doctor.set_defaults(run=_doctor)
 
     odds = commands.add_parser(
         "odds",

@@ -13,6 +13,10 @@ config = ""               # the rig's own TOML (pins, angles): see hardware/pyra
 
 [camera]
 mode = "none"             # none (the camera is not part of this version yet)
+
+[hotspot]                 # written by deploy/install.sh --hotspot: the table screen shows it as a QR code
+ssid = ""
+password = ""
 ```
 """
 
@@ -31,6 +35,7 @@ DEFAULTS: dict[str, Any] = {
     "public_url": "",
     "pyramid": {"mode": "auto", "config": ""},
     "camera": {"mode": "none"},
+    "hotspot": {"ssid": "", "password": ""},
 }
 
 
@@ -48,6 +53,8 @@ class Settings:
     pyramid: str
     pyramid_config: str | None
     camera: str
+    hotspot_ssid: str | None = None
+    hotspot_password: str | None = None
 
 
 def load_settings(path: str | None = None, **overrides: Any) -> Settings:
@@ -64,7 +71,7 @@ def load_settings(path: str | None = None, **overrides: Any) -> Settings:
             raise SettingsError(f"{path}: cannot read it ({error.strerror})") from None
         except tomllib.TOMLDecodeError as error:
             raise SettingsError(f"{path}: not valid TOML ({error})") from None
-    merged = {**DEFAULTS, "pyramid": dict(DEFAULTS["pyramid"]), "camera": dict(DEFAULTS["camera"])}
+    merged = {key: dict(value) if isinstance(value, dict) else value for key, value in DEFAULTS.items()}
     for key, value in data.items():
         if key not in DEFAULTS:
             raise SettingsError(f"{key}: unknown setting (known: {', '.join(DEFAULTS)})")
@@ -106,4 +113,6 @@ def load_settings(path: str | None = None, **overrides: Any) -> Settings:
         pyramid=mode,
         pyramid_config=merged["pyramid"]["config"] or None,
         camera=merged["camera"]["mode"],
+        hotspot_ssid=str(merged["hotspot"]["ssid"]) or None,
+        hotspot_password=str(merged["hotspot"]["password"]) or None,
     )

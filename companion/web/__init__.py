@@ -19,6 +19,7 @@ def create_app(
     public_url: str | None = None,
     language: str = "auto",
     testing: bool = False,
+    hotspot: tuple[str, str] | None = None,
 ) -> Flask:
     """The companion as a WSGI app. Games live in ``data_dir/games.sqlite3``."""
     from companion.web.api import api
@@ -31,6 +32,7 @@ def create_app(
     app.config["TESTING"] = testing
     app.config["SECRET_KEY"] = _secret_key(data)
     app.config["LANGUAGE"] = language
+    app.config["HOTSPOT"] = hotspot  # (network name, password) when the Pi is the table's Wi-Fi
     app.json.sort_keys = False  # type: ignore[attr-defined]
     store = Store(data / "games.sqlite3")
     service = GameService(store, pyramid, base_url=lambda: base_url_for(public_url, request))

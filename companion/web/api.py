@@ -89,6 +89,23 @@ def credentials(game_id: str) -> Any:
     return jsonify(service().credentials(game_id))
 
 
+@api.get("/api/games/<game_id>/table")
+def table_info(game_id: str) -> Any:
+    """What the table screen shows besides the game: the Wi-Fi to join (when the Pi is the hotspot) and the
+    address of the companion, each for a QR code."""
+    if caller(game_id).role not in ("host", "table"):
+        raise ApiError(403, "this is for the table screen")
+    base = service().base_url()
+    hotspot = current_app.config.get("HOTSPOT")
+    wifi = None
+    if hotspot:
+        name, password = hotspot
+        escaped = [value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace(":", "\\:")
+                   for value in (name, password)]
+        wifi = {"ssid": name, "password": password, "qr": f"WIFI:T:WPA;S:{escaped[0]};P:{escaped[1]};;"}
+    return jsonify({"address": f"{base}/", "wifi": wifi})
+
+
 @api.post("/api/games/<game_id>/seats/<player>/reissue")
 def reissue(game_id: str, player: str) -> Any:
     return jsonify(service().reissue_seat(game_id, caller(game_id), player))

@@ -58,6 +58,16 @@
     showOdds();
   }
 
+  // The Wi-Fi to join (when the Pi is the table's hotspot) and the companion's address, as QR codes.
+  api("GET", `/api/games/${gameId}/table`, token).then((info) => {
+    const codes = [];
+    if (info.wifi) codes.push(el("figure", {}, el("img", { class: "qr", alt: "Wi-Fi", src: `/qr.svg?data=${encodeURIComponent(info.wifi.qr)}` }),
+      el("figcaption", { class: "muted" }, `Wi-Fi: ${info.wifi.ssid} / ${info.wifi.password}`)));
+    codes.push(el("figure", {}, el("img", { class: "qr", alt: "companion", src: `/qr.svg?data=${encodeURIComponent(info.address)}` }),
+      el("figcaption", { class: "muted" }, info.address)));
+    document.getElementById("join-codes").replaceChildren(...codes);
+  }).catch(() => { document.getElementById("join").hidden = true; });
+
   document.getElementById("odds-toggle").addEventListener("change", showOdds);
   languageSwitch(document.getElementById("lang"), () => { revealed = null; state && render(state); });
   live(gameId, token, render, (ok) => { document.getElementById("status").textContent = ok ? "" : t("reconnecting"); });
