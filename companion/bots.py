@@ -8,6 +8,7 @@ are not the bot's to choose).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Final, Protocol
 
 from companion.odds.leg import LegOdds, draws_left_in_leg, exact_leg_odds, leg_ticket_evs, sampled_leg_odds
@@ -60,22 +61,28 @@ class GreedyBot:
 
     def __init__(self, shared: dict[object, object] | None = None) -> None:
         # Bots at one table may share what they computed about the board: it is public.
-        self._leg_cache: dict[object, LegOdds] = shared if shared is not None else {}  # type: ignore[assignment]
+        self._cache: dict[object, object] = shared if shared is not None else {}
+
+    def _about_board(self, kind: str, view: GameState, compute: Callable[[], object]) -> object:
+        """``compute()`` once per board (track, dice inside, tiles) and kind of bot: until a die comes out,
+        every decision at the table looks at the same board."""
+        key = (kind, type(self).__name__, view.track, view.dice_in_pyramid(), view.tiles)
+        value = self._cache.get(key)
+        if value is None:
+            if len(self._cache) > 256:
+                self._cache.clear()
+            value = self._cache[key] = compute()
+        return value
 
     def leg_odds(self, view: GameState, rng: random.Random) -> LegOdds:
-        key = ("leg", self.samples, view.track, view.dice_in_pyramid(), view.tiles)
-        odds = self._leg_cache.get(key)
-        if odds is None:
-            if len(self._leg_cache) > 256:
-                self._leg_cache.clear()
+        def compute() -> LegOdds:
             if draws_left_in_leg(view) <= self.exact_from_draws_left:
-                odds = exact_leg_odds(view)
-            elif self.samples:
-                odds = sampled_leg_odds(view, self.samples, rng)
-            else:
-                odds = exact_leg_odds(view, horizon=1)
-            self._leg_cache[key] = odds
-        return odds
+                return exact_leg_odds(view)
+            if self.samples:
+                return sampled_leg_odds(view, self.samples, rng)
+            return exact_leg_odds(view, horizon=1)
+
+        return self._about_board("leg", view, compute)  # type: ignore[return-value]
 
     def options(self, view: GameState, legal: LegalActions, rng: random.Random) -> list[tuple[float, Choice]]:
         """Every choice this bot considers, with its expected value."""
@@ -121,14 +128,8 @@ class StrongBot(GreedyBot):
     rollouts = 300
 
     def race_odds(self, view: GameState, rng: random.Random) -> RaceOdds:
-        key = ("race", self.rollouts, view.track, view.dice_in_pyramid(), view.tiles)
-        odds = self._leg_cache.get(key)
-        if odds is None:
-            if len(self._leg_cache) > 256:
-                self._leg_cache.clear()
-            odds = race_odds(view, self.rollouts, seed=rng.randrange(2**32))
-            self._leg_cache[key] = odds  # type: ignore[assignment]
-        return odds  # type: ignore[return-value]
+        compute = lambda: race_odds(view, self.rollouts, seed=rng.randrange(2**32))  # noqa: E731
+        return self._about_board("race", view, compute)  # type: ignore[return-value]
 
     def options(self, view: GameState, legal: LegalActions, rng: random.Random) -> list[tuple[float, Choice]]:
         options = super().options(view, legal, rng)

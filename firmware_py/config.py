@@ -159,6 +159,16 @@ def _colour(value: Any, where: str) -> tuple[float, float, float]:
     raise ConfigError(f"{where}: {value!r} is not a colour like \"#ff8000\"")
 
 
+def _per_die(table: Any, key: str, what: str, names: list[str], edition: str) -> dict[str, Any]:
+    """A table keyed by die name (``[servo.angles]``, ``[colours]``), checked for unknown dice."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{key}: must be a table of die name = {what}")
+    for name in table:
+        if name not in names:
+            raise ConfigError(f"{key}.{name}: no such die in the {edition} pyramid ({', '.join(names)})")
+    return table
+
+
 def parse_config(data: Mapping[str, Any], source: str = "configuration") -> RigConfig:
     """Validate a configuration mapping (as read from TOML) over the defaults.
 
@@ -208,12 +218,7 @@ def parse_config(data: Mapping[str, Any], source: str = "configuration") -> RigC
 
     dice = PRESETS[raw["edition"]]
     names = [die.name for die in dice]
-    angles_given = s["angles"]
-    if not isinstance(angles_given, dict):
-        raise ConfigError("servo.angles: must be a table of die name = angle")
-    for name in angles_given:
-        if name not in names:
-            raise ConfigError(f"servo.angles.{name}: no such die in the {raw['edition']} pyramid ({', '.join(names)})")
+    angles_given = _per_die(s["angles"], "servo.angles", "angle", names, raw["edition"])
     # A carousel spreads the dice evenly over the servo's range unless angles are calibrated.
     spread = {
         name: min_angle + (max_angle - min_angle) * index / max(1, len(names) - 1) for index, name in enumerate(names)
@@ -232,12 +237,7 @@ def parse_config(data: Mapping[str, Any], source: str = "configuration") -> RigC
         closed_angle=_number(s, "closed_angle", "servo.", min_angle, max_angle),
     )
 
-    colours = raw["colours"]
-    if not isinstance(colours, dict):
-        raise ConfigError("colours: must be a table of die name = \"#rrggbb\"")
-    for name in colours:
-        if name not in names:
-            raise ConfigError(f"colours.{name}: no such die in the {raw['edition']} pyramid ({', '.join(names)})")
+    colours = _per_die(raw["colours"], "colours", '"#rrggbb"', names, raw["edition"])
     dice = tuple(
         Die(die.name, _colour(colours[die.name], f"colours.{die.name}"), die.faces, die.crazy_colours)
         if die.name in colours
