@@ -21,7 +21,7 @@ def _replay(args: argparse.Namespace) -> int:
             if name == "-":
                 text = sys.stdin.read()
             else:
-                with open(name, encoding="utf-8") as handle:
+                with open(name, encoding="utf-8-sig") as handle:  # a BOM from a Windows editor is fine
                     text = handle.read()
         except (OSError, UnicodeDecodeError) as error:
             reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
@@ -92,7 +92,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _load_state(name: str):
-    text = sys.stdin.read() if name == "-" else open(name, encoding="utf-8").read()  # noqa: SIM115
+    text = sys.stdin.read() if name == "-" else open(name, encoding="utf-8-sig").read()  # noqa: SIM115
     return loads(text).replay()
 
 

@@ -178,3 +178,10 @@ def test_play_command_plays_a_whole_game_and_writes_a_replayable_log(tmp_path, c
     final_line = next(line for line in out.splitlines() if line.startswith("Final money:"))
     for player, money in replayed["money"].items():
         assert f"{player} {money}" in final_line
+
+
+def test_replay_accepts_a_byte_order_mark(tmp_path, capsys):
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(SPEC_EXAMPLE).encode())
+    assert main(["replay", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["next_player"] == "Cy"

@@ -56,6 +56,11 @@ const STRINGS = {
     confirm_card: "Jouer votre carte {camel} sur le pari {pile} ?", joined: "Vous êtes {player}",
     import_log: "Importer une partie", none: "aucune", language: "English", address: "Téléphones : {url}",
     no_game: "Partie introuvable", copy: "Copier", ev: "valeur {ev}",
+    // Refusals by the rules, by kind (the detail stays in the rules engine's words).
+    NotYourTurnError: "Ce n'est pas votre tour", NoTicketLeftError: "Plus de tuile Pari-Manche de cette couleur",
+    TilePlacementError: "La tuile ne peut pas aller là", DieNotInPyramidError: "Ce dé n'est plus dans la pyramide",
+    FinishCardError: "Carte déjà jouée", PartnershipError: "Partenariat impossible",
+    RaceOverError: "La course est finie", InvalidActionError: "Action impossible",
   },
 };
 const CAMEL_NAMES_FR = { blue: "bleu", green: "vert", orange: "orange", yellow: "jaune", white: "blanc",
@@ -127,7 +132,10 @@ async function api(method, path, token, body) {
   let data = null;
   try { data = await response.json(); } catch (_) { data = null; }
   if (!response.ok) {
-    const error = new Error((data && data.error) || `${response.status} ${response.statusText}`);
+    let message = (data && data.error) || `${response.status} ${response.statusText}`;
+    // In French, say which rule refused it in French first; the detail follows in the engine's words.
+    if (data && data.code && LANG !== "en" && STRINGS[LANG][data.code]) message = `${STRINGS[LANG][data.code]} (${message})`;
+    const error = new Error(message);
     error.status = response.status;
     throw error;
   }
