@@ -125,6 +125,12 @@ class GpioRgbLed:
                 self.led.color = pattern.then
                 return
 
+    def wait(self, timeout: float | None = None) -> None:
+        """Wait until the current pattern has played to its end (a repeating one never does)."""
+        player = self._player
+        if player is not None:
+            player.join(timeout)
+
     def _stop_player(self) -> None:
         self._cancel.set()
         if self._player is not None and self._player is not threading.current_thread():

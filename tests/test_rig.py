@@ -35,6 +35,14 @@ def press(factory, config, rig=None):
         rig.wait_idle()
 
 
+def wait_until(condition, timeout=3.0):
+    """Poll until ``condition()`` holds (timings on a busy machine vary); fail after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the rig did not get there in time"
+        time.sleep(0.005)
+
+
 def led_duty(factory, config):
     return tuple(round(factory.pin(p).state, 3) for p in (config.led.red, config.led.green, config.led.blue))
 
@@ -68,8 +76,8 @@ def test_value_is_shown_by_blinks_and_ends_on_the_colour(factory):
     try:
         press(factory, config, rig)
         draw = events.get(timeout=2)
-        time.sleep(0.05 + draw.value * 0.06)
         pattern = die_pattern(rig.pyramid.die(draw.die), draw.value, draw.crazy, config.led)
+        rig.led.wait(timeout=3)  # the pattern has played to its end
         assert led_duty(factory, config) == tuple(round(c, 3) for c in pattern.then)
         # Count how often the LED went dark after the press: one per pip.
         channel = max(range(3), key=lambda i: pattern.first_colour[i])
@@ -169,14 +177,12 @@ def test_holding_shows_the_last_result_and_a_long_hold_refills_once_the_leg_is_o
             press(factory, config, rig)
         last = rig.pyramid.last
         pin = factory.pin(config.button.pin)
+        rig.led.play(LEG_OVER_PATTERN)
         pin.drive_low()
-        time.sleep(0.2)
-        rig.wait_idle()
-        assert rig.led.current.name.startswith(f"{last.die} {last.value}")
-        time.sleep(0.35)
-        rig.wait_idle()
+        wait_until(lambda: rig.led.current.name.startswith(f"{last.die} {last.value}"))
+        wait_until(lambda: rig.pyramid.leg == 2)
         pin.drive_high()
-        assert not rig.pyramid.leg_over and rig.pyramid.leg == 2
+        assert not rig.pyramid.leg_over
     finally:
         rig.close()
 
