@@ -201,8 +201,7 @@ def leg_ticket_evs(state: GameState, odds: LegOdds) -> dict[str, float | None]:
     """Expected coins from taking each colour's top leg ticket now (``None``: no ticket left)."""
     edition = state.edition
     evs: dict[str, float | None] = {}
-    for camel in edition.racing_camels:
-        left = state.tickets_left(camel)
+    for camel, left in state.tickets_left_by_camel().items():
         if not left:
             evs[camel] = None
             continue

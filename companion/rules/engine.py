@@ -298,7 +298,7 @@ class LegalActions:
         """Camels whose top leg ticket can be taken."""
         if self.player is None:
             return ()
-        return tuple(camel for camel in self.state.edition.racing_camels if self.state.tickets_left(camel))
+        return tuple(camel for camel, left in self.state.tickets_left_by_camel().items() if left)
 
     @cached_property
     def tile_spots(self) -> tuple[tuple[int, str], ...]:

@@ -90,6 +90,12 @@ class GameState:
         taken = [ticket.camel for ticket in self.leg_tickets].count(camel) if self.leg_tickets else 0
         return self.edition.leg_ticket_values[taken:]
 
+    def tickets_left_by_camel(self) -> dict[str, tuple[int, ...]]:
+        """:meth:`tickets_left` for every racing camel at once."""
+        taken = [ticket.camel for ticket in self.leg_tickets]
+        values = self.edition.leg_ticket_values
+        return {camel: values[taken.count(camel) :] for camel in self.edition.racing_camels}
+
     def dice_in_pyramid(self) -> tuple[str, ...]:
         out = {roll.die for roll in self.dice_out}
         return tuple(die for die in self.edition.dice if die not in out)
