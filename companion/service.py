@@ -92,10 +92,19 @@ class LiveGame:
 
     @property
     def snapshot(self) -> tuple[int, GameState]:
+        """``(version, state)`` taken together, for readers that do not hold the lock."""
         return self._snapshot
 
     def __post_init__(self) -> None:
         self._snapshot = (self.version, self.state)
+
+    def record(self, entry: Entry, after: GameState) -> None:
+        """Take in a stored entry and the state after it."""
+        self.entries.append(entry)
+        self.views = {}
+        self.state = after
+        self.version = len(self.entries)  # survives restarts: open pages never see the version go back
+        self._snapshot = (self.version, after)  # one assignment: readers never see a half-made change
 
     @property
     def actions(self) -> list[dict[str, Any]]:
@@ -168,7 +177,7 @@ class GameService:
             raise ApiError(400, error.message) from None
         row = GameRow(
             id=uuid.uuid4().hex[:10],
-            created=self.store._clock(),
+            created=self.store.now(),
             edition=edition,
             players=list(parsed.players),
             setup=parsed.to_json()["setup"],
@@ -299,15 +308,11 @@ class GameService:
         if after is None:
             after = apply(game.state, action_from_json(body))
         entry = self.store.append(game.row.id, len(game.entries) + 1, kind, body, by)
-        game.entries.append(entry)
-        game.views = {}
-        game.state = after
+        game.record(entry, after)
         if after.game_over:
             self.store.set_result(game.row.id, {"money": after.money_by_player(), "winners": list(after.winners())})
         elif kind == "undo" and game.row.result:
             self.store.set_result(game.row.id, None)
-        game.version = len(game.entries)  # survives restarts: open pages never see the version go back
-        game._snapshot = (game.version, after)  # one assignment: readers never see a half-made change
         self._last_active = game.row.id
         sync = getattr(self.pyramid, "sync", None)
         if game.row.dice == "pyramid" and sync is not None:

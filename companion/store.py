@@ -90,6 +90,10 @@ class Store:
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
 
+    def now(self) -> float:
+        """The store's clock (the time entries are stamped with)."""
+        return self._clock()
+
     def close(self) -> None:
         with self._lock:
             self._db.close()

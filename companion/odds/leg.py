@@ -237,6 +237,4 @@ def tile_evs(state: GameState, player: str | None = None) -> dict[tuple[int, str
 
 def _as_turn_of(state: GameState, player: str) -> GameState:
     """The same state with ``player`` to act, to ask where their tile could go."""
-    from dataclasses import replace
-
-    return replace(state, turn=state.players.index(player))
+    return state.evolve(turn=state.players.index(player))
