@@ -14,16 +14,18 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from firmware_py.config import ConfigError, RigConfig, load_config, parse_config, save_angles
-from firmware_py.hardware import FactoryError, GpioButton, GpioRgbLed, GpioServo, make_pin_factory
-from firmware_py.patterns import READY_PATTERN, Pattern
 from firmware_py.pyramid import Draw, Pyramid, Refilled, Undone
-from firmware_py.rig import PyramidRig
+
+# gpiozero is imported by the commands themselves, so that building the parser (``camelup --help``,
+# ``camelup replay``) does not pay for it.
 
 PWM_PERIOD = 0.02
 """A hobby servo's pulse period (50 Hz), what gpiozero's AngularServo uses."""
 
 
 def _open(args: argparse.Namespace, overrides: dict[str, Any] | None = None) -> tuple[RigConfig, Any, str]:
+    from firmware_py.hardware import make_pin_factory
+
     config = load_config(args.config)
     if overrides or getattr(args, "edition", None):
         data = dict(config.raw)
@@ -47,6 +49,8 @@ def _describe(draw: Draw) -> str:
 def cmd_simulate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Press the (mock) button for every draw of ``--legs`` legs, refilling after each."""
     out = out or sys.stdout
+    from firmware_py.rig import PyramidRig
+
     args.simulate = True
     config, factory, _ = _open(args, {"button": {"lockout": 0}, "servo": {"move_time": 0}})
     pyramid = Pyramid(config.dice, seed=args.seed)
@@ -74,6 +78,8 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def cmd_run(args: argparse.Namespace, keys: TextIO | None = None, out: TextIO | None = None) -> int:
+    from firmware_py.rig import PyramidRig
+
     keys = keys or sys.stdin
     out = out or sys.stdout
     config, factory, factory_name = _open(args)
@@ -127,6 +133,9 @@ def cmd_run(args: argparse.Namespace, keys: TextIO | None = None, out: TextIO | 
 
 
 def cmd_selftest(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from firmware_py.hardware import GpioButton, GpioRgbLed, GpioServo
+    from firmware_py.patterns import READY_PATTERN, Pattern
+
     out = out or sys.stdout
     config, factory, factory_name = _open(args)
     mock = factory_name == "mock"
@@ -203,6 +212,8 @@ def cmd_selftest(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 def cmd_calibrate(args: argparse.Namespace, keys: TextIO | None = None, out: TextIO | None = None) -> int:
     """Step the servo to each release angle and save them: '+'/'-' step, '+N'/'-N', '=A', Enter accepts."""
+    from firmware_py.hardware import GpioServo
+
     keys = keys or sys.stdin
     out = out or sys.stdout
     config, factory, _ = _open(args)
@@ -291,6 +302,8 @@ def run_pyramid_command(args: argparse.Namespace) -> int:
     if getattr(args, "legs", 1) < 1:
         print("camelup pyramid: --legs must be at least 1", file=sys.stderr)
         return 2
+    from firmware_py.hardware import FactoryError
+
     try:
         return args.run(args)
     except (ConfigError, FactoryError) as error:
