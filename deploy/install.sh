@@ -7,11 +7,13 @@
 #   sudo deploy/install.sh --uninstall [--purge] remove what was added; --purge also deletes the games
 set -euo pipefail
 
-PREFIX=/opt/camelup
+# CAMELUP_ROOT installs everything under another directory (the tests use it with stand-in system commands).
+ROOT=${CAMELUP_ROOT:-}
+PREFIX=$ROOT/opt/camelup
 VENV=$PREFIX/venv
-CONFIG_DIR=/etc/camelup
-DATA_DIR=/var/lib/camelup
-UNIT=/etc/systemd/system/camelup.service
+CONFIG_DIR=$ROOT/etc/camelup
+DATA_DIR=$ROOT/var/lib/camelup
+UNIT=$ROOT/etc/systemd/system/camelup.service
 SERVICE_USER=camelup
 HOTSPOT_CONNECTION=camelup-hotspot
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -49,9 +51,11 @@ if [ -n "$hotspot_password" ] && [ ${#hotspot_password} -lt 8 ]; then
     exit 2
 fi
 
+changed=0
 step() { echo "==> $*"; }
 # run CMD...: do it, or only print it with --dry-run.
 run() {
+    changed=1
     if [ "$dry_run" = 1 ]; then
         echo "    would run: $*"
     else
@@ -59,7 +63,7 @@ run() {
     fi
 }
 
-if [ "$dry_run" = 0 ] && [ "$(id -u)" != 0 ]; then
+if [ "$dry_run" = 0 ] && [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
     echo "install.sh: run it as root (sudo), or with --dry-run to see the steps" >&2
     exit 1
 fi
@@ -128,20 +132,35 @@ for group in gpio video; do
 done
 
 step "the program in $PREFIX, its virtual environment with the system's picamera2 and lgpio"
-run mkdir -p "$PREFIX"
-if [ "$SOURCE" != "$PREFIX" ]; then
+program_changed=0
+for item in companion firmware_py vision hardware pyproject.toml README.md; do
+    if [ "$SOURCE" != "$PREFIX" ] && ! diff -rq --exclude=__pycache__ "$SOURCE/$item" "$PREFIX/$item" >/dev/null 2>&1; then
+        program_changed=1
+    fi
+done
+if [ "$program_changed" = 1 ]; then
+    run mkdir -p "$PREFIX"
     run cp -r "$SOURCE/companion" "$SOURCE/firmware_py" "$SOURCE/vision" "$SOURCE/pyproject.toml" "$SOURCE/README.md" \
         "$SOURCE/hardware" "$PREFIX/"
+else
+    echo "    ok: $PREFIX is up to date"
 fi
 if [ -x "$VENV/bin/python" ]; then
     echo "    ok: $VENV exists"
 else
     run python3 -m venv --system-site-packages "$VENV"
+    program_changed=1
 fi
-run "$VENV/bin/python" -m pip install --quiet --upgrade "${PREFIX}[pi]"
+if [ "$program_changed" = 1 ] || ! "$VENV/bin/python" -c "import companion, lgpio" >/dev/null 2>&1; then
+    run "$VENV/bin/python" -m pip install --quiet --upgrade "${PREFIX}[pi]"
+else
+    echo "    ok: installed in $VENV"
+fi
 
 step "configuration in $CONFIG_DIR/config.toml, games in $DATA_DIR"
-run mkdir -p "$CONFIG_DIR" "$DATA_DIR"
+if [ ! -d "$CONFIG_DIR" ] || [ ! -d "$DATA_DIR" ]; then
+    run mkdir -p "$CONFIG_DIR" "$DATA_DIR"
+fi
 if [ -f "$CONFIG_DIR/config.toml" ]; then
     echo "    ok: kept the existing configuration"
 elif [ "$dry_run" = 1 ]; then
@@ -157,8 +176,11 @@ mode = "auto"
 config = "$CONFIG_DIR/pyramid.toml"
 CONFIG
     cp "$PREFIX/hardware/pyramid.example.toml" "$CONFIG_DIR/pyramid.toml"
+    changed=1
 fi
-run chown -R "$SERVICE_USER:$SERVICE_USER" "$DATA_DIR"
+if [ "$(stat -c %U "$DATA_DIR" 2>/dev/null)" != "$SERVICE_USER" ]; then
+    run chown -R "$SERVICE_USER:$SERVICE_USER" "$DATA_DIR"
+fi
 
 if [ -n "$hotspot_name" ]; then
     step "Wi-Fi hotspot \"$hotspot_name\" (NetworkManager), so a table needs no router"
@@ -176,11 +198,14 @@ if [ -n "$hotspot_name" ]; then
             ssid "$hotspot_name" 802-11-wireless.mode ap 802-11-wireless.band bg ipv4.method shared \
             wifi-sec.key-mgmt wpa-psk wifi-sec.psk "$hotspot_password"
     fi
-    run nmcli connection up "$HOTSPOT_CONNECTION"
+    if ! nmcli -t -f NAME connection show --active 2>/dev/null | grep -qx "$HOTSPOT_CONNECTION"; then
+        run nmcli connection up "$HOTSPOT_CONNECTION"
+    fi
     if [ "$dry_run" = 1 ]; then
         echo "    would add to $CONFIG_DIR/config.toml: [hotspot] ssid and password"
     elif ! grep -q '^\[hotspot\]' "$CONFIG_DIR/config.toml"; then
         printf '\n[hotspot]\nssid = "%s"\npassword = "%s"\n' "$hotspot_name" "$hotspot_password" >> "$CONFIG_DIR/config.toml"
+        changed=1
     fi
 fi
 
@@ -188,10 +213,18 @@ step "the systemd service"
 if [ -f "$UNIT" ] && cmp -s "$SOURCE/deploy/camelup.service" "$UNIT"; then
     echo "    ok: $UNIT is up to date"
 else
-    run install -m 0644 "$SOURCE/deploy/camelup.service" "$UNIT"
+    run install -D -m 0644 "$SOURCE/deploy/camelup.service" "$UNIT"
     run systemctl daemon-reload
 fi
-run systemctl enable camelup.service
-run systemctl restart camelup.service
+if ! systemctl is-enabled --quiet camelup.service 2>/dev/null; then
+    run systemctl enable camelup.service
+fi
+if [ "$changed" = 1 ]; then
+    run systemctl restart camelup.service
+elif systemctl is-active --quiet camelup.service 2>/dev/null; then
+    echo "    ok: running, nothing changed"
+else
+    run systemctl start camelup.service
+fi
 
 step "done: check it with  $VENV/bin/camelup doctor --config $CONFIG_DIR/config.toml"

@@ -137,3 +137,52 @@ def _free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+STUBS = {
+    # Stand-ins for the system commands install.sh uses, keeping their state in $STATE and logging each call.
+    "dpkg-query": 'echo "install ok installed"',
+    "apt-get": 'echo "apt-get $*" >> "$STATE/log"',
+    "getent": "exit 0",
+    "useradd": 'echo "useradd $*" >> "$STATE/log"; touch "$STATE/user"',
+    "usermod": 'echo "usermod $*" >> "$STATE/log"; echo "$2" >> "$STATE/groups"',
+    "id": 'case "$1" in -u) echo 0;; -nG) cat "$STATE/groups" 2>/dev/null | tr "\\n" " ";; '
+          '*) [ -f "$STATE/user" ];; esac',
+    "chown": 'echo "chown $*" >> "$STATE/log"; touch "$STATE/owned"',
+    "stat": '[ -f "$STATE/owned" ] && echo camelup || echo root',
+    "systemctl": 'echo "systemctl $*" >> "$STATE/log"; case "$1" in '
+                 'is-enabled) [ -f "$STATE/enabled" ];; is-active) [ -f "$STATE/active" ];; '
+                 'enable) touch "$STATE/enabled";; restart|start) touch "$STATE/active";; esac',
+    "python3": 'if [ "$1 $2" = "-m venv" ]; then mkdir -p "$4/bin"; '
+               'printf "#!/bin/sh\\nif [ \\"\\$1\\" = -c ]; then [ -f \\"$STATE/pip\\" ]; '
+               'else echo pip \\"\\$*\\" >> \\"$STATE/log\\"; touch \\"$STATE/pip\\"; fi\\n" > "$4/bin/python"; '
+               'chmod +x "$4/bin/python"; echo "venv $*" >> "$STATE/log"; fi',
+}
+
+
+def test_a_second_install_changes_nothing(tmp_path):
+    bin_dir, state, root = tmp_path / "bin", tmp_path / "state", tmp_path / "root"
+    for folder in (bin_dir, state, root):
+        folder.mkdir()
+    for name, body in STUBS.items():
+        (bin_dir / name).write_text(f"#!/bin/sh\n{body}\n")
+        (bin_dir / name).chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "STATE": str(state), "CAMELUP_ROOT": str(root)}
+
+    def install():
+        (state / "log").write_text("")
+        result = subprocess.run(["bash", str(INSTALL)], capture_output=True, text=True, env=env, check=False)
+        assert result.returncode == 0, result.stdout + result.stderr
+        return result.stdout, (state / "log").read_text()
+
+    _, first_calls = install()
+    assert "useradd" in first_calls and "venv" in first_calls and "pip" in first_calls
+    assert "systemctl enable camelup.service" in first_calls and "systemctl restart camelup.service" in first_calls
+    assert (root / "etc/camelup/config.toml").exists() and (root / "etc/systemd/system/camelup.service").exists()
+    assert (root / "opt/camelup/companion/rules/engine.py").exists()
+
+    second_out, second_calls = install()
+    changing = [line for line in second_calls.splitlines()
+                if not line.startswith(("systemctl is-enabled", "systemctl is-active"))]
+    assert changing == [], second_out
+    assert "ok: running, nothing changed" in second_out
