@@ -12,7 +12,8 @@ mode = "auto"             # auto (gpio on a Raspberry Pi, else simulated) | gpio
 config = ""               # the rig's own TOML (pins, angles): see hardware/pyramid.example.toml
 
 [camera]
-mode = "none"             # none (the camera is not part of this version yet)
+mode = "none"             # none | picamera2 | webcam | files
+source = ""               # webcam: device index or path (default 0); files: an image or a folder
 
 [hotspot]                 # written by deploy/install.sh --hotspot: the table screen shows it as a QR code
 ssid = ""
@@ -34,7 +35,7 @@ DEFAULTS: dict[str, Any] = {
     "language": "auto",
     "public_url": "",
     "pyramid": {"mode": "auto", "config": ""},
-    "camera": {"mode": "none"},
+    "camera": {"mode": "none", "source": ""},
     "hotspot": {"ssid": "", "password": ""},
 }
 
@@ -53,6 +54,7 @@ class Settings:
     pyramid: str
     pyramid_config: str | None
     camera: str
+    camera_source: str = ""
     hotspot_ssid: str | None = None
     hotspot_password: str | None = None
 
@@ -99,8 +101,9 @@ def load_settings(path: str | None = None, **overrides: Any) -> Settings:
     mode = merged["pyramid"]["mode"]
     if mode not in ("auto", "gpio", "simulated", "none"):
         raise SettingsError(f"pyramid.mode: must be auto, gpio, simulated or none, not {mode!r}")
-    if merged["camera"]["mode"] not in ("none",):
-        raise SettingsError(f"camera.mode: only \"none\" is supported so far, not {merged['camera']['mode']!r}")
+    camera_modes = ("none", "picamera2", "webcam", "files")
+    if merged["camera"]["mode"] not in camera_modes:
+        raise SettingsError(f"camera.mode: must be one of {', '.join(camera_modes)}, not {merged['camera']['mode']!r}")
     for key in ("host", "data", "public_url"):
         if not isinstance(merged[key], str):
             raise SettingsError(f"{key}: must be a text")
@@ -113,6 +116,7 @@ def load_settings(path: str | None = None, **overrides: Any) -> Settings:
         pyramid=mode,
         pyramid_config=merged["pyramid"]["config"] or None,
         camera=merged["camera"]["mode"],
+        camera_source=str(merged["camera"]["source"]),
         hotspot_ssid=str(merged["hotspot"]["ssid"]) or None,
         hotspot_password=str(merged["hotspot"]["password"]) or None,
     )

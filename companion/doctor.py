@@ -108,9 +108,20 @@ def _gpio(settings: Settings, simulate: bool) -> list[Check]:
 
 
 def _camera(settings: Settings) -> Check:
+    """A frame from the configured camera: its size and exposure."""
     if settings.camera == "none":
         return Check("camera", True, "not configured: the board is not read (manual play)", needed=False)
-    return Check("camera", False, f"camera mode {settings.camera!r} is not supported yet", needed=False)
+    from vision.sources import CameraError, open_source
+
+    try:
+        source = open_source(settings.camera, settings.camera_source)
+        try:
+            info = source.info()
+        finally:
+            source.close()
+    except CameraError as error:
+        return Check("camera", False, str(error), "the companion still runs without it: play is manual", needed=False)
+    return Check("camera", True, f"{settings.camera}: a {info.width}×{info.height} frame, exposure {info.exposure}")
 
 
 def _data(settings: Settings) -> Check:

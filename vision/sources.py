@@ -1,0 +1,164 @@
+"""Where frames of the board come from, behind one small interface.
+
+- :class:`PiCamera`: picamera2 on a Raspberry Pi (imported only there), RGB888, one running configuration,
+  exposure and white balance locked once they have settled, so frames stay comparable.
+- :class:`Webcam`: OpenCV ``VideoCapture`` (USB webcams, or a video file).
+- :class:`ImageFiles`: an image, or a folder of images read in name order (testing and tuning).
+
+Frames are OpenCV's BGR ``uint8`` arrays. Standalone: nothing here knows about the companion.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff"}
+
+
+class CameraError(RuntimeError):
+    """The camera cannot give a frame; the message says what to check."""
+
+
+@dataclass(frozen=True)
+class FrameInfo:
+    width: int
+    height: int
+    exposure: str
+    """The exposure as the source reports it ("8.3 ms", "auto", "n/a for image files")."""
+
+
+class FrameSource(Protocol):
+    def read(self) -> np.ndarray: ...
+    def info(self) -> FrameInfo: ...
+    def close(self) -> None: ...
+
+
+class ImageFiles:
+    """An image file, or every image of a folder in name order (then round again)."""
+
+    def __init__(self, path: str | Path) -> None:
+        path = Path(path)
+        if path.is_dir():
+            self.paths = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+            if not self.paths:
+                raise CameraError(f"{path}: no images in this folder ({', '.join(sorted(IMAGE_SUFFIXES))})")
+        elif path.is_file():
+            self.paths = [path]
+        else:
+            raise CameraError(f"{path}: no such file or folder")
+        self._next = 0
+        self._last: np.ndarray | None = None
+
+    def read(self) -> np.ndarray:
+        path = self.paths[self._next % len(self.paths)]
+        self._next += 1
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise CameraError(f"{path}: not an image OpenCV can read")
+        self._last = frame
+        return frame
+
+    def info(self) -> FrameInfo:
+        frame = self._last if self._last is not None else self.read()
+        return FrameInfo(frame.shape[1], frame.shape[0], "n/a (image files)")
+
+    def close(self) -> None:
+        pass
+
+
+class Webcam:
+    """A camera OpenCV can open: ``device`` is an index (0 for the first) or a path or URL."""
+
+    def __init__(self, device: int | str = 0, width: int = 1280, height: int = 720) -> None:
+        self.device = device
+        self.capture = cv2.VideoCapture(device)
+        if not self.capture.isOpened():
+            raise CameraError(
+                f"cannot open camera {device!r}: is it plugged in, and is this user in the video group?"
+            )
+        self.capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+        self.capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+
+    def read(self) -> np.ndarray:
+        ok, frame = self.capture.read()
+        if not ok or frame is None:
+            raise CameraError(f"camera {self.device!r} gave no frame")
+        return frame
+
+    def info(self) -> FrameInfo:
+        frame = self.read()
+        exposure = self.capture.get(cv2.CAP_PROP_EXPOSURE)
+        return FrameInfo(frame.shape[1], frame.shape[0], f"{exposure:g} (OpenCV units)" if exposure else "auto")
+
+    def close(self) -> None:
+        self.capture.release()
+
+
+class PiCamera:
+    """The Raspberry Pi camera through picamera2 (from Raspberry Pi OS: python3-picamera2)."""
+
+    def __init__(self, width: int = 1280, height: int = 720, settle_seconds: float = 1.5) -> None:
+        try:
+            from picamera2 import Picamera2  # only on a Pi: it needs the Pi's libcamera
+        except ImportError:
+            raise CameraError(
+                "picamera2 is not available: on Raspberry Pi OS run 'sudo apt install python3-picamera2' and use "
+                "a virtual environment made with --system-site-packages (deploy/install.sh does both)"
+            ) from None
+        try:
+            self.camera: Any = Picamera2()
+            config = self.camera.create_still_configuration(main={"size": (width, height), "format": "RGB888"})
+            self.camera.configure(config)  # one configuration for good: no mode switches while reading
+            self.camera.start()
+        except Exception as error:  # libcamera reports a missing or busy camera in several ways
+            raise CameraError(f"the Pi camera does not start ({error}): check its ribbon cable") from None
+        time.sleep(settle_seconds)
+        metadata = self.camera.capture_metadata()
+        # Lock exposure and white balance where they settled, so every frame is lit the same way.
+        self.camera.set_controls({
+            "AeEnable": False,
+            "AwbEnable": False,
+            "ExposureTime": metadata.get("ExposureTime", 10000),
+            "AnalogueGain": metadata.get("AnalogueGain", 1.0),
+            "ColourGains": metadata.get("ColourGains", (1.0, 1.0)),
+        })
+        self._exposure_us = metadata.get("ExposureTime")
+
+    def read(self) -> np.ndarray:
+        # picamera2's "RGB888" is laid out B, G, R in memory: what OpenCV calls BGR.
+        return self.camera.capture_array("main")
+
+    def info(self) -> FrameInfo:
+        frame = self.read()
+        exposure = f"{self._exposure_us / 1000:.1f} ms (locked)" if self._exposure_us else "unknown"
+        return FrameInfo(frame.shape[1], frame.shape[0], exposure)
+
+    def close(self) -> None:
+        self.camera.stop()
+        self.camera.close()
+
+
+CAMERA_KINDS = ("none", "picamera2", "webcam", "files")
+
+
+def open_source(kind: str, target: str = "") -> FrameSource:
+    """A frame source by kind (``picamera2``, ``webcam`` with a device index or path, ``files`` with a path).
+
+    Raises:
+        CameraError: the camera cannot be opened, with what to check.
+    """
+    if kind == "picamera2":
+        return PiCamera()
+    if kind == "webcam":
+        return Webcam(int(target) if target.isdigit() else (target or 0))
+    if kind == "files":
+        if not target:
+            raise CameraError("camera mode 'files' needs a file or folder (camera.source)")
+        return ImageFiles(target)
+    raise CameraError(f"unknown camera kind {kind!r} ({', '.join(CAMERA_KINDS[1:])})")
