@@ -165,6 +165,19 @@ class GameService:
             raise ApiError(400, f"'dice' must be \"pyramid\" or \"manual\", not {dice!r}")
         if dice == "pyramid" and self.pyramid is None:
             raise ApiError(400, "no electronic pyramid is configured here: use \"dice\": \"manual\"")
+        characters = payload.get("characters", {})
+        if isinstance(characters, list) and len(characters) == len(players):
+            characters = dict(zip(players, characters, strict=True))
+        if not isinstance(characters, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) and 0 < len(v.strip()) <= 40 for k, v in characters.items()
+        ):
+            raise ApiError(400, "'characters' must map each player to a character's name (up to 40 letters)")
+        characters = {player: name.strip() for player, name in characters.items() if name.strip()}
+        strangers = sorted(set(characters) - set(players))
+        if strangers:
+            raise ApiError(400, f"'characters' names no such player: {', '.join(strangers)}")
+        if len(set(characters.values())) != len(characters):
+            raise ApiError(400, "two players cannot play the same character")
         if "setup" in payload:
             setup = payload["setup"]
         else:
@@ -186,6 +199,7 @@ class GameService:
             table_token=_token(),
             seat_tokens={player: _token() for player in parsed.players},
             result=None,
+            characters=characters,
         )
         self.store.create_game(row)
         with self._lock:
@@ -443,6 +457,7 @@ def public_state_json(game: LiveGame, version: int, state: GameState) -> dict[st
         "version": version,
         "dice_mode": game.row.dice,
         "players": list(state.players),
+        "characters": game.row.characters,
         "racing_camels": list(edition.racing_camels),
         "crazy_camels": list(edition.crazy_camels),
         "tile_sides": list(edition.tile_sides),

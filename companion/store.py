@@ -12,7 +12,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,8 @@ CREATE TABLE IF NOT EXISTS games (
     host_token  TEXT NOT NULL,
     table_token TEXT NOT NULL,
     seat_tokens TEXT NOT NULL,      -- JSON {player: token}
-    result      TEXT                -- JSON summary once the race is over
+    result      TEXT,               -- JSON summary once the race is over
+    characters  TEXT                -- JSON {player: character}, may be empty
 );
 CREATE TABLE IF NOT EXISTS entries (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -53,6 +54,7 @@ class GameRow:
     table_token: str
     seat_tokens: dict[str, str]
     result: dict[str, Any] | None
+    characters: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,9 @@ class Store:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        if "characters" not in columns:  # a database made before characters were recorded
+            self._db.execute("ALTER TABLE games ADD COLUMN characters TEXT")
 
     def now(self) -> float:
         """The store's clock (the time entries are stamped with)."""
@@ -101,7 +106,8 @@ class Store:
     def create_game(self, row: GameRow) -> None:
         with self._lock:
             self._db.execute(
-                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+                "INSERT INTO games (id, created, edition, players, setup, dice, host_token, table_token, seat_tokens,"
+                " characters) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     row.id,
                     row.created,
@@ -112,6 +118,7 @@ class Store:
                     row.host_token,
                     row.table_token,
                     json.dumps(row.seat_tokens),
+                    json.dumps(row.characters),
                 ),
             )
 
@@ -137,7 +144,10 @@ class Store:
 
     def games(self) -> list[GameRow]:
         with self._lock:
-            rows = self._db.execute("SELECT * FROM games ORDER BY created").fetchall()
+            rows = self._db.execute(
+                "SELECT id, created, edition, players, setup, dice, host_token, table_token, seat_tokens, result,"
+                " characters FROM games ORDER BY created"
+            ).fetchall()
         return [_game_row(row) for row in rows]
 
     def entries(self, game_id: str) -> list[Entry]:
@@ -149,7 +159,7 @@ class Store:
 
 
 def _game_row(row: tuple[Any, ...]) -> GameRow:
-    id_, created, edition, players, setup, dice, host, table, seats, result = row
+    id_, created, edition, players, setup, dice, host, table, seats, result, characters = row
     return GameRow(
         id_,
         created,
@@ -161,4 +171,5 @@ def _game_row(row: tuple[Any, ...]) -> GameRow:
         table,
         json.loads(seats),
         json.loads(result) if result else None,
+        json.loads(characters) if characters else {},
     )

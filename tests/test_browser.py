@@ -107,7 +107,7 @@ def test_four_phones_and_a_table_play_a_leg_and_the_end_of_a_race(tmp_path):
             log = {"format": "camelup-game-log/1", "edition": "2018", "players": PLAYERS, "setup": SETUP,
                    "actions": [{"player": p, "type": k, **a} for p, k, a in SCRIPT]}
             expected = summary(parse_log(log).replay())
-            money = {row.locator("td").first.inner_text(): int(row.locator("td.num").inner_text())
+            money = {row.get_attribute("data-player"): int(row.locator("td.num").inner_text())
                      for row in table.locator("#money tr").all()}
             assert money == expected["money"]
             assert expected["winners"] == ["Cy"]

@@ -274,3 +274,38 @@ def test_pages_render(client):
     assert client.get("/play/nope").status_code == 404
     qr = client.get("/qr.svg?data=http://x/join/abc")
     assert qr.status_code == 200 and qr.mimetype == "image/svg+xml" and b"<svg" in qr.data
+
+
+def test_players_can_have_characters(client):
+    game = create(client, characters=["Pharaoh", "Nomad", "Merchant"])
+    expected = {"Ann": "Pharaoh", "Bob": "Nomad", "Cy": "Merchant"}
+    assert state(client, game, game["table_token"])["characters"] == expected
+    only_one = create(client, characters={"Cy": "Merchant"})
+    assert state(client, only_one, only_one["host_token"])["characters"] == {"Cy": "Merchant"}
+    for characters, words in (
+        (["Nomad", "Nomad", "Merchant"], "same character"),
+        ({"Zed": "Nomad"}, "no such player: Zed"),
+        ({"Ann": 3}, "'characters' must map"),
+    ):
+        response = client.post("/api/games", json={"edition": "2018", "players": ["Ann", "Bob", "Cy"],
+                                                   "setup": SETUP, "characters": characters})
+        assert response.status_code == 400 and words in response.get_json()["error"]
+
+
+def test_a_database_from_before_characters_still_opens(tmp_path):
+    import sqlite3
+
+    from companion.store import Store
+
+    old = sqlite3.connect(tmp_path / "games.sqlite3")
+    old.executescript(
+        "CREATE TABLE games (id TEXT PRIMARY KEY, created REAL NOT NULL, edition TEXT NOT NULL, players TEXT NOT NULL,"
+        " setup TEXT NOT NULL, dice TEXT NOT NULL, host_token TEXT NOT NULL, table_token TEXT NOT NULL,"
+        " seat_tokens TEXT NOT NULL, result TEXT);"
+        "INSERT INTO games VALUES ('g1', 1.0, '2014', '[\"A\", \"B\"]', '{\"track\": {\"1\": "
+        "[\"blue\", \"green\", \"orange\", \"yellow\", \"white\"]}}', 'manual', 'h', 't', '{}', NULL);"
+    )
+    old.commit()
+    old.close()
+    games = Store(tmp_path / "games.sqlite3").games()
+    assert [(g.id, g.characters) for g in games] == [("g1", {})]

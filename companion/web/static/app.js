@@ -25,7 +25,7 @@ const STRINGS = {
     tickets_left: "Leg tickets left", dice_out: "Dice out", piles: "Finish piles: winner {w}, loser {l}",
     last_move: "Last move", reveal: "Reveal", winner_is: "{camel} wins, {loser} comes last",
     final_money: "Final money", wins: "{players} win{s}!", create: "Create game", edition: "Edition",
-    players: "Players (one per line, in seating order)", dice_from: "Dice", from_pyramid: "Electronic pyramid",
+    players: "Players, one per line in seating order: Name (character)", dice_from: "Dice", from_pyramid: "Electronic pyramid",
     manual: "Entered by hand", setup: "Starting positions",
     roll_hint: "Bottom camel first. Leave empty to have them rolled.",
     past_games: "Past games", join_hint: "Scan to take your seat", cheer: "cheering (+1)", boo: "booing (−1)",
@@ -49,7 +49,7 @@ const STRINGS = {
     tickets_left: "Tuiles Pari-Manche restantes", dice_out: "Dés sortis", piles: "Paris : vainqueur {w}, dernier {l}",
     last_move: "Dernier mouvement", reveal: "Révélation", winner_is: "{camel} gagne, {loser} est dernier",
     final_money: "Argent final", wins: "{players} gagne{s} !", create: "Créer la partie", edition: "Édition",
-    players: "Joueurs (un par ligne, dans l'ordre)", dice_from: "Dés", from_pyramid: "Pyramide électronique",
+    players: "Joueurs, un par ligne dans l'ordre : Nom (personnage)", dice_from: "Dés", from_pyramid: "Pyramide électronique",
     manual: "Saisis à la main", setup: "Positions de départ",
     roll_hint: "Chameau du dessous d'abord. Laissez vide pour les tirer au hasard.",
     past_games: "Parties précédentes", join_hint: "Scannez pour prendre votre place", cheer: "encouragements (+1)",
@@ -266,6 +266,11 @@ function renderLegScoring(section, state, viewer) {
       .filter((p) => !viewer || p.player === viewer)
       .map((p) => el("li", {}, el("b", {}, `${p.player}: `), `${p.explain}  (${p.before} → ${p.after})`,
         el("div", { class: "muted" }, p.lines.join(" · "))))));
+}
+
+function playerLabel(state, player) {
+  const character = (state.characters || {})[player];
+  return character ? `${player} · ${character}` : player;
 }
 
 function turnText(state, me) {

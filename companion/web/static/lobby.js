@@ -17,9 +17,13 @@
   document.getElementById("create").addEventListener("submit", async (event) => {
     event.preventDefault();
     const form = new FormData(event.target);
+    // One player per line: "Ann" or "Ann (character)".
+    const lines = form.get("players").split("\n").map((p) => p.trim()).filter(Boolean);
+    const parsed = lines.map((line) => line.match(/^(.*?)\s*(?:\((.+)\))?$/));
     const body = {
       edition: form.get("edition"),
-      players: form.get("players").split("\n").map((p) => p.trim()).filter(Boolean),
+      players: parsed.map((m) => m[1].trim()),
+      characters: Object.fromEntries(parsed.filter((m) => m[2]).map((m) => [m[1].trim(), m[2].trim()])),
       dice: form.get("dice"),
     };
     try {

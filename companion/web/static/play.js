@@ -24,7 +24,7 @@
     if (state && next.version < state.version) return;
     state = next;
     const me = state.you.player;
-    document.getElementById("who").textContent = `🐪 ${me}`;
+    document.getElementById("who").textContent = `🐪 ${playerLabel(state, me)}`;
     document.getElementById("money").textContent = t("money", { money: state.money[me] });
     document.title = `${me} — Camel Up`;
     const turn = document.getElementById("turn");

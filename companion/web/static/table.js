@@ -45,7 +45,7 @@
     instruction.hidden = !state.last_move;
     instruction.textContent = state.last_move ? `${t("last_move")}: ${state.last_move}` : "";
     document.getElementById("money").replaceChildren(...state.players.map((player) =>
-      el("tr", { class: player === state.next_player ? "current" : "" }, el("td", {}, player),
+      el("tr", { class: player === state.next_player ? "current" : "", "data-player": player }, el("td", {}, playerLabel(state, player)),
         el("td", {}, state.leg_tickets.filter((x) => x.owner === player).map((x) => camelChip(x.camel, String(x.value)))),
         el("td", { class: "num" }, String(state.money[player])))));
     document.getElementById("tickets-left").replaceChildren(...Object.entries(state.tickets_left).map(([camel, values]) =>
