@@ -35,11 +35,13 @@ def request(port, method, path, body=None, token=None):
         return response.status, json.loads(response.read())
 
 
-def start_server(port, data_dir):
+def start_server(port, data_dir, cpus=None):
+    """The real server in a process of its own; ``cpus`` pins it (and all its threads) to those cores."""
     process = subprocess.Popen(
         [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
          "--data", str(data_dir), "--simulate"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None,
     )
     deadline = time.time() + 15
     while time.time() < deadline:
