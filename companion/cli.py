@@ -7,10 +7,18 @@ import contextlib
 import json
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion import __version__
 from companion.gamelog import LogError, loads, summary
+
+if TYPE_CHECKING:
+    from companion.config import Settings
+    from companion.rules import GameState
+    from companion.service import DiceSource
+    from companion.simulate import GameResult
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -56,7 +64,7 @@ def _play(args: argparse.Namespace) -> int:
         describe_race_scoring,
     )
     from companion.play import play_game
-    from companion.rules import GameState, PyramidTicket
+    from companion.rules import PyramidTicket
 
     names = [name.strip() for name in args.players.split(",") if name.strip()]
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
@@ -91,8 +99,8 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_state(name: str):
-    text = sys.stdin.read() if name == "-" else open(name, encoding="utf-8-sig").read()  # noqa: SIM115
+def _load_state(name: str) -> GameState:
+    text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8-sig")
     return loads(text).replay()
 
 
@@ -116,7 +124,13 @@ def _odds(args: argparse.Namespace) -> int:
     if args.player is not None and args.player not in state.players:
         print(f"camelup odds: no player named {args.player!r} (players: {', '.join(state.players)})", file=sys.stderr)
         return 2
-    report = odds_report(state, args.rollouts, args.seed, args.player, tiles=not args.no_tiles)
+    def progress(spots: list[tuple[int, str]]) -> Iterable[tuple[int, str]]:
+        """A progress bar on standard error, shown on a terminal only."""
+        from tqdm import tqdm
+
+        return tqdm(spots, desc="tile spots", unit="spot", file=sys.stderr, disable=None, leave=False)
+
+    report = odds_report(state, args.rollouts, args.seed, args.player, tiles=not args.no_tiles, progress=progress)
     print(json.dumps(report) if args.json else odds_table(report))
     return 0
 
@@ -129,7 +143,8 @@ def _simulate(args: argparse.Namespace) -> int:
     bots = [name.strip() for name in args.players.split(",") if name.strip()]
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
 
-    def progress(results, total):
+    def progress(results: Iterable[GameResult], total: int) -> Iterable[GameResult]:
+        """A progress bar on standard error (hidden with --quiet or off a terminal)."""
         from tqdm import tqdm
 
         return tqdm(results, total=total, unit="game", file=sys.stderr, disable=args.quiet or None)
@@ -148,7 +163,7 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _make_pyramid(settings, simulate: bool):
+def _make_pyramid(settings: Settings, simulate: bool) -> tuple[DiceSource | None, str]:
     """The dice source the settings ask for: the GPIO rig on a Pi, a simulated pyramid elsewhere."""
     from companion.service import SimulatedPyramid
     from firmware_py.hardware import running_on_raspberry_pi

@@ -12,7 +12,7 @@ import gc
 import math
 import random
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -70,15 +70,25 @@ def leg_distribution(
     inside: tuple[str, ...],
     draws_left: int,
     edition: Edition,
+    rank: bool = True,
 ) -> LegOdds:
     """Exact odds of the leg from this board: ``inside`` are the dice still in the pyramid and
-    ``draws_left`` how many will come out before the leg is scored."""
+    ``draws_left`` how many will come out before the leg is scored.
+
+    ``rank=False`` counts only where moves end and what the tiles earn (``first`` and ``second`` stay 0),
+    which spares the last layer's boards: what valuing a tile spot needs.
+    """
     with _collector_paused():
-        return _enumerate_leg(track, tiles, inside, draws_left, edition)
+        return _enumerate_leg(track, tiles, inside, draws_left, edition, rank)
 
 
 def _enumerate_leg(
-    track: Track, tiles: Mapping[int, Tile], inside: tuple[str, ...], draws_left: int, edition: Edition
+    track: Track,
+    tiles: Mapping[int, Tile],
+    inside: tuple[str, ...],
+    draws_left: int,
+    edition: Edition,
+    rank: bool,
 ) -> LegOdds:
     racing = frozenset(edition.racing_camels)
     faces = edition.die_faces
@@ -108,13 +118,15 @@ def _enumerate_leg(
                             ends[end] += p
                         if end < 1 or end > edition.track_length:
                             crossed += p
-                            finals[moved] += p
+                            if rank:
+                                finals[moved] += p
                         elif last:
-                            finals[moved] += p
+                            if rank:
+                                finals[moved] += p
                         else:
                             following[(moved, rest)] += p
         layer = following
-    if draws_left == 0:
+    if draws_left == 0 and rank:
         finals[track] += 1.0
 
     first: dict[str, float] = dict.fromkeys(edition.racing_camels, 0.0)
@@ -217,21 +229,34 @@ def pyramid_ticket_ev(state: GameState) -> float:
     return float(state.edition.pyramid_ticket_reward)
 
 
-def tile_evs(state: GameState, player: str | None = None) -> dict[tuple[int, str], float]:
+def tile_evs(
+    state: GameState,
+    player: str | None = None,
+    progress: Callable[[list[tuple[int, str]]], Iterable[tuple[int, str]]] | None = None,
+) -> dict[tuple[int, str], float]:
     """Expected coins ``player``'s tile would earn on each space and side where it may go now, for the
-    rest of the leg (each placement is its own exact enumeration: the tile changes the moves)."""
+    rest of the leg (each placement is its own exact enumeration: the tile changes the moves).
+
+    ``progress`` may wrap the list of spots (a progress bar: early in a leg this takes seconds).
+    """
     player = player or state.current_player
     if player is None:
         return {}
     others = {space: tile for space, tile in state.tiles_by_space().items() if tile.owner != player}
+    as_player = _as_turn_of(state, player)
+    spots = [
+        (space, side)
+        for space in range(2, state.edition.track_length + 1)
+        for side in state.edition.tile_sides
+        if is_legal(as_player, PlaceTile(player, space, side))
+    ]
     evs = {}
-    for space in range(2, state.edition.track_length + 1):
-        for side in state.edition.tile_sides:
-            if not is_legal(_as_turn_of(state, player), PlaceTile(player, space, side)):
-                continue
-            tiles = {**others, space: Tile(space, player, side)}
-            odds = exact_leg_odds(state, tiles)
-            evs[(space, side)] = odds.tile_landings.get(space, 0.0) * state.edition.tile_reward
+    for space, side in progress(spots) if progress else spots:
+        tiles = {**others, space: Tile(space, player, side)}
+        odds = leg_distribution(
+            state.track, tiles, state.dice_in_pyramid(), draws_left_in_leg(state), state.edition, rank=False
+        )
+        evs[(space, side)] = odds.tile_landings.get(space, 0.0) * state.edition.tile_reward
     return evs
 
 

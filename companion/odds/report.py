@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from companion.odds.leg import draws_left_in_leg, exact_leg_odds, leg_ticket_evs, pyramid_ticket_ev, tile_evs
@@ -10,12 +11,17 @@ from companion.rules import GameState, view_for
 
 
 def odds_report(
-    state: GameState, rollouts: int = 10_000, seed: int | None = None, player: str | None = None, tiles: bool = True
+    state: GameState,
+    rollouts: int = 10_000,
+    seed: int | None = None,
+    player: str | None = None,
+    tiles: bool = True,
+    progress: Callable[[list[tuple[int, str]]], Iterable[tuple[int, str]]] | None = None,
 ) -> dict[str, Any]:
     """The odds of ``state`` as plain data.
 
     ``player`` (default: whoever's turn it is) is whose finish cards and tile are valued, from what that
-    player may know. ``rollouts`` 0 skips the race odds.
+    player may know. ``rollouts`` 0 skips the race odds. ``progress`` may wrap the tile spots being valued.
     """
     player = player or state.current_player
     leg = exact_leg_odds(state)
@@ -30,7 +36,7 @@ def odds_report(
     }
     if tiles and player is not None and not state.game_over:
         by_space: dict[str, dict[str, float]] = {}
-        for (space, side), ev in tile_evs(state, player).items():
+        for (space, side), ev in tile_evs(state, player, progress).items():
             by_space.setdefault(str(space), {})[side] = ev
         report["tile_ev"] = by_space
     if rollouts:
