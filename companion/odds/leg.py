@@ -95,7 +95,8 @@ def _enumerate_leg(
     colours = len(edition.crazy_camels) or 1
     landings: dict[int, float] = defaultdict(float)
     ends: dict[int, float] = defaultdict(float)
-    finals: dict[Track, float] = defaultdict(float)
+    first: dict[str, float] = dict.fromkeys(edition.racing_camels, 0.0)
+    second: dict[str, float] = dict.fromkeys(edition.racing_camels, 0.0)
     crossed = 0.0
     layer: dict[tuple[Track, tuple[str, ...]], float] = {(track, inside): 1.0}
     for depth in range(draws_left):
@@ -119,22 +120,22 @@ def _enumerate_leg(
                         if end < 1 or end > edition.track_length:
                             crossed += p
                             if rank:
-                                finals[moved] += p
+                                leader, runner_up = moved.leaders(racing)
+                                first[leader] += p
+                                second[runner_up] += p
                         elif last:
-                            if rank:
-                                finals[moved] += p
+                            if rank:  # ranking each final board costs less than merging them first
+                                leader, runner_up = moved.leaders(racing)
+                                first[leader] += p
+                                second[runner_up] += p
                         else:
                             following[(moved, rest)] += p
         layer = following
-    if draws_left == 0 and rank:
-        finals[track] += 1.0
 
-    first: dict[str, float] = dict.fromkeys(edition.racing_camels, 0.0)
-    second: dict[str, float] = dict.fromkeys(edition.racing_camels, 0.0)
-    for board, p in finals.items():
-        leader, runner_up = board.leaders(racing)
-        first[leader] += p
-        second[runner_up] += p
+    if draws_left == 0 and rank:
+        leader, runner_up = track.leaders(racing)
+        first[leader] += 1.0
+        second[runner_up] += 1.0
     return LegOdds(first, second, crossed, dict(landings), _on_track(ends, edition))
 
 
