@@ -234,6 +234,18 @@ def _doctor(args: argparse.Namespace) -> int:
     return status
 
 
+def _vision_markers(args: argparse.Namespace) -> int:
+    from vision.markers import write_marker_sheet
+
+    try:
+        path = write_marker_sheet(args.out, args.size_mm)
+    except (ValueError, OSError) as error:
+        print(f"camelup vision markers: {error}", file=sys.stderr)
+        return 2
+    print(f"marker sheet written to {path}: print it on A4 at 100% and check that each square is {args.size_mm:g} mm")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="camelup", description="Camel Up table companion: rules engine, game logs and simulations."
@@ -287,6 +299,15 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--data")
     doctor.add_argument("--simulate", action="store_true", help="check with simulated GPIO pins")
     doctor.set_defaults(run=_doctor)
+
+    vision = commands.add_parser("vision", help="the camera that reads the board (markers so far)")
+    vision_commands = vision.add_subparsers(dest="vision_command", metavar="SUBCOMMAND", required=True)
+    markers = vision_commands.add_parser(
+        "markers", help="write the printable sheet of the four ArUco markers that locate the board"
+    )
+    markers.add_argument("--out", default="camelup-markers.png", help="PNG file to write (A4 at 300 dpi)")
+    markers.add_argument("--size-mm", type=float, default=50.0, help="side of each marker's black square")
+    markers.set_defaults(run=_vision_markers)
 
     odds = commands.add_parser(
         "odds",
