@@ -246,6 +246,31 @@ def _vision_markers(args: argparse.Namespace) -> int:
     return 0
 
 
+def _vision_render(args: argparse.Namespace) -> int:
+    import random as random_module
+
+    import cv2
+
+    from vision.board import TemplateError, load_template
+    from vision.synth import random_track, render_scene
+
+    try:
+        template = load_template(args.board)
+    except TemplateError as error:
+        print(f"camelup vision render: {error}", file=sys.stderr)
+        return 2
+    edition = template.edition if template.edition in ("2014", "2018") else "2018"
+    track = random_track(edition, random_module.Random(args.seed))
+    image, truth = render_scene(template, track, args.seed)
+    out = Path(args.out)
+    if not cv2.imwrite(str(out), image):
+        print(f"camelup vision render: cannot write {out} (use .png or .jpg)", file=sys.stderr)
+        return 2
+    out.with_suffix(".json").write_text(json.dumps(truth, indent=1) + "\n")
+    print(f"scene written to {out}, its truth to {out.with_suffix('.json')}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="camelup", description="Camel Up table companion: rules engine, game logs and simulations."
@@ -308,6 +333,11 @@ def build_parser() -> argparse.ArgumentParser:
     markers.add_argument("--out", default="camelup-markers.png", help="PNG file to write (A4 at 300 dpi)")
     markers.add_argument("--size-mm", type=float, default=50.0, help="side of each marker's black square")
     markers.set_defaults(run=_vision_markers)
+    render = vision_commands.add_parser("render", help="render a synthetic scene of the board, with its truth")
+    render.add_argument("--board", default="2018", help="edition (2014, 2018) or a board template file")
+    render.add_argument("--seed", type=int, default=1)
+    render.add_argument("--out", default="scene.png", help="image to write; the truth goes beside it as .json")
+    render.set_defaults(run=_vision_render)
 
     odds = commands.add_parser(
         "odds",

@@ -1,0 +1,67 @@
+"""Synthetic scenes and the first reading stage (locating the board by its markers)."""
+
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main
+from vision.board import load_template
+from vision.locate import BoardNotFound, LocateConfig, locate_board
+from vision.synth import EDITION_CAMELS, SceneVariation, random_track, render_scene
+
+CLEAN = SceneVariation(
+    light=(1.0, 1.0), cast=(1.0, 1.0), noise_sigma=(0.0, 0.0), blur=(0,), jpeg_quality=(95, 95), hand_chance=0.0
+)
+
+
+def test_render_is_seeded_and_truthful():
+    template = load_template("2018")
+    track = random_track("2018", random.Random(5))
+    image, truth = render_scene(template, track, 11)
+    again, _ = render_scene(template, track, 11)
+    other, _ = render_scene(template, track, 12)
+    assert image.shape == (720, 1280, 3) and np.array_equal(image, again) and not np.array_equal(image, other)
+    camels = [camel for stack in truth["track"].values() for camel in stack]
+    assert sorted(camels) == sorted(EDITION_CAMELS["2018"])
+    assert 35 <= truth["camera"]["elevation_deg"] <= 60  # oblique, never overhead
+
+
+@pytest.mark.parametrize("edition", ["2014", "2018"])
+def test_the_board_is_located_where_the_renderer_put_it(edition):
+    template = load_template(edition)
+    centres = np.array([template.space_centre(space) for space in range(1, 17)])
+    for seed in range(6):
+        image, truth = render_scene(template, random_track(edition, random.Random(seed)), seed, CLEAN)
+        location = locate_board(LocateConfig(), template, image)
+        true_pixels = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), np.array(truth["board_to_image"]))
+        error = np.linalg.norm(location.to_image(centres) - true_pixels.reshape(-1, 2), axis=1)
+        assert error.max() < 3.0, f"seed {seed}: space centres {error.max():.1f} px off"
+        assert location.reprojection_px < 1.5
+
+
+def test_a_hidden_marker_is_board_not_found_naming_it():
+    template = load_template("2018")
+    image, truth = render_scene(template, random_track("2018", random.Random(1)), 1, CLEAN)
+    corners = cv2.perspectiveTransform(
+        np.array(template.marker_corners(2), np.float64).reshape(-1, 1, 2), np.array(truth["board_to_image"])
+    ).reshape(-1, 2)
+    hidden = image.copy()
+    cv2.fillConvexPoly(hidden, cv2.convexHull(corners.astype(np.int32)), (40, 60, 90))  # a hand over marker 2
+    with pytest.raises(BoardNotFound, match=r"marker 2 \(bottom right\) not seen") as error:
+        locate_board(LocateConfig(), template, hidden)
+    assert error.value.missing == [2]
+    with pytest.raises(BoardNotFound, match=r"markers 0 .*, 1 .*, 2 .*, 3 .* not seen"):
+        locate_board(LocateConfig(), template, np.zeros((720, 1280, 3), np.uint8))
+
+
+def test_render_command_writes_the_scene_and_its_truth(tmp_path, capsys):
+    out = tmp_path / "scene.jpg"
+    assert main(["vision", "render", "--board", "2014", "--seed", "3", "--out", str(out)]) == 0
+    assert cv2.imread(str(out)).shape == (720, 1280, 3)
+    import json
+
+    truth = json.loads((tmp_path / "scene.json").read_text())
+    assert sorted(c for s in truth["track"].values() for c in s) == sorted(EDITION_CAMELS["2014"])
+    assert main(["vision", "render", "--board", "2020", "--seed", "3", "--out", str(out)]) == 2
