@@ -271,6 +271,50 @@ def _vision_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _vision_read(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.board import TemplateError, load_template
+    from vision.locate import BoardNotFound
+    from vision.read import ReadConfig, read_board
+    from vision.synth import CAMEL_BGR, EDITION_CAMELS
+
+    try:
+        template = load_template(args.board)
+    except TemplateError as error:
+        print(f"camelup vision read: {error}", file=sys.stderr)
+        return 2
+    image = cv2.imread(args.image, cv2.IMREAD_COLOR)
+    if image is None:
+        print(f"camelup vision read: {args.image} is not an image OpenCV can read", file=sys.stderr)
+        return 2
+    edition = template.edition if template.edition in EDITION_CAMELS else "2018"
+    profiles = {camel: CAMEL_BGR[camel] for camel in EDITION_CAMELS[edition]}
+    try:
+        reading = read_board(ReadConfig(), template, profiles, image)
+    except BoardNotFound as error:
+        print(json.dumps({"error": str(error), "missing_markers": error.missing}))
+        return 1
+    print(json.dumps(reading.as_json()))
+    return 0
+
+
+def _vision_bench(args: argparse.Namespace) -> int:
+    from vision.bench import run_bench
+
+    if args.scenes < 1:
+        print("camelup vision bench: --scenes must be at least 1", file=sys.stderr)
+        return 2
+    result = run_bench(args.scenes, args.seed)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"{result['scenes']} scenes: {100 * result['scene_accuracy']:.1f}% read fully right, "
+              f"{100 * result['camel_error']:.2f}% of camels wrong, board not found in "
+              f"{100 * result['board_not_found']:.1f}%, {result['ms_per_frame']:.1f} ms per frame (median)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="camelup", description="Camel Up table companion: rules engine, game logs and simulations."
@@ -331,13 +375,22 @@ def build_parser() -> argparse.ArgumentParser:
         "markers", help="write the printable sheet of the four ArUco markers that locate the board"
     )
     markers.add_argument("--out", default="camelup-markers.png", help="PNG file to write (A4 at 300 dpi)")
-    markers.add_argument("--size-mm", type=float, default=50.0, help="side of each marker's black square")
+    markers.add_argument("--size-mm", type=float, default=70.0, help="side of each marker's black square")
     markers.set_defaults(run=_vision_markers)
     render = vision_commands.add_parser("render", help="render a synthetic scene of the board, with its truth")
     render.add_argument("--board", default="2018", help="edition (2014, 2018) or a board template file")
     render.add_argument("--seed", type=int, default=1)
     render.add_argument("--out", default="scene.png", help="image to write; the truth goes beside it as .json")
     render.set_defaults(run=_vision_render)
+    read = vision_commands.add_parser("read", help="read the camels' places from a photo of the board (JSON)")
+    read.add_argument("image", metavar="IMAGE")
+    read.add_argument("--board", default="2018", help="edition (2014, 2018) or a board template file")
+    read.set_defaults(run=_vision_read)
+    bench = vision_commands.add_parser("bench", help="read seeded synthetic scenes and measure accuracy and speed")
+    bench.add_argument("--scenes", type=int, default=100)
+    bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--json", action="store_true")
+    bench.set_defaults(run=_vision_bench)
 
     odds = commands.add_parser(
         "odds",

@@ -65,3 +65,54 @@ def test_render_command_writes_the_scene_and_its_truth(tmp_path, capsys):
     truth = json.loads((tmp_path / "scene.json").read_text())
     assert sorted(c for s in truth["track"].values() for c in s) == sorted(EDITION_CAMELS["2014"])
     assert main(["vision", "render", "--board", "2020", "--seed", "3", "--out", str(out)]) == 2
+
+
+def test_the_camera_pose_is_recovered_from_the_markers():
+    from vision.read import camera_pose
+
+    template = load_template("2018")
+    for seed in range(8):
+        image, truth = render_scene(template, random_track("2018", random.Random(seed)), seed, CLEAN)
+        pose = camera_pose(locate_board(LocateConfig(), template, image), (1280, 720))
+        focal = truth["camera"]["focal_px"]
+        assert abs(pose.matrix[0, 0] - focal) / focal < 0.12
+        camera_at = -pose.rotation.T @ pose.translation
+        assert camera_at[2] < 0  # above the table
+        assert (
+            abs(
+                np.linalg.norm(camera_at[:2] - np.array(template.size) / 2) / truth["camera"]["distance_mm"]
+                - np.cos(np.radians(truth["camera"]["elevation_deg"]))
+            )
+            < 0.12
+        )
+
+
+def test_single_camels_on_clean_scenes_are_read_on_their_spaces():
+    from vision.read import ReadConfig, read_board
+    from vision.synth import CAMEL_BGR
+
+    template = load_template("2018")
+    profiles = {camel: CAMEL_BGR[camel] for camel in EDITION_CAMELS["2018"]}
+    right = 0
+    for seed in range(20):
+        spaces = random.Random(seed).sample(range(1, 17), 7)
+        track = {space: [camel] for space, camel in zip(spaces, EDITION_CAMELS["2018"], strict=True)}
+        image, _ = render_scene(template, track, seed, CLEAN)
+        reading = read_board(ReadConfig(), template, profiles, image)
+        right += reading.track == {space: stack for space, stack in sorted(track.items())}
+    assert right >= 17, f"only {right} of 20 clean scenes read fully right"
+
+
+def test_read_and_bench_commands(tmp_path, capsys):
+    out = tmp_path / "scene.png"
+    assert main(["vision", "render", "--board", "2014", "--seed", "4", "--out", str(out)]) == 0
+    capsys.readouterr()
+    status = main(["vision", "read", str(out), "--board", "2014"])
+    reading = __import__("json").loads(capsys.readouterr().out)
+    assert (status == 0 and set(reading) == {"track", "confidence", "problems"}) or (
+        status == 1 and "board not found" in reading["error"]
+    )
+    assert main(["vision", "read", str(tmp_path / "missing.png")]) == 2
+    assert main(["vision", "bench", "--scenes", "4", "--seed", "2", "--json"]) == 0
+    result = __import__("json").loads(capsys.readouterr().out.splitlines()[-1])
+    assert set(result) >= {"scenes", "scene_accuracy", "camel_error", "ms_per_frame"} and result["scenes"] == 4

@@ -123,7 +123,7 @@ def load_template(edition_or_path: str) -> BoardTemplate:
     return parse_template(data, str(path))
 
 
-def ring_template(edition: str, cell: float = 80.0, margin: float = 70.0, marker_size: float = 50.0) -> dict[str, Any]:
+def ring_template(edition: str, cell: float = 80.0, margin: float = 95.0, marker_size: float = 70.0) -> dict[str, Any]:
     """The JSON of a square ring board like the game's: 1 to 5 along the top, 6 to 8 down the right, 9 to 13
     back along the bottom, 14 to 16 up the left; markers in the corners, outside the track."""
 

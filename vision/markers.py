@@ -17,7 +17,7 @@ def mm_to_px(mm: float, dpi: int = DPI) -> int:
     return round(mm / 25.4 * dpi)
 
 
-def marker_sheet(marker_size_mm: float = 50.0, dpi: int = DPI) -> np.ndarray:
+def marker_sheet(marker_size_mm: float = 70.0, dpi: int = DPI) -> np.ndarray:
     """An A4 page (portrait) with the four markers, each ``marker_size_mm`` wide, a white quiet zone around
     each, dashed cut lines and a label; instructions at the top."""
     if not 20 <= marker_size_mm <= 80:
@@ -74,7 +74,7 @@ def _dashed_rectangle(page: np.ndarray, x0: int, y0: int, x1: int, y1: int, dash
             cv2.line(page, (x, start), (x, min(start + dash, y1)), 120, 2)
 
 
-def write_marker_sheet(path: str | Path, marker_size_mm: float = 50.0) -> Path:
+def write_marker_sheet(path: str | Path, marker_size_mm: float = 70.0) -> Path:
     """Write the sheet as a PNG that says its resolution (so printers keep the true size)."""
     path = Path(path)
     if path.suffix.lower() != ".png":

@@ -79,9 +79,7 @@ class Webcam:
         self.device = device
         self.capture = cv2.VideoCapture(device)
         if not self.capture.isOpened():
-            raise CameraError(
-                f"cannot open camera {device!r}: is it plugged in, and is this user in the video group?"
-            )
+            raise CameraError(f"cannot open camera {device!r}: is it plugged in, and is this user in the video group?")
         self.capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
         self.capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
 
@@ -121,13 +119,15 @@ class PiCamera:
         time.sleep(settle_seconds)
         metadata = self.camera.capture_metadata()
         # Lock exposure and white balance where they settled, so every frame is lit the same way.
-        self.camera.set_controls({
-            "AeEnable": False,
-            "AwbEnable": False,
-            "ExposureTime": metadata.get("ExposureTime", 10000),
-            "AnalogueGain": metadata.get("AnalogueGain", 1.0),
-            "ColourGains": metadata.get("ColourGains", (1.0, 1.0)),
-        })
+        self.camera.set_controls(
+            {
+                "AeEnable": False,
+                "AwbEnable": False,
+                "ExposureTime": metadata.get("ExposureTime", 10000),
+                "AnalogueGain": metadata.get("AnalogueGain", 1.0),
+                "ColourGains": metadata.get("ColourGains", (1.0, 1.0)),
+            }
+        )
         self._exposure_us = metadata.get("ExposureTime")
 
     def read(self) -> np.ndarray:

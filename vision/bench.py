@@ -1,0 +1,56 @@
+"""``camelup vision bench``: render N seeded scenes across the variations, read each, and measure.
+
+Prints the share of scenes read fully right, the share of camels on a wrong space or stack position, how often
+the board was not found, and the median time per 1280×720 frame (reading only, not rendering).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from typing import Any
+
+from vision.board import load_template
+from vision.locate import BoardNotFound
+from vision.read import ReadConfig, read_board
+from vision.synth import CAMEL_BGR, EDITION_CAMELS, random_track, render_scene
+
+
+def camel_places(track: dict[str, list[str]]) -> dict[str, tuple[str, int]]:
+    return {camel: (space, level) for space, stack in track.items() for level, camel in enumerate(stack)}
+
+
+def run_bench(scenes: int, seed: int, editions: tuple[str, ...] = ("2014", "2018")) -> dict[str, Any]:
+    config = ReadConfig()
+    right = wrong_camels = total_camels = not_found = 0
+    times = []
+    for index in range(scenes):
+        edition = editions[index % len(editions)]
+        template = load_template(edition)
+        profiles = {camel: CAMEL_BGR[camel] for camel in EDITION_CAMELS[edition]}
+        scene_seed = seed * 100_003 + index
+        image, truth = render_scene(template, random_track(edition, random.Random(scene_seed)), scene_seed)
+        started = time.perf_counter()
+        try:
+            reading = read_board(config, template, profiles, image)
+        except BoardNotFound:
+            not_found += 1
+            total_camels += len(profiles)
+            wrong_camels += len(profiles)
+            continue
+        finally:
+            times.append((time.perf_counter() - started) * 1000)
+        got = {str(space): stack for space, stack in reading.track.items()}
+        expected = camel_places(truth["track"])
+        seen = camel_places(got)
+        total_camels += len(expected)
+        wrong_camels += sum(1 for camel, place in expected.items() if seen.get(camel) != place)
+        right += got == truth["track"]
+    return {
+        "scenes": scenes,
+        "scene_accuracy": right / scenes,
+        "camel_error": wrong_camels / max(total_camels, 1),
+        "board_not_found": not_found / scenes,
+        "ms_per_frame": statistics.median(times) if times else None,
+    }
