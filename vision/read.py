@@ -32,9 +32,10 @@ class ReadConfig:
     sample_radius_px: int = 2
     empty_margin: float = 0.9
     """A sample is "no camel" when the board's colour is nearer than any camel's times this."""
-    line_step_px: float = 1.5
-    min_run_px: float = 4.0
-    """Runs of one colour shorter than this along the line are edges or outlines, not camels."""
+    line_step_px: float = 0.75
+    min_run_share: float = 0.25
+    """Runs of one colour shorter than this share of a camel's height (in this picture, at this space) are
+    edges or outlines, not camels. Seen from high up, a camel's side is a thin band."""
     shading: tuple[float, float] = (0.45, 1.15)
     """How much darker or brighter than its profile a lit or shaded face of a camel may look."""
     brightness_weight: float = 1.5
@@ -99,25 +100,31 @@ def camera_pose(location: BoardLocation, image_size: tuple[int, int]) -> Pose:
     return Pose(matrix, rotation, translation)
 
 
-def _sample(image: np.ndarray, point: np.ndarray, radius: int) -> np.ndarray | None:
-    x, y = round(float(point[0])), round(float(point[1]))
+def _sample_many(image: np.ndarray, points: np.ndarray, radius: int) -> np.ndarray:
+    """Median colour of the (2r+1)² patch around each point (N×2 → N×3); NaN rows outside the picture."""
     height, width = image.shape[:2]
-    if not (radius <= x < width - radius and radius <= y < height - radius):
-        return None
-    patch = image[y - radius : y + radius + 1, x - radius : x + radius + 1].reshape(-1, 3).astype(np.float32)
-    return np.median(patch, axis=0)
+    xy = np.rint(points).astype(int)
+    inside = (xy[:, 0] >= radius) & (xy[:, 0] < width - radius) & (xy[:, 1] >= radius) & (xy[:, 1] < height - radius)
+    out = np.full((len(points), 3), np.nan, np.float32)
+    if inside.any():
+        offsets = np.arange(-radius, radius + 1)
+        ys = xy[inside, 1][:, None, None] + offsets[None, :, None]
+        xs = xy[inside, 0][:, None, None] + offsets[None, None, :]
+        patches = image[ys, xs].reshape(int(inside.sum()), -1, 3).astype(np.float32)
+        out[inside] = np.median(patches, axis=1)
+    return out
 
 
-def _distance(sample: np.ndarray, profile: np.ndarray, shading: tuple[float, float], brightness_weight: float) -> float:
-    """How far a (light-corrected) sample is from a colour profile: the difference of their chroma (each
+def _distances(samples: np.ndarray, profile: np.ndarray, shading: tuple[float, float], weight: float) -> np.ndarray:
+    """How far (light-corrected) samples are from a colour profile: the difference of their chroma (each
     channel's share), plus a penalty only when the brightness is outside what shading can make of the
     profile (a white camel's face in shadow is grey, not sand; black and white differ by brightness alone)."""
-    sample_total = float(sample.sum()) + 1e-6
+    totals = samples.sum(axis=1, keepdims=True) + 1e-6
     profile_total = float(profile.sum()) + 1e-6
-    chroma = float(np.linalg.norm(sample / sample_total - profile / profile_total))
+    chroma = np.linalg.norm(samples / totals - profile / profile_total, axis=1)
     low, high = profile_total * shading[0], profile_total * shading[1]
-    outside = max(0.0, low - sample_total, sample_total - high) / (3 * 255)
-    return chroma + brightness_weight * outside
+    outside = np.maximum(0.0, np.maximum(low - totals[:, 0], totals[:, 0] - high)) / (3 * 255)
+    return chroma + weight * outside
 
 
 def read_board(
@@ -145,15 +152,12 @@ def read_board(
         cx, cy = template.space_centre(space)
         # The board's own colour next to the camels gives the local light (inset corners of the space).
         rim = np.array([(cx + 0.8 * (x - cx), cy + 0.8 * (y - cy), 0.0) for x, y in corners])
-        rim_samples = [
-            sample
-            for sample in (_sample(image, point, config.sample_radius_px) for point in pose.project(rim))
-            if sample is not None
-        ]
-        if not rim_samples:
+        rim_samples = _sample_many(image, pose.project(rim), config.sample_radius_px)
+        rim_samples = rim_samples[~np.isnan(rim_samples[:, 0])]
+        if not len(rim_samples):
             problems.append(f"space {space} is outside the picture")
             continue
-        light = np.max(np.array(rim_samples), axis=0) / board_reference  # brightest rim sample: least shadowed
+        light = rim_samples.max(axis=0) / board_reference  # brightest rim sample: the least shadowed
         # Read up a vertical line through the stack, on the side facing the camera: bottom to top, each run of
         # one colour is one camel; the board seen above the stack (behind it) ends it.
         toward = np.array([camera_at[0] - cx, camera_at[1] - cy])
@@ -161,24 +165,30 @@ def read_board(
         ends = pose.project(
             np.array([[cx + toward[0], cy + toward[1], 0.0], [cx + toward[0], cy + toward[1], -config.max_stack * h]])
         )
-        steps = max(2, int(np.linalg.norm(ends[1] - ends[0]) / config.line_step_px))
-        labels: list[tuple[str, float]] = []
-        for fraction in np.linspace(0.0, 1.0, steps):
-            sample = _sample(image, ends[0] + fraction * (ends[1] - ends[0]), config.sample_radius_px)
-            if sample is None:
-                break
-            corrected = sample / np.maximum(light, 0.05)
-            distances = {
-                camel: _distance(corrected, ref, config.shading, config.brightness_weight)
-                for camel, ref in references.items()
-            }
-            camel = min(distances, key=distances.get)
-            to_board = _distance(corrected, board_reference, (0.6, 1.1), config.brightness_weight)
-            if to_board < distances[camel] * config.empty_margin + 1e-3:
-                labels.append(("board", 1.0))
-            else:
-                ordered = sorted(distances.values())
-                labels.append((camel, (ordered[1] - ordered[0]) / (ordered[1] + 1e-6)))
+        line_px = float(np.linalg.norm(ends[1] - ends[0]))
+        steps = max(2, int(line_px / config.line_step_px))
+        min_run_px = max(config.line_step_px, config.min_run_share * line_px / config.max_stack)
+        points = ends[0] + np.linspace(0.0, 1.0, steps)[:, None] * (ends[1] - ends[0])
+        samples = _sample_many(image, points, config.sample_radius_px)
+        usable = ~np.isnan(samples[:, 0])
+        if not usable.all():  # the line leaves the picture: read only up to there
+            samples = samples[: int(np.argmin(usable))] if not usable[0] else samples[:0]
+        corrected = samples / np.maximum(light, 0.05)
+        names = list(references)
+        table = np.stack(
+            [_distances(corrected, references[name], config.shading, config.brightness_weight) for name in names],
+            axis=1,
+        )
+        board = _distances(corrected, board_reference, (0.6, 1.1), config.brightness_weight)
+        order = np.argsort(table, axis=1)
+        nearest = table[np.arange(len(table)), order[:, 0]] if len(table) else np.zeros(0)
+        second = table[np.arange(len(table)), order[:, 1]] if len(table) and len(names) > 1 else nearest + 1
+        labels: list[tuple[str, float]] = [
+            ("board", 1.0)
+            if board[i] < nearest[i] * config.empty_margin + 1e-3
+            else (names[order[i, 0]], float((second[i] - nearest[i]) / (second[i] + 1e-6)))
+            for i in range(len(table))
+        ]
         runs: list[list[Any]] = []  # [label, length, summed clarity, index where it starts]
         for index, (label, clarity) in enumerate(labels):
             if runs and runs[-1][0] == label:
@@ -186,7 +196,7 @@ def read_board(
                 runs[-1][2] += clarity
             else:
                 runs.append([label, 1, clarity, index])
-        runs = [run for run in runs if run[1] * config.line_step_px >= config.min_run_px]
+        runs = [run for run in runs if run[1] * line_px / steps >= min_run_px]
         merged: list[list[Any]] = []
         for run in runs:  # dropping a short run (an outline) can leave two runs of one colour side by side
             if merged and merged[-1][0] == run[0]:
