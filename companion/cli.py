@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from companion.rules import GameState
     from companion.service import DiceSource
     from companion.simulate import GameResult
+    from vision.board import BoardTemplate
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -246,20 +247,30 @@ def _vision_markers(args: argparse.Namespace) -> int:
     return 0
 
 
+def _board(args: argparse.Namespace, command: str) -> tuple[BoardTemplate, str] | None:
+    """The board template ``--board`` names, and the edition whose camels it carries; None after saying why."""
+    from vision.board import TemplateError, load_template
+    from vision.synth import EDITION_CAMELS
+
+    try:
+        template = load_template(args.board)
+    except TemplateError as error:
+        print(f"camelup vision {command}: {error}", file=sys.stderr)
+        return None
+    return template, template.edition if template.edition in EDITION_CAMELS else "2018"
+
+
 def _vision_render(args: argparse.Namespace) -> int:
     import random as random_module
 
     import cv2
 
-    from vision.board import TemplateError, load_template
     from vision.synth import random_track, render_scene
 
-    try:
-        template = load_template(args.board)
-    except TemplateError as error:
-        print(f"camelup vision render: {error}", file=sys.stderr)
+    board = _board(args, "render")
+    if board is None:
         return 2
-    edition = template.edition if template.edition in ("2014", "2018") else "2018"
+    template, edition = board
     track = random_track(edition, random_module.Random(args.seed))
     image, truth = render_scene(template, track, args.seed)
     out = Path(args.out)
@@ -274,21 +285,18 @@ def _vision_render(args: argparse.Namespace) -> int:
 def _vision_read(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.board import TemplateError, load_template
     from vision.locate import BoardNotFound
     from vision.read import ReadConfig, read_board
     from vision.synth import CAMEL_BGR, EDITION_CAMELS
 
-    try:
-        template = load_template(args.board)
-    except TemplateError as error:
-        print(f"camelup vision read: {error}", file=sys.stderr)
+    board = _board(args, "read")
+    if board is None:
         return 2
+    template, edition = board
     image = cv2.imread(args.image, cv2.IMREAD_COLOR)
     if image is None:
         print(f"camelup vision read: {args.image} is not an image OpenCV can read", file=sys.stderr)
         return 2
-    edition = template.edition if template.edition in EDITION_CAMELS else "2018"
     profiles = {camel: CAMEL_BGR[camel] for camel in EDITION_CAMELS[edition]}
     try:
         reading = read_board(ReadConfig(), template, profiles, image)
