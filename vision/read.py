@@ -32,6 +32,9 @@ class ReadConfig:
     sample_radius_px: int = 2
     empty_margin: float = 0.9
     """A sample is "no camel" when the board's colour is nearer than any camel's times this."""
+    face_offset_mm: float = 3.0
+    """The line runs this far in front of where a camel's side would be, so each camel, even the bottom one
+    seen from high up, fills a whole level of it."""
     line_step_px: float = 0.75
     min_run_share: float = 0.25
     """Runs of one colour shorter than this share of a camel's height (in this picture, at this space) are
@@ -158,10 +161,10 @@ def read_board(
             problems.append(f"space {space} is outside the picture")
             continue
         light = rim_samples.max(axis=0) / board_reference  # brightest rim sample: the least shadowed
-        # Read up a vertical line through the stack, on the side facing the camera: bottom to top, each run of
+        # Read up a vertical line just in front of the stack's side facing the camera: bottom to top, each run of
         # one colour is one camel; the board seen above the stack (behind it) ends it.
         toward = np.array([camera_at[0] - cx, camera_at[1] - cy])
-        toward = toward / (np.linalg.norm(toward) + 1e-9) * 0.3 * half_width
+        toward = toward / (np.linalg.norm(toward) + 1e-9) * (half_width + config.face_offset_mm)
         ends = pose.project(
             np.array([[cx + toward[0], cy + toward[1], 0.0], [cx + toward[0], cy + toward[1], -config.max_stack * h]])
         )
