@@ -63,6 +63,8 @@ class Reading:
     track: dict[int, list[str]]
     confidence: float
     problems: list[str]
+    unseen: tuple[str, ...] = ()
+    """Camels the reading could not find (hidden, or out of the picture)."""
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -230,13 +232,12 @@ def read_board(
     track: dict[int, list[str]] = {}
     for camel, (_, space, _level) in sorted(best.items(), key=lambda item: (item[1][1], item[1][2])):
         track.setdefault(space, []).append(camel)
-    for camel in profiles:
-        if camel not in best:
-            problems.append(f"the {camel} camel is not seen")
+    unseen = tuple(camel for camel in profiles if camel not in best)
+    problems += [f"the {camel} camel is not seen" for camel in unseen]
     duplicates = len(candidates) - len(best)
     if duplicates:
         problems.append(f"{duplicates} sighting{'s' if duplicates > 1 else ''} of a camel already placed ignored")
     confidence = float(np.mean([c for c, *_ in candidates])) if candidates else 0.0
     if confidence < config.min_confidence:
         problems.append(f"low confidence ({confidence:.2f}): check the light and the colour profiles")
-    return Reading(track, confidence, problems)
+    return Reading(track, confidence, problems, unseen)
