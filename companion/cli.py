@@ -15,6 +15,7 @@ from companion import __version__
 from companion.gamelog import LogError, loads, summary
 
 if TYPE_CHECKING:
+    from companion.camera_watch import CameraWatch
     from companion.config import Settings
     from companion.rules import GameState
     from companion.service import DiceSource
@@ -188,6 +189,25 @@ def _make_pyramid(settings: Settings, simulate: bool) -> tuple[DiceSource | None
     return RigPyramid(rig), f"gpio ({factory_name} pins)"
 
 
+def _make_camera(settings: Settings) -> CameraWatch | None:
+    """The camera watch the settings ask for; a camera that cannot start shows as a notice, not an error."""
+    if settings.camera == "none":
+        return None
+    from companion.camera_watch import CameraWatch
+    from vision.board import TemplateError, load_template
+    from vision.sources import open_source
+    from vision.synth import CAMEL_BGR, EDITION_CAMELS
+
+    try:
+        template = load_template(settings.camera_board)
+    except TemplateError as error:
+        print(f"camelup serve: camera board: {error}; the camera is off", file=sys.stderr)
+        return None
+    edition = template.edition if template.edition in EDITION_CAMELS else "2018"
+    profiles = {camel: CAMEL_BGR[camel] for camel in EDITION_CAMELS[edition]}
+    return CameraWatch(lambda: open_source(settings.camera, settings.camera_source), template, profiles).start()
+
+
 def _serve(args: argparse.Namespace) -> int:
     from waitress import create_server
 
@@ -204,7 +224,8 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"camelup serve: {error}", file=sys.stderr)
         return 2
     hotspot = (settings.hotspot_ssid, settings.hotspot_password) if settings.hotspot_ssid else None
-    app = create_app(settings.data, pyramid, settings.public_url, settings.language, hotspot=hotspot)
+    camera = _make_camera(settings)
+    app = create_app(settings.data, pyramid, settings.public_url, settings.language, hotspot=hotspot, camera=camera)
     try:
         # Threads: one per live page (Server-Sent Events) plus the requests; a table has a dozen pages.
         server = create_server(

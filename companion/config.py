@@ -14,6 +14,7 @@ config = ""               # the rig's own TOML (pins, angles): see hardware/pyra
 [camera]
 mode = "none"             # none | picamera2 | webcam | files
 source = ""               # webcam: device index or path (default 0); files: an image or a folder
+board = "2018"            # the board template the camera reads: an edition or a template file
 
 [hotspot]                 # written by deploy/install.sh --hotspot: the table screen shows it as a QR code
 ssid = ""
@@ -35,7 +36,7 @@ DEFAULTS: dict[str, Any] = {
     "language": "auto",
     "public_url": "",
     "pyramid": {"mode": "auto", "config": ""},
-    "camera": {"mode": "none", "source": ""},
+    "camera": {"mode": "none", "source": "", "board": "2018"},
     "hotspot": {"ssid": "", "password": ""},
 }
 
@@ -55,6 +56,7 @@ class Settings:
     pyramid_config: str | None
     camera: str
     camera_source: str = ""
+    camera_board: str = "2018"
     hotspot_ssid: str | None = None
     hotspot_password: str | None = None
 
@@ -117,6 +119,7 @@ def load_settings(path: str | None = None, **overrides: Any) -> Settings:
         pyramid_config=merged["pyramid"]["config"] or None,
         camera=merged["camera"]["mode"],
         camera_source=str(merged["camera"]["source"]),
+        camera_board=str(merged["camera"]["board"]),
         hotspot_ssid=str(merged["hotspot"]["ssid"]) or None,
         hotspot_password=str(merged["hotspot"]["password"]) or None,
     )

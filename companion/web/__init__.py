@@ -9,6 +9,7 @@ from typing import Any
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from companion.camera_watch import CameraWatch
 from companion.service import ApiError, DiceSource, GameService
 from companion.store import Store
 
@@ -20,6 +21,7 @@ def create_app(
     language: str = "auto",
     testing: bool = False,
     hotspot: tuple[str, str] | None = None,
+    camera: CameraWatch | None = None,
 ) -> Flask:
     """The companion as a WSGI app. Games live in ``data_dir/games.sqlite3``."""
     from companion.web.api import api
@@ -37,6 +39,7 @@ def create_app(
     store = Store(data / "games.sqlite3")
     service = GameService(store, pyramid, base_url=lambda: base_url_for(public_url, request))
     app.extensions["camelup"] = service
+    app.extensions["camera"] = camera  # None: no camera, play is by hand
     app.register_blueprint(api)
     app.register_blueprint(pages)
 

@@ -106,6 +106,22 @@ def table_info(game_id: str) -> Any:
     return jsonify({"address": f"{base}/", "wifi": wifi})
 
 
+@api.get("/api/games/<game_id>/camera")
+def camera(game_id: str) -> Any:
+    """What the camera beside the board sees, compared with the game (``{"state": "off"}`` without one)."""
+    from companion.camera_watch import camera_report
+
+    caller(game_id)
+    watch = current_app.extensions.get("camera")
+    if watch is None:
+        return jsonify({"state": "off", "message": "no camera: the board is not checked"})
+    game = service().game(game_id)
+    if watch.template.edition != game.row.edition:
+        message = f"the camera is set up for the {watch.template.edition} board"
+        return jsonify({"state": "other board", "message": message})
+    return jsonify(camera_report(watch.status, game.state.track.as_dict()))
+
+
 @api.post("/api/games/<game_id>/seats/<player>/reissue")
 def reissue(game_id: str, player: str) -> Any:
     return jsonify(service().reissue_seat(game_id, caller(game_id), player))

@@ -57,7 +57,7 @@ const STRINGS = {
     your_cards: "Vos cartes Pari-Course", played_cards: "Jouées : {cards}",
     confirm_card: "Jouer votre carte {camel} sur le pari {pile} ?", joined: "Vous êtes {player}",
     import_log: "Importer une partie", none: "aucune", language: "English", address: "Téléphones : {url}",
-    no_game: "Partie introuvable", copy: "Copier", ev: "valeur {ev}",
+    no_game: "Partie introuvable", copy: "Copier", ev: "valeur {ev}", camera: "Caméra",
     // Refusals by the rules, by kind (the detail stays in the rules engine's words).
     NotYourTurnError: "Ce n'est pas votre tour", NoTicketLeftError: "Plus de tuile Pari-Manche de cette couleur",
     TilePlacementError: "La tuile ne peut pas aller là", DieNotInPyramidError: "Ce dé n'est plus dans la pyramide",
