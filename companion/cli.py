@@ -196,7 +196,7 @@ def _make_camera(settings: Settings) -> CameraWatch | None:
     from companion.camera_watch import CameraWatch
     from vision.board import TemplateError, load_template
     from vision.sources import open_source
-    from vision.synth import CAMEL_BGR, EDITION_CAMELS
+    from vision.synth import EDITION_CAMELS, camel_profiles
 
     try:
         template = load_template(settings.camera_board)
@@ -204,7 +204,7 @@ def _make_camera(settings: Settings) -> CameraWatch | None:
         print(f"camelup serve: camera board: {error}; the camera is off", file=sys.stderr)
         return None
     edition = template.edition if template.edition in EDITION_CAMELS else "2018"
-    profiles = {camel: CAMEL_BGR[camel] for camel in EDITION_CAMELS[edition]}
+    profiles = camel_profiles(edition)
     return CameraWatch(lambda: open_source(settings.camera, settings.camera_source), template, profiles).start()
 
 
@@ -308,7 +308,7 @@ def _vision_read(args: argparse.Namespace) -> int:
 
     from vision.locate import BoardNotFound
     from vision.read import ReadConfig, read_board
-    from vision.synth import CAMEL_BGR, EDITION_CAMELS
+    from vision.synth import camel_profiles
 
     board = _board(args, "read")
     if board is None:
@@ -318,7 +318,7 @@ def _vision_read(args: argparse.Namespace) -> int:
     if image is None:
         print(f"camelup vision read: {args.image} is not an image OpenCV can read", file=sys.stderr)
         return 2
-    profiles = {camel: CAMEL_BGR[camel] for camel in EDITION_CAMELS[edition]}
+    profiles = camel_profiles(edition)
     try:
         reading = read_board(ReadConfig(), template, profiles, image)
     except BoardNotFound as error:

@@ -14,7 +14,7 @@ from typing import Any
 from vision.board import load_template
 from vision.locate import BoardNotFound
 from vision.read import ReadConfig, read_board
-from vision.synth import CAMEL_BGR, EDITION_CAMELS, random_track, render_scene
+from vision.synth import camel_profiles, random_track, render_scene
 
 
 def camel_places(track: dict[str, list[str]]) -> dict[str, tuple[str, int]]:
@@ -28,7 +28,7 @@ def run_bench(scenes: int, seed: int, editions: tuple[str, ...] = ("2014", "2018
     for index in range(scenes):
         edition = editions[index % len(editions)]
         template = load_template(edition)
-        profiles = {camel: CAMEL_BGR[camel] for camel in EDITION_CAMELS[edition]}
+        profiles = camel_profiles(edition)
         scene_seed = seed * 100_003 + index
         image, truth = render_scene(template, random_track(edition, random.Random(scene_seed)), scene_seed)
         started = time.perf_counter()

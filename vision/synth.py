@@ -34,6 +34,12 @@ EDITION_CAMELS = {
 FRAME_SIZE = (1280, 720)
 
 
+def camel_profiles(edition: str) -> dict[str, tuple[int, int, int]]:
+    """The camels of an edition with the colours the synthetic scenes paint them (a real table's camels
+    need profiles calibrated from a photo)."""
+    return {camel: CAMEL_BGR[camel] for camel in EDITION_CAMELS[edition]}
+
+
 @dataclass(frozen=True)
 class SceneVariation:
     """How far scenes may differ (each value is a range drawn from uniformly)."""
