@@ -346,7 +346,9 @@ def _vision_bench(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="camelup", description="Camel Up table companion: rules engine, game logs and simulations."
+        prog="camelup",
+        description="Camel Up table companion: rules engine, game logs, odds, simulations, the web companion, "
+        "the dice pyramid and the camera.",
     )
     parser.add_argument("--version", action="version", version=f"camelup {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -398,7 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--simulate", action="store_true", help="check with simulated GPIO pins")
     doctor.set_defaults(run=_doctor)
 
-    vision = commands.add_parser("vision", help="the camera that reads the board (markers so far)")
+    vision = commands.add_parser("vision", help="the camera that reads the board: markers, scenes, reading, bench")
     vision_commands = vision.add_subparsers(dest="vision_command", metavar="SUBCOMMAND", required=True)
     markers = vision_commands.add_parser(
         "markers", help="write the printable sheet of the four ArUco markers that locate the board"
