@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from companion.rules import GREY_DIE, Edition, GameState, PlaceTile, Tile, Track, crazy_camel_to_move, is_legal
-from companion.rules.track import step_camel, step_camel_each
+from companion.rules.track import step_camel
 
 
 @dataclass(frozen=True)
@@ -112,18 +112,16 @@ def _enumerate_leg(
                     moves = [(die, 1.0)]
                 for camel, part in moves:
                     p = share * part
-                    for moved, tile, end in step_camel_each(board, camel, faces, edition, tiles):
+                    for steps in faces:
+                        moved, tile, end = step_camel(board, camel, steps, edition, tiles)
                         if tile is not None:
                             landings[tile.space] += p
                         else:
                             ends[end] += p
-                        if end < 1 or end > edition.track_length:
+                        finished = end < 1 or end > edition.track_length
+                        if finished:
                             crossed += p
-                            if rank:
-                                leader, runner_up = moved.leaders(racing)
-                                first[leader] += p
-                                second[runner_up] += p
-                        elif last:
+                        if finished or last:
                             if rank:  # ranking each final board costs less than merging them first
                                 leader, runner_up = moved.leaders(racing)
                                 first[leader] += p
@@ -164,6 +162,26 @@ def exact_leg_odds(
     )
 
 
+def random_draw(
+    board: Track,
+    dice: list[str],
+    rand: Callable[[], float],
+    edition: Edition,
+    tiles: Mapping[int, Tile],
+) -> tuple[Track, Tile | None, int]:
+    """One random die out of ``dice`` (removed from it), a random face and grey colour, and the engine's
+    move: what sampled leg odds and race rollouts both do, many thousands of times."""
+    die = dice.pop(int(rand() * len(dice)))
+    faces = edition.die_faces
+    steps = faces[int(rand() * len(faces))]
+    if die == GREY_DIE:
+        crazy = edition.crazy_camels
+        camel = crazy_camel_to_move(board, crazy[int(rand() * len(crazy))], edition)
+    else:
+        camel = die
+    return step_camel(board, camel, steps, edition, tiles)
+
+
 def sampled_leg_odds(state: GameState, samples: int, rng: random.Random) -> LegOdds:
     """Monte Carlo leg odds (for bots that cannot wait, and to cross-check the exact ones)."""
     edition = state.edition
@@ -176,17 +194,12 @@ def sampled_leg_odds(state: GameState, samples: int, rng: random.Random) -> LegO
     crossed = 0
     draws = 0 if state.game_over else draws_left_in_leg(state)
     inside = state.dice_in_pyramid()
-    faces, crazy = edition.die_faces, edition.crazy_camels
     rand = rng.random
     for _ in range(samples):
         board = state.track
         dice = list(inside)
         for _ in range(draws):
-            die = dice.pop(int(rand() * len(dice)))
-            steps = faces[int(rand() * len(faces))]
-            colour = crazy[int(rand() * len(crazy))] if die == GREY_DIE else None
-            camel = crazy_camel_to_move(board, colour, edition) if colour else die
-            board, tile, end = step_camel(board, camel, steps, edition, tiles)
+            board, tile, end = random_draw(board, dice, rand, edition, tiles)
             if tile is not None:
                 landings[tile.space] += 1
             else:

@@ -11,8 +11,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from companion.rules import GREY_DIE, GameState, crazy_camel_to_move
-from companion.rules.track import step_camel
+from companion.odds.leg import random_draw
+from companion.rules import GameState
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,6 @@ def rollout(state: GameState, rng: random.Random) -> tuple[str, str]:
     """Play random draws from ``state`` to the end of the race; return (winner, loser)."""
     edition = state.edition
     racing = edition.racing_camels
-    faces = edition.die_faces
-    crazy = edition.crazy_camels
     length = edition.track_length
     all_dice = edition.dice
     board = state.track
@@ -46,11 +44,8 @@ def rollout(state: GameState, rng: random.Random) -> tuple[str, str]:
             dice = list(all_dice)
             draws_left = edition.draws_per_leg
             tiles = {}
-        die = dice.pop(int(rand() * len(dice)))
         draws_left -= 1
-        steps = faces[int(rand() * len(faces))]
-        camel = crazy_camel_to_move(board, crazy[int(rand() * len(crazy))], edition) if die == GREY_DIE else die
-        board, _, end = step_camel(board, camel, steps, edition, tiles)
+        board, _, end = random_draw(board, dice, rand, edition, tiles)
         if end < 1 or end > length:
             order = board.ranking(racing)
             return order[0], order[-1]

@@ -87,8 +87,7 @@ class GameState:
     # -- tickets and dice -----------------------------------------------------------------------------
     def tickets_left(self, camel: str) -> tuple[int, ...]:
         """Printed values of the leg tickets still on ``camel``'s stack, top first."""
-        taken = [ticket.camel for ticket in self.leg_tickets].count(camel) if self.leg_tickets else 0
-        return self.edition.leg_ticket_values[taken:]
+        return self.tickets_left_by_camel().get(camel, self.edition.leg_ticket_values)
 
     def tickets_left_by_camel(self) -> dict[str, tuple[int, ...]]:
         """:meth:`tickets_left` for every racing camel at once."""

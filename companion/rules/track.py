@@ -156,17 +156,6 @@ def step_camel(
     return Track(spaces), tile, end
 
 
-def step_camel_each(
-    track: Track,
-    camel: str,
-    step_counts: Sequence[int],
-    edition: Edition,
-    tiles: Mapping[int, Tile] | None = None,
-) -> list[tuple[Track, Tile | None, int]]:
-    """:func:`step_camel` for each of ``step_counts`` (a die's faces)."""
-    return [step_camel(track, camel, steps, edition, tiles) for steps in step_counts]
-
-
 def move_camel(
     track: Track,
     camel: str,
