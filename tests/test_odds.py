@@ -18,6 +18,7 @@ from companion.odds import (
     sampled_leg_odds,
     tile_evs,
 )
+from companion.odds.leg import _last_draw, _layers
 from companion.rules import EDITION_2014, EDITION_2018, GREY_DIE, PyramidTicket, apply, new_game
 from tests.gamegen import random_log
 from tests.reference_rules import Game
@@ -130,6 +131,22 @@ def test_exact_leg_odds_equal_brute_force_with_the_reference_rules(seed, pick):
     assert_same(exact_leg_odds(state), *reference_brute_force(game))
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), pick=st.integers(0, 10**6))
+def test_the_last_draw_shortcut_agrees_with_the_array_layers(seed, pick):
+    # One draw left goes through plain engine calls, longer legs through companion.rules.batch: both
+    # must give the same odds, tile landings and move ends.
+    _, states = mid_leg_states(seed, max_draws_left=1)
+    assume(states)
+    state, _ = states[pick % len(states)]
+    args = (state.track, state.tiles_by_space(), state.dice_in_pyramid(), 1, state.edition, True)
+    short, layered = _last_draw(*args[:3], state.edition, True), _layers(*args)
+    assert_same(short, layered.first, layered.second)
+    assert short.race_ends == pytest.approx(layered.race_ends, abs=1e-12)
+    assert short.tile_landings == pytest.approx(layered.tile_landings, abs=1e-12)
+    assert short.space_landings == pytest.approx(layered.space_landings, abs=1e-12)
+
+
 def test_exact_odds_at_a_2014_leg_start_match_brute_force():
     state = new_game(EDITION_2014, ["Ann", "Bob"], {2: ("blue", "green"), 3: ("orange",), 1: ("yellow", "white")})
     state = apply(state, PyramidTicket("Ann", "blue", 1))
@@ -214,8 +231,11 @@ def test_finish_card_ev_counts_the_cards_already_on_the_pile():
     from companion.rules import FinishBet
 
     state = new_game(EDITION_2018, ["Ann", "Bob", "Cy"], REFERENCE_2018)
-    odds = RaceOdds({"purple": 1.0, "blue": 0.0, "green": 0.0, "yellow": 0.0, "red": 0.0},
-                    {"blue": 1.0, "purple": 0.0, "green": 0.0, "yellow": 0.0, "red": 0.0}, 100)
+    odds = RaceOdds(
+        {"purple": 1.0, "blue": 0.0, "green": 0.0, "yellow": 0.0, "red": 0.0},
+        {"blue": 1.0, "purple": 0.0, "green": 0.0, "yellow": 0.0, "red": 0.0},
+        100,
+    )
     assert finish_card_evs(state, "Cy", odds)["purple"]["winner"] == pytest.approx(8)
     state = apply(state, FinishBet("Ann", "winner", "purple"))
     state = apply(state, FinishBet("Bob", "winner", "red"))

@@ -2,21 +2,23 @@
 
 Sequences that reach the same board with the same dice still inside are merged layer by layer, so the work
 grows with the number of distinct boards, not with the number of sequences (1,049,760 at a 2018 leg
-start). Moves are the engine's own (:func:`companion.rules.track.step_camel`, and
-:func:`~companion.rules.track.crazy_camel_to_move` for the grey die); nothing here re-implements a rule.
+start). Moves are the engine's own: :mod:`companion.rules.batch` (its move rule for a whole layer of boards
+at once) for the exact odds, :func:`~companion.rules.track.step_camel` and
+:func:`~companion.rules.track.crazy_camel_to_move` for sampled legs; nothing here re-implements a rule.
 """
 
 from __future__ import annotations
 
-import gc
 import math
 import random
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+import numpy as np
+
 from companion.rules import GREY_DIE, Edition, GameState, PlaceTile, Tile, Track, crazy_camel_to_move, is_legal
+from companion.rules.batch import Boards, batch_rules, boards_from_tracks, crazy_camels_to_move, leaders, step_camels
 from companion.rules.track import step_camel
 
 
@@ -43,27 +45,6 @@ class LegOdds:
         return 1.96 * math.sqrt(max(p * (1 - p), 1e-12) / self.samples)
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector: the enumeration builds hundreds of thousands of tuples and no
-    cycles, and collections triggered by those allocations nearly double its time."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def _grey_moves(track: Track, edition: Edition) -> list[tuple[str, int]]:
-    """The crazy camels the grey die moves and the weight of each (out of 2 colours)."""
-    chosen = [crazy_camel_to_move(track, colour, edition) for colour in edition.crazy_camels]
-    if chosen[0] == chosen[-1]:
-        return [(chosen[0], len(chosen))]
-    return [(camel, 1) for camel in chosen]
-
-
 def leg_distribution(
     track: Track,
     tiles: Mapping[int, Tile],
@@ -75,14 +56,55 @@ def leg_distribution(
     """Exact odds of the leg from this board: ``inside`` are the dice still in the pyramid and
     ``draws_left`` how many will come out before the leg is scored.
 
-    ``rank=False`` counts only where moves end and what the tiles earn (``first`` and ``second`` stay 0),
-    which spares the last layer's boards: what valuing a tile spot needs.
+    ``rank=False`` skips ranking the final boards (``first`` and ``second`` stay 0): what valuing a tile
+    spot needs.
     """
-    with _collector_paused():
-        return _enumerate_leg(track, tiles, inside, draws_left, edition, rank)
+    if draws_left == 0:
+        first = dict.fromkeys(edition.racing_camels, 0.0)
+        second = dict.fromkeys(edition.racing_camels, 0.0)
+        if rank:
+            leader, runner_up = track.leaders(frozenset(edition.racing_camels))
+            first[leader] = second[runner_up] = 1.0
+        return LegOdds(first, second, 0.0, {}, {})
+    if draws_left == 1:
+        return _last_draw(track, tiles, inside, edition, rank)
+    return _layers(track, tiles, inside, draws_left, edition, rank)
 
 
-def _enumerate_leg(
+def _last_draw(
+    track: Track, tiles: Mapping[int, Tile], inside: tuple[str, ...], edition: Edition, rank: bool
+) -> LegOdds:
+    """One draw left: a few dozen moves, one engine call each (numpy's fixed costs would dominate)."""
+    racing = frozenset(edition.racing_camels)
+    first = dict.fromkeys(edition.racing_camels, 0.0)
+    second = dict.fromkeys(edition.racing_camels, 0.0)
+    landings: dict[int, float] = defaultdict(float)
+    ends: dict[int, float] = defaultdict(float)
+    crossed = 0.0
+    share = 1.0 / (len(inside) * len(edition.die_faces))
+    for die in inside:
+        if die == GREY_DIE:
+            colours = edition.crazy_camels
+            moves = [(crazy_camel_to_move(track, colour, edition), share / len(colours)) for colour in colours]
+        else:
+            moves = [(die, share)]
+        for camel, p in moves:
+            for steps in edition.die_faces:
+                moved, tile, end = step_camel(track, camel, steps, edition, tiles)
+                if tile is not None:
+                    landings[tile.space] += p
+                else:
+                    ends[end] += p
+                if end < 1 or end > edition.track_length:
+                    crossed += p
+                if rank:
+                    leader, runner_up = moved.leaders(racing)
+                    first[leader] += p
+                    second[runner_up] += p
+    return LegOdds(first, second, crossed, dict(landings), _on_track(ends, edition))
+
+
+def _layers(
     track: Track,
     tiles: Mapping[int, Tile],
     inside: tuple[str, ...],
@@ -90,51 +112,106 @@ def _enumerate_leg(
     edition: Edition,
     rank: bool,
 ) -> LegOdds:
-    racing = frozenset(edition.racing_camels)
-    faces = edition.die_faces
-    colours = len(edition.crazy_camels) or 1
+    """Layer by layer, every board of the layer takes every die, face and grey colour at once (the engine's
+    move rule in array form, :mod:`companion.rules.batch`); boards with the same dice still inside are then
+    merged."""
+    racing = edition.racing_camels
+    first = np.zeros(len(racing))
+    second = np.zeros(len(racing))
+    rules = batch_rules(edition, tiles)
+    dice = edition.dice
+    popcount = np.array([bin(bits).count("1") for bits in range(1 << len(dice))])
+    faces = np.array(edition.die_faces, dtype=np.int8)
+    boards = boards_from_tracks([track], edition)
+    inside_bits = np.array([sum(1 << dice.index(die) for die in inside)], dtype=np.int64)
+    weight = np.ones(1)
     landings: dict[int, float] = defaultdict(float)
     ends: dict[int, float] = defaultdict(float)
-    first: dict[str, float] = dict.fromkeys(edition.racing_camels, 0.0)
-    second: dict[str, float] = dict.fromkeys(edition.racing_camels, 0.0)
     crossed = 0.0
-    layer: dict[tuple[Track, tuple[str, ...]], float] = {(track, inside): 1.0}
     for depth in range(draws_left):
-        last = depth == draws_left - 1
-        following: dict[tuple[Track, tuple[str, ...]], float] = defaultdict(float)
-        for (board, dice), weight in layer.items():
-            share = weight / (len(dice) * len(faces))
-            for die in dice:
-                rest = tuple(other for other in dice if other != die)
-                if die == GREY_DIE:
-                    moves = [(camel, count / colours) for camel, count in _grey_moves(board, edition)]
-                else:
-                    moves = [(die, 1.0)]
-                for camel, part in moves:
-                    p = share * part
-                    for steps in faces:
-                        moved, tile, end = step_camel(board, camel, steps, edition, tiles)
-                        if tile is not None:
-                            landings[tile.space] += p
-                        else:
-                            ends[end] += p
-                        finished = end < 1 or end > edition.track_length
-                        if finished:
-                            crossed += p
-                        if finished or last:
-                            if rank:  # ranking each final board costs less than merging them first
-                                leader, runner_up = moved.leaders(racing)
-                                first[leader] += p
-                                second[runner_up] += p
-                        else:
-                            following[(moved, rest)] += p
-        layer = following
+        # Every (board, die, grey colour) of the layer as one row each, then every face.
+        rows, camels, shares, bits = [], [], [], []
+        for bit, die in enumerate(dice):
+            holding = np.flatnonzero(inside_bits & (1 << bit))
+            if not holding.size:
+                continue
+            share = weight[holding] / (popcount[inside_bits[holding]] * len(faces))
+            if die == GREY_DIE:
+                colours = len(rules.crazy)
+                chosen = [crazy_camels_to_move(boards.take(holding), c, rules) for c in range(colours)]
+                share = share / colours
+            else:
+                chosen = [np.full(holding.size, edition.camels.index(die), dtype=np.int64)]
+            for camel in chosen:
+                rows.append(holding)
+                camels.append(camel)
+                shares.append(share)
+                bits.append(np.full(holding.size, 1 << bit))
+        row = np.repeat(np.concatenate(rows), len(faces))
+        p = np.repeat(np.concatenate(shares), len(faces))
+        steps = np.tile(faces, len(row) // len(faces))
+        moved, tile_space, end = step_camels(
+            boards.take(row), np.repeat(np.concatenate(camels), len(faces)), steps, rules
+        )
 
-    if draws_left == 0 and rank:
-        leader, runner_up = track.leaders(racing)
-        first[leader] += 1.0
-        second[runner_up] += 1.0
-    return LegOdds(first, second, crossed, dict(landings), _on_track(ends, edition))
+        on_tile = tile_space != 0
+        _add(landings, tile_space[on_tile], p[on_tile])
+        _add(ends, end[~on_tile], p[~on_tile])
+        finished = (end < 1) | (end > edition.track_length)
+        crossed += float(p[finished].sum())
+        last = depth == draws_left - 1
+        if rank:
+            ranked, p_ranked = (moved, p) if last else (moved.take(finished), p[finished])
+            leader, runner_up = leaders(ranked, rules)
+            first += np.bincount(leader, p_ranked, minlength=len(racing))
+            second += np.bincount(runner_up, p_ranked, minlength=len(racing))
+        if last:
+            break
+        going_on = ~finished
+        moved = moved.take(going_on)
+        inside_bits = (inside_bits[row] & ~np.repeat(np.concatenate(bits), len(faces)))[going_on]
+        boards, inside_bits, weight = _merge(moved, inside_bits, p[going_on])
+    return _leg_odds(edition, first, second, crossed, landings, ends)
+
+
+def _add(totals: dict[int, float], spaces: np.ndarray, p: np.ndarray) -> None:
+    if not spaces.size:
+        return
+    low = int(spaces.min())
+    for index, value in enumerate(np.bincount(spaces - low, p)):
+        if value:
+            totals[low + index] += float(value)
+
+
+def _merge(boards: Boards, inside_bits: np.ndarray, weight: np.ndarray) -> tuple[Boards, np.ndarray, np.ndarray]:
+    """One row per distinct (board, dice still inside), with the summed weight of the rows merged."""
+    space, height = boards
+    # Every camel's space (1..16 while the race runs) and height (< 8) in one byte, the dice in the low bits.
+    key = inside_bits.copy()
+    shift = 8
+    for column in range(space.shape[1]):
+        key |= (space[:, column].astype(np.int64) * 8 + height[:, column]) << shift
+        shift += 8
+    _, index, inverse = np.unique(key, return_index=True, return_inverse=True)
+    return boards.take(index), inside_bits[index], np.bincount(inverse.ravel(), weight)
+
+
+def _leg_odds(
+    edition: Edition,
+    first: np.ndarray,
+    second: np.ndarray,
+    crossed: float,
+    landings: Mapping[int, float],
+    ends: Mapping[int, float],
+) -> LegOdds:
+    racing = edition.racing_camels
+    return LegOdds(
+        {camel: float(first[i]) for i, camel in enumerate(racing)},
+        {camel: float(second[i]) for i, camel in enumerate(racing)},
+        crossed,
+        dict(landings),
+        _on_track(ends, edition),
+    )
 
 
 def _on_track(ends: Mapping[int, float], edition: Edition) -> dict[int, float]:
@@ -145,9 +222,7 @@ def draws_left_in_leg(state: GameState) -> int:
     return state.edition.draws_per_leg - len(state.dice_out)
 
 
-def exact_leg_odds(
-    state: GameState, tiles: Mapping[int, Tile] | None = None, horizon: int | None = None
-) -> LegOdds:
+def exact_leg_odds(state: GameState, tiles: Mapping[int, Tile] | None = None, horizon: int | None = None) -> LegOdds:
     """Exact odds for the rest of the leg in progress (``tiles`` replaces the tiles on the track).
 
     ``horizon`` looks only that many draws ahead, as if the leg were scored then (a quick estimate).
@@ -232,9 +307,7 @@ def leg_ticket_evs(state: GameState, odds: LegOdds) -> dict[str, float | None]:
             evs[camel] = None
             continue
         p1, p2 = odds.first[camel], odds.second[camel]
-        evs[camel] = (
-            left[0] * p1 + edition.second_place_reward * p2 + edition.other_place_reward * (1.0 - p1 - p2)
-        )
+        evs[camel] = left[0] * p1 + edition.second_place_reward * p2 + edition.other_place_reward * (1.0 - p1 - p2)
     return evs
 
 

@@ -1,4 +1,5 @@
-"""The Camel Up rules engine: pure, standard library only (no I/O, no clock, no randomness).
+"""The Camel Up rules engine: pure (no I/O, no clock, no randomness), standard library only except
+:mod:`companion.rules.batch`, the move rule over numpy arrays of boards for exact odds.
 
 Typical use::
 
