@@ -18,8 +18,8 @@ from companion.odds import (
     sampled_leg_odds,
     tile_evs,
 )
-from companion.odds.leg import _last_draw, _layers
-from companion.rules import EDITION_2014, EDITION_2018, GREY_DIE, PyramidTicket, apply, new_game
+from companion.odds.leg import _last_draw, _layers, leg_distribution
+from companion.rules import EDITION_2014, EDITION_2018, GREY_DIE, PyramidTicket, Track, apply, new_game
 from tests.gamegen import random_log
 from tests.reference_rules import Game
 
@@ -145,6 +145,16 @@ def test_the_last_draw_shortcut_agrees_with_the_array_layers(seed, pick):
     assert short.race_ends == pytest.approx(layered.race_ends, abs=1e-12)
     assert short.tile_landings == pytest.approx(layered.tile_landings, abs=1e-12)
     assert short.space_landings == pytest.approx(layered.space_landings, abs=1e-12)
+
+
+def test_a_leg_where_every_first_draw_ends_the_race():
+    # Every camel on 16: whichever die comes out first, its unit crosses the line and nothing is left to draw.
+    track = Track.from_mapping({16: ("blue", "green", "orange", "yellow", "white")})
+    odds = leg_distribution(track, {}, EDITION_2014.dice, 3, EDITION_2014)
+    assert odds.race_ends == pytest.approx(1.0)
+    assert sum(odds.first.values()) == pytest.approx(1.0) and sum(odds.second.values()) == pytest.approx(1.0)
+    # White rides on top of every unit that crosses, and yellow is right under it, in the unit or on 16.
+    assert odds.first["white"] == pytest.approx(1.0) and odds.second["yellow"] == pytest.approx(1.0)
 
 
 def test_exact_odds_at_a_2014_leg_start_match_brute_force():

@@ -129,6 +129,8 @@ def _layers(
     ends: dict[int, float] = defaultdict(float)
     crossed = 0.0
     for depth in range(draws_left):
+        if not len(weight):
+            break  # the race has ended on every path
         # Every (board, die, grey colour) of the layer as one row each, then every face.
         rows, camels, shares, bits = [], [], [], []
         for bit, die in enumerate(dice):
