@@ -118,15 +118,17 @@ def test_read_and_bench_commands(tmp_path, capsys):
     assert set(result) >= {"scenes", "scene_accuracy", "camel_error", "ms_per_frame"} and result["scenes"] == 4
 
 
-@pytest.mark.parametrize("seed", [9, 12, 26, 30])
+@pytest.mark.parametrize("seed", [10, 14, 16, 18])
 def test_a_marker_missed_at_first_is_found_by_a_second_look(seed):
-    """Seeded scenes where the far marker is too small for the first pass: the second, enlarged look where
-    the other three put it finds it, and the board agrees with the renderer's geometry."""
+    """A camera far from the board (the scene shrunk to 30%): the far marker is too small for the first
+    pass; the second, enlarged look where the other three put it finds it, and the board agrees with the
+    renderer's geometry."""
     template = load_template("2018")
     image, truth = render_scene(template, random_track("2018", random.Random(seed)), seed)
+    small = cv2.resize(image, None, fx=0.3, fy=0.3, interpolation=cv2.INTER_AREA)
     with pytest.raises(BoardNotFound):
-        locate_board(LocateConfig(second_look_zoom=1.0), template, image)
-    location = locate_board(LocateConfig(), template, image)
+        locate_board(LocateConfig(second_look_zoom=1.0), template, small)
+    location = locate_board(LocateConfig(), template, small)
     centres = np.array([template.space_centre(space) for space in range(1, 17)])
-    true_pixels = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), np.array(truth["board_to_image"]))
-    assert np.linalg.norm(location.to_image(centres) - true_pixels.reshape(-1, 2), axis=1).max() < 6.0
+    true_pixels = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), np.array(truth["board_to_image"])) * 0.3
+    assert np.linalg.norm(location.to_image(centres) - true_pixels.reshape(-1, 2), axis=1).max() < 3.0

@@ -30,8 +30,8 @@ def marker_sheet(marker_size_mm: float = 70.0, dpi: int = DPI) -> np.ndarray:
     lines = [
         "Camel Up companion - board markers (print at 100%, no scaling)",
         f"Each black square must measure {marker_size_mm:g} mm: check with a ruler.",
-        "Cut along the dashed lines, keeping the white border. Tape each marker flat next to the",
-        "board's corner named under it, all four on the same side of the track, space 1 top left.",
+        "Cut along the dashed lines, keeping the white border. Tape each marker flat about 5 cm out",
+        "from the track's corner named under it (space 1 top left), where no stack can hide it.",
     ]
     for row, text in enumerate(lines):
         cv2.putText(

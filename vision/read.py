@@ -14,8 +14,9 @@ Stages, each ``(config, ...) -> result`` with its thresholds in :class:`ReadConf
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
+import cv2
 import numpy as np
 
 from vision.board import BoardTemplate
@@ -32,9 +33,20 @@ class ReadConfig:
     sample_radius_px: int = 2
     empty_margin: float = 0.9
     """A sample is "no camel" when the board's colour is nearer than any camel's times this."""
-    face_offset_mm: float = 3.0
+    face_offset_mm: float = 9.0
     """The line runs this far in front of where a camel's side would be, so each camel, even the bottom one
     seen from high up, fills a whole level of it."""
+    level_gap_mm: float = 19.0
+    """How far back from the line a camel's side may stand (the line's own offset, plus a camel set down
+    off the centre of its space). Seen from above, what lies between the line and that side (the board, or
+    the top of the camel below) shows first, so a camel at level k starts up to this far times the
+    steepness of the view above k camel heights. A run of colour that starts higher up is something
+    behind the stack: the board of the next space, or a camel standing there."""
+    placement_slack_mm: float = 6.0
+    """How far from the middle of its space a camel may be set down."""
+    lines: int = 3
+    line_spread_mm: float = 12.0
+    """The lines read across a stack's side lie this far either side of its middle."""
     line_step_px: float = 0.75
     min_run_share: float = 0.25
     """Runs of one colour shorter than this share of a camel's height (in this picture, at this space) are
@@ -80,16 +92,13 @@ def camera_pose(location: BoardLocation, image_size: tuple[int, int]) -> Pose:
     shift = np.array([[1, 0, -width / 2], [0, 1, -height / 2], [0, 0, 1]], float)
     h = shift @ location.homography
     h = h / np.linalg.norm(h[:, 0])
-    # r1 ⊥ r2 and |r1| = |r2| for the columns of K⁻¹H give f²; average the two estimates that are sane.
-    estimates = []
-    denominator = h[2, 0] * h[2, 1]
-    if abs(denominator) > 1e-12:
-        estimates.append(-(h[0, 0] * h[0, 1] + h[1, 0] * h[1, 1]) / denominator)
-    denominator = h[2, 1] ** 2 - h[2, 0] ** 2
-    if abs(denominator) > 1e-12:
-        estimates.append((h[0, 0] ** 2 + h[1, 0] ** 2 - h[0, 1] ** 2 - h[1, 1] ** 2) / denominator)
-    squares = [value for value in estimates if value > 0]
-    focal = float(np.sqrt(np.mean(squares))) if squares else float(max(width, height))
+    # r1 ⊥ r2 and |r1| = |r2| for the columns of K⁻¹H are two equations a·w + b = 0 in w = 1/f². Solved
+    # together by least squares, each weighs by how much it says: seen square on (no turn about the
+    # vertical), the first says almost nothing, and taken alone it would throw the focal length off.
+    a = np.array([h[0, 0] * h[0, 1] + h[1, 0] * h[1, 1], h[0, 0] ** 2 + h[1, 0] ** 2 - h[0, 1] ** 2 - h[1, 1] ** 2])
+    b = np.array([h[2, 0] * h[2, 1], h[2, 0] ** 2 - h[2, 1] ** 2])
+    w = -float(a @ b) / max(float(a @ a), 1e-18)
+    focal = float(1 / np.sqrt(w)) if w > 0 else float(max(width, height))
     inverse = np.diag([1 / focal, 1 / focal, 1.0])
     a = inverse @ h
     scale = 1 / np.linalg.norm(a[:, 0])
@@ -121,15 +130,174 @@ def _sample_many(image: np.ndarray, points: np.ndarray, radius: int) -> np.ndarr
 
 
 def _distances(samples: np.ndarray, profile: np.ndarray, shading: tuple[float, float], weight: float) -> np.ndarray:
-    """How far (light-corrected) samples are from a colour profile: the difference of their chroma (each
-    channel's share), plus a penalty only when the brightness is outside what shading can make of the
-    profile (a white camel's face in shadow is grey, not sand; black and white differ by brightness alone)."""
+    """How far (light-corrected) samples are from a colour profile (one colour, or one per sample): the
+    difference of their chroma (each channel's share), plus a penalty only when the brightness is outside
+    what shading can make of the profile (a white camel's face in shadow is grey, not sand; black and white
+    differ by brightness alone)."""
     totals = samples.sum(axis=1, keepdims=True) + 1e-6
-    profile_total = float(profile.sum()) + 1e-6
-    chroma = np.linalg.norm(samples / totals - profile / profile_total, axis=1)
-    low, high = profile_total * shading[0], profile_total * shading[1]
+    profile_totals = profile.sum(axis=-1, keepdims=True) + 1e-6
+    chroma = np.linalg.norm(samples / totals - profile / profile_totals, axis=1)
+    low, high = profile_totals[..., 0] * shading[0], profile_totals[..., 0] * shading[1]
     outside = np.maximum(0.0, np.maximum(low - totals[:, 0], totals[:, 0] - high)) / (3 * 255)
     return chroma + weight * outside
+
+
+class _Line(NamedTuple):
+    """One vertical line read up a stack's side: its samples' points, and how to cut them into camels."""
+
+    space: int
+    points: np.ndarray
+    min_run: float
+    """Shorter runs of one colour are edges or outlines, not camels (in samples)."""
+    latest_starts: list[float]
+    """The k-th camel must start by this sample, else it stands behind the stack."""
+
+
+def _line(
+    config: ReadConfig, pose: Pose, camera_at: np.ndarray, space: int, foot: np.ndarray, camel_height: float
+) -> _Line:
+    top = config.max_stack * camel_height
+    ends = pose.project(np.array([[foot[0], foot[1], 0.0], [foot[0], foot[1], -top]]))
+    line_px = float(np.linalg.norm(ends[1] - ends[0]))
+    steps = max(2, int(line_px / config.line_step_px))
+    # The steeper the view, the higher up the line a camel standing back from it starts.
+    steepness = -camera_at[2] / (np.linalg.norm(camera_at[:2] - foot) + 1e-9)
+    starts_mm = np.minimum(np.arange(config.max_stack) * camel_height + config.level_gap_mm * steepness, top)
+    starts_px = pose.project(np.column_stack([np.full((len(starts_mm), 2), foot), -starts_mm]))
+    latest_starts = steps * np.linalg.norm(starts_px - ends[0], axis=1) / max(line_px, 1e-9)
+    return _Line(
+        space,
+        ends[0] + np.linspace(0.0, 1.0, steps)[:, None] * (ends[1] - ends[0]),
+        max(1.0, config.min_run_share * steps / config.max_stack),
+        latest_starts.tolist(),
+    )
+
+
+BOARD_LABEL = -1
+
+
+def label_samples(
+    config: ReadConfig,
+    corrected: np.ndarray,
+    references: dict[str, np.ndarray],
+    board_references: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each light-corrected sample's nearest colour: the index of a camel in ``references`` with how
+    clearly it beats the runner-up (0 to 1), or :data:`BOARD_LABEL` where the board's own colour (one per
+    sample) is nearer."""
+    names = list(references)
+    table = np.stack(
+        [_distances(corrected, references[name], config.shading, config.brightness_weight) for name in names],
+        axis=1,
+    )
+    board = _distances(corrected, board_references, (0.6, 1.1), config.brightness_weight)
+    order = np.argsort(table, axis=1)
+    rows = np.arange(len(table))
+    nearest = table[rows, order[:, 0]]
+    second = table[rows, order[:, 1]] if len(names) > 1 else nearest + 1
+    is_board = board < nearest * config.empty_margin + 1e-3
+    labels = np.where(is_board, BOARD_LABEL, order[:, 0])
+    clarity = np.where(is_board, 1.0, (second - nearest) / (second + 1e-6))
+    return labels, clarity
+
+
+class Seen(NamedTuple):
+    """One camel in one line's reading."""
+
+    camel: str
+    clarity: float
+    """How clearly its colour beat the runner-up's, 0 to 1."""
+    at_foot: bool
+    """It starts at the very bottom of the line: nothing (not even the board) was seen below it."""
+
+
+def stack_from_labels(
+    labels: np.ndarray, clarity: np.ndarray, names: list[str], min_run: float, latest_starts: list[float]
+) -> list[Seen]:
+    """The camels one line shows, bottom first: runs of one colour at least ``min_run`` samples long; the
+    k-th must start by sample ``latest_starts[k]`` (else it stands behind the stack), and the board seen
+    above the stack ends it."""
+    if not len(labels):
+        return []
+    starts = np.concatenate([[0], np.flatnonzero(np.diff(labels)) + 1])
+    lengths = np.diff(np.concatenate([starts, [len(labels)]]))
+    sums = np.add.reduceat(clarity, starts)
+    merged: list[list[Any]] = []  # [label, length, summed clarity, index where it starts]
+    for label, length, total, start in zip(
+        labels[starts].tolist(), lengths.tolist(), sums.tolist(), starts.tolist(), strict=True
+    ):
+        if length < min_run:
+            continue
+        # Dropping a short run (an outline) can leave two runs of one colour side by side.
+        if merged and merged[-1][0] == label:
+            merged[-1][1] += length
+            merged[-1][2] += total
+        else:
+            merged.append([label, length, total, start])
+    stack: list[Seen] = []
+    for label, length, total, start in merged:
+        if label == BOARD_LABEL:
+            if stack:
+                break
+            continue
+        if len(stack) >= len(latest_starts) or start > latest_starts[len(stack)]:
+            break
+        stack.append(Seen(names[label], total / length, start < min_run))
+    return stack
+
+
+def agreed_stack(readings: list[list[Seen]]) -> list[Seen]:
+    """One stack from the lines read across it: what most lines agree on; failing that, the longest
+    reading (a hand or a shadow over part of the stack shortens the lines it covers)."""
+    counts: dict[tuple[str, ...], int] = {}
+    for reading in readings:
+        key = tuple(seen.camel for seen in reading)
+        counts[key] = counts.get(key, 0) + 1
+    agreed = [key for key, count in counts.items() if key and count * 2 > len(readings)]
+    if agreed:
+        return next(reading for reading in readings if tuple(seen.camel for seen in reading) == agreed[0])
+    return max(readings, key=lambda reading: (len(reading), sum(seen.clarity for seen in reading)), default=[])
+
+
+def _hides(pose: Pose, template: BoardTemplate, config: ReadConfig, space: int, levels: int, foot: np.ndarray) -> bool:
+    """Whether a stack of ``levels`` camels on ``space`` covers the bottom of the line at ``foot`` (mm)."""
+    cx, cy = template.space_centre(space)
+    half_length = template.camel["length"] / 2 + config.placement_slack_mm
+    half_width = template.camel["width"] / 2 + config.placement_slack_mm
+    top = levels * template.camel["height"]
+    box = np.array(
+        [
+            (cx + dx, cy + dy, z)
+            for dx in (-half_length, half_length)
+            for dy in (-half_width, half_width)
+            for z in (0, -top)
+        ]
+    )
+    outline = cv2.convexHull(pose.project(box).astype(np.float32))
+    point = pose.project(np.array([[foot[0], foot[1], 0.0]]))[0]
+    return cv2.pointPolygonTest(outline, (float(point[0]), float(point[1])), False) >= 0
+
+
+def _rim_colours(config: ReadConfig, template: BoardTemplate, pose: Pose, image: np.ndarray) -> dict[int, np.ndarray]:
+    """Each space's own colour where no camel stands: the brightest (least shadowed) of samples near its
+    corners. Spaces outside the picture are left out."""
+    spaces = list(template.spaces)
+    rim = []
+    for space in spaces:
+        cx, cy = template.space_centre(space)
+        rim += [(cx + 0.8 * (x - cx), cy + 0.8 * (y - cy), 0.0) for x, y in template.spaces[space]]
+    samples = _sample_many(image, pose.project(np.array(rim)), config.sample_radius_px).reshape(len(spaces), 4, 3)
+    return {
+        space: np.nanmax(corners, axis=0)
+        for space, corners in zip(spaces, samples, strict=True)
+        if not np.isnan(corners[:, 0]).all()
+    }
+
+
+def _neighbours(template: BoardTemplate, space: int) -> list[int]:
+    spaces = sorted(template.spaces)
+    index = spaces.index(space)
+    return [spaces[index - 1], space, spaces[(index + 1) % len(spaces)]]
 
 
 def read_board(
@@ -152,81 +320,75 @@ def read_board(
     references = {camel: np.array(bgr, np.float32) for camel, bgr in profiles.items()}
     candidates: list[tuple[float, int, int, str]] = []  # (clarity, space, level, camel)
     problems: list[str] = []
-    heights: dict[int, int] = {}
-    for space, corners in template.spaces.items():
-        cx, cy = template.space_centre(space)
-        # The board's own colour next to the camels gives the local light (inset corners of the space).
-        rim = np.array([(cx + 0.8 * (x - cx), cy + 0.8 * (y - cy), 0.0) for x, y in corners])
-        rim_samples = _sample_many(image, pose.project(rim), config.sample_radius_px)
-        rim_samples = rim_samples[~np.isnan(rim_samples[:, 0])]
-        if not len(rim_samples):
+    feet: dict[int, np.ndarray] = {}
+    covered_feet: set[int] = set()
+    lines: list[_Line] = []
+    lights: list[np.ndarray] = []
+    boards: list[np.ndarray] = []
+    rims = _rim_colours(config, template, pose, image)
+    for space in template.spaces:
+        if space not in rims:
             problems.append(f"space {space} is outside the picture")
             continue
-        light = rim_samples.max(axis=0) / board_reference  # brightest rim sample: the least shadowed
-        # Read up a vertical line just in front of the stack's side facing the camera: bottom to top, each run of
-        # one colour is one camel; the board seen above the stack (behind it) ends it.
+        cx, cy = template.space_centre(space)
+        # The light here: how the board's colour looks on this space and its two neighbours (the median,
+        # so that one space printed in another colour, or a hand over one, does not throw it off). What
+        # this space itself looks like is the "no camel" colour to compare with.
+        around = [rims[other] for other in _neighbours(template, space) if other in rims]
+        light = np.median(np.array(around) / board_reference, axis=0)
+        space_board = rims[space] / np.maximum(light, 0.05)
+        # Read up vertical lines just in front of the stack's side facing the camera: bottom to top, each run of
+        # one colour is one camel; the board seen above the stack (behind it) ends it. Several lines across
+        # the side, so that something over part of it does not hide the stack.
         toward = np.array([camera_at[0] - cx, camera_at[1] - cy])
-        toward = toward / (np.linalg.norm(toward) + 1e-9) * (half_width + config.face_offset_mm)
-        ends = pose.project(
-            np.array([[cx + toward[0], cy + toward[1], 0.0], [cx + toward[0], cy + toward[1], -config.max_stack * h]])
-        )
-        line_px = float(np.linalg.norm(ends[1] - ends[0]))
-        steps = max(2, int(line_px / config.line_step_px))
-        min_run_px = max(config.line_step_px, config.min_run_share * line_px / config.max_stack)
-        points = ends[0] + np.linspace(0.0, 1.0, steps)[:, None] * (ends[1] - ends[0])
-        samples = _sample_many(image, points, config.sample_radius_px)
-        usable = ~np.isnan(samples[:, 0])
-        if not usable.all():  # the line leaves the picture: read only up to there
-            samples = samples[: int(np.argmin(usable))] if not usable[0] else samples[:0]
-        corrected = samples / np.maximum(light, 0.05)
-        names = list(references)
-        table = np.stack(
-            [_distances(corrected, references[name], config.shading, config.brightness_weight) for name in names],
-            axis=1,
-        )
-        board = _distances(corrected, board_reference, (0.6, 1.1), config.brightness_weight)
-        order = np.argsort(table, axis=1)
-        nearest = table[np.arange(len(table)), order[:, 0]] if len(table) else np.zeros(0)
-        second = table[np.arange(len(table)), order[:, 1]] if len(table) and len(names) > 1 else nearest + 1
-        labels: list[tuple[str, float]] = [
-            ("board", 1.0)
-            if board[i] < nearest[i] * config.empty_margin + 1e-3
-            else (names[order[i, 0]], float((second[i] - nearest[i]) / (second[i] + 1e-6)))
-            for i in range(len(table))
-        ]
-        runs: list[list[Any]] = []  # [label, length, summed clarity, index where it starts]
-        for index, (label, clarity) in enumerate(labels):
-            if runs and runs[-1][0] == label:
-                runs[-1][1] += 1
-                runs[-1][2] += clarity
-            else:
-                runs.append([label, 1, clarity, index])
-        runs = [run for run in runs if run[1] * line_px / steps >= min_run_px]
-        merged: list[list[Any]] = []
-        for run in runs:  # dropping a short run (an outline) can leave two runs of one colour side by side
-            if merged and merged[-1][0] == run[0]:
-                merged[-1][1] += run[1]
-                merged[-1][2] += run[2]
-            else:
-                merged.append(run)
-        level = 0
-        started = False
-        first_level_end = steps / config.max_stack  # a stack's bottom camel starts within the first level
-        for label, length, clarity, start in merged:
-            if label == "board":
-                if started:
-                    break
-                continue
-            if not started and start > first_level_end:
-                break  # what the line meets higher up stands on a space behind this one
-            started = True
-            candidates.append((clarity / length, space, level, label))
-            level += 1
-        heights[space] = level
+        toward = toward / (np.linalg.norm(toward) + 1e-9)
+        across = np.array([-toward[1], toward[0]])
+        feet[space] = np.array([cx, cy]) + toward * (half_width + config.face_offset_mm)
+        for offset in np.linspace(-config.line_spread_mm, config.line_spread_mm, config.lines):
+            foot = np.array([cx, cy]) + toward * (half_width + config.face_offset_mm) + across * offset
+            lines.append(_line(config, pose, camera_at, space, foot, h))
+            lights.append(light)
+            boards.append(space_board)
 
-    # Each camel once: keep its clearest sighting; a stack is cut where a kept camel was taken away.
+    # Every line of the picture sampled and labelled at once, then cut into camels line by line.
+    counts = [len(line.points) for line in lines]
+    samples = _sample_many(image, np.concatenate([line.points for line in lines]), config.sample_radius_px)
+    usable = ~np.isnan(samples[:, 0])
+    light_per_sample = np.maximum(np.repeat(np.array(lights), counts, axis=0), 0.05)
+    corrected = np.where(usable[:, None], samples, 0.0) / light_per_sample
+    names = list(references)
+    labels, clarity = label_samples(config, corrected, references, np.repeat(np.array(boards), counts, axis=0))
+    by_space: dict[int, list[list[Seen]]] = {}
+    first = 0
+    for line, count in zip(lines, counts, strict=True):
+        inside = usable[first : first + count]
+        end = count if inside.all() else int(np.argmin(inside))  # the line may leave the picture
+        by_space.setdefault(line.space, []).append(
+            stack_from_labels(
+                labels[first : first + end], clarity[first : first + end], names, line.min_run, line.latest_starts
+            )
+        )
+        first += count
+    for space, readings in by_space.items():
+        for level, seen in enumerate(agreed_stack(readings)):
+            candidates.append((seen.clarity, space, level, seen.camel))
+            if level == 0 and seen.at_foot:
+                covered_feet.add(space)
+
+    # Each camel once. A tall stack hides the bottom of the lines behind it, so its top camel can also be
+    # seen there, at the very bottom: such a sighting gives way; otherwise the clearest sighting is kept.
+    believable = [
+        (clarity, space, level, camel)
+        for clarity, space, level, camel in candidates
+        if level > 0
+        or space not in covered_feet
+        or not any(
+            other == camel and there != space and _hides(pose, template, config, there, high + 1, feet[space])
+            for _, there, high, other in candidates
+        )
+    ]
     best: dict[str, tuple[float, int, int]] = {}
-    for clarity, space, level, camel in candidates:
+    for clarity, space, level, camel in believable:
         if camel not in best or clarity > best[camel][0]:
             best[camel] = (clarity, space, level)
     track: dict[int, list[str]] = {}

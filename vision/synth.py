@@ -98,19 +98,24 @@ def make_camera(template: BoardTemplate, rng: random.Random, variation: SceneVar
     focal = rng.uniform(*variation.focal_px)
     matrix = np.array([[focal, 0, FRAME_SIZE[0] / 2], [0, focal, FRAME_SIZE[1] / 2], [0, 0, 1.0]])
     camera = Camera(matrix, np.stack([right, down, forward]), position, FRAME_SIZE)
-    # Whoever sets the camera up frames the whole board: zoom out until every marker and space is inside.
+    # Whoever sets the camera up frames the whole board, as large as fits: turn the camera until the board
+    # is centred in the picture, then zoom until its widest side just fits inside the margin.
     outline = np.array(
         [(x, y, 0.0) for m in template.markers for x, y in template.marker_corners(m)]
         + [(x, y, 0.0) for corners in template.spaces.values() for x, y in corners]
     )
     margin = 0.04 * FRAME_SIZE[0]
-    for _ in range(40):
+    for _ in range(4):
         pixels = camera.project(outline)
-        inside = (pixels.min(axis=0) >= margin).all() and (pixels.max(axis=0) <= np.array(FRAME_SIZE) - margin).all()
-        if inside:
-            break
-        camera.matrix[0, 0] *= 0.95
-        camera.matrix[1, 1] *= 0.95
+        middle = (pixels.min(axis=0) + pixels.max(axis=0)) / 2
+        towards = np.linalg.inv(camera.matrix) @ np.array([middle[0], middle[1], 1.0])
+        camera.rotation = _look_along(camera.rotation.T @ towards, camera.rotation)
+        pixels = camera.project(outline)
+        spread = (pixels.max(axis=0) - pixels.min(axis=0)) / 2
+        room = np.array(FRAME_SIZE) / 2 - margin
+        zoom = float(np.min(room / spread))
+        camera.matrix[0, 0] *= zoom
+        camera.matrix[1, 1] *= zoom
     camera.pose = {
         "distance_mm": distance,
         "elevation_deg": float(np.degrees(elevation)),
@@ -120,10 +125,24 @@ def make_camera(template: BoardTemplate, rng: random.Random, variation: SceneVar
     return camera
 
 
+def _look_along(forward: np.ndarray, rotation: np.ndarray) -> np.ndarray:
+    """The camera turned to look along ``forward`` (world), keeping its roll about the view."""
+    forward = forward / np.linalg.norm(forward)
+    right = rotation[0] - np.dot(rotation[0], forward) * forward
+    right /= np.linalg.norm(right)
+    return np.stack([right, np.cross(forward, right), forward])
+
+
 def board_texture(template: BoardTemplate, px_per_mm: float) -> np.ndarray:
     """The board seen from straight above: sand, the 16 spaces with their numbers, the markers."""
     width, height = template.size
-    texture = np.full((round(height * px_per_mm), round(width * px_per_mm), 3), (150, 200, 225), np.uint8)
+    # The board reaches as far past the right and bottom markers as it does before the left and top ones,
+    # so every marker has its white margin.
+    border_x = min(x for x, _ in template.markers.values())
+    border_y = min(y for _, y in template.markers.values())
+    texture = np.full(
+        (round((height + border_y) * px_per_mm), round((width + border_x) * px_per_mm), 3), (150, 200, 225), np.uint8
+    )
 
     def px(point: tuple[float, float]) -> tuple[int, int]:
         return (round(point[0] * px_per_mm), round(point[1] * px_per_mm))
@@ -257,18 +276,28 @@ def render_scene(
 
 
 def _hand(frame: np.ndarray, template: BoardTemplate, camera: Camera, rng: random.Random) -> int | None:
-    """A skin-coloured blob reaching in over one space, kept clear of every marker."""
+    """A skin-coloured hand reaching in beside one space, over part of it: at most about half of a camel's
+    side is covered (a stack hidden entirely cannot be read, only reported unseen), and never a marker."""
     markers = [camera.project(np.array([[x, y, 0.0] for x, y in template.marker_corners(m)])) for m in template.markers]
     for _ in range(10):
         space = rng.randint(1, 16)
         cx, cy = template.space_centre(space)
-        centre = camera.project(np.array([[cx + rng.uniform(-20, 20), cy + 60, -40.0]]))[0]
-        axes = (rng.randint(40, 70), rng.randint(25, 40))
+        side = rng.choice((-1, 1))
+        # Reaching in from the camera's side of the board, beside the stack as the camera sees it: its edge
+        # comes at most 14 mm from the middle of the space.
+        toward = camera.position[:2] - np.array([cx, cy])
+        toward /= np.linalg.norm(toward)
+        across = np.array([-toward[1], toward[0]])
+        width = rng.uniform(14, 20)
+        reach = np.array([cx, cy]) + side * (width + rng.uniform(8, 14)) * across + rng.uniform(30, 50) * toward
+        middle = np.array([reach[0], reach[1], -rng.uniform(25, 45)])
+        centre, beside = camera.project(np.array([middle, middle + np.array([*across * 10.0, 0.0])]))
+        px_per_mm = float(np.linalg.norm(beside - centre)) / 10
+        axes = (round(rng.uniform(40, 55) * px_per_mm), round(width * px_per_mm))
         if all(np.min(np.linalg.norm(quad - centre, axis=1)) > max(axes) + 30 for quad in markers):
             colour = (rng.randint(120, 150), rng.randint(150, 180), rng.randint(200, 230))
-            cv2.ellipse(
-                frame, (int(centre[0]), int(centre[1])), axes, rng.uniform(0, 180), 0, 360, colour, -1, cv2.LINE_AA
-            )
+            angle = 90 + rng.uniform(-20, 20)
+            cv2.ellipse(frame, (int(centre[0]), int(centre[1])), axes, angle, 0, 360, colour, -1, cv2.LINE_AA)
             return space
     return None
 
