@@ -132,3 +132,20 @@ def test_a_marker_missed_at_first_is_found_by_a_second_look(seed):
     centres = np.array([template.space_centre(space) for space in range(1, 17)])
     true_pixels = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), np.array(truth["board_to_image"])) * 0.3
     assert np.linalg.norm(location.to_image(centres) - true_pixels.reshape(-1, 2), axis=1).max() < 3.0
+
+
+def test_a_camel_is_a_solid_block_lit_from_above():
+    # The top of a lone camel, in a clean render, shows the camel's own colour, lit (not the inside of a box).
+    from vision.read import camera_pose
+    from vision.synth import CAMEL_BGR
+
+    template = load_template("2018")
+    for seed in range(3):
+        image, _ = render_scene(template, {7: ["red"], 12: ["white"]}, seed, CLEAN)
+        pose = camera_pose(locate_board(LocateConfig(), template, image), (1280, 720))
+        for space, camel in ((7, "red"), (12, "white")):
+            x, y = template.space_centre(space)
+            px, py = pose.project(np.array([[x, y, -template.camel["height"]]]))[0].round().astype(int)
+            seen = image[py - 1 : py + 2, px - 1 : px + 2].reshape(-1, 3).mean(axis=0)
+            shade = seen / np.array(CAMEL_BGR[camel])
+            assert np.all(shade > 0.7) and np.ptp(shade) < 0.12, (seed, camel, seen)

@@ -57,6 +57,8 @@ class SceneVariation:
     blur: tuple[int, ...] = (0, 0, 3, 5)
     jpeg_quality: tuple[int, int] = (60, 95)
     hand_chance: float = 0.3
+    white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    """A fixed colour shift of this table's camera (B, G, R multipliers), on top of the random cast."""
 
 
 @dataclass
@@ -201,8 +203,11 @@ def render_scene(
     track: dict[int, list[str]],
     seed: int,
     variation: SceneVariation | None = None,
+    colours: dict[str, tuple[int, int, int]] | None = None,
 ) -> tuple[np.ndarray, dict[str, Any]]:
-    """A 1280×720 BGR frame of the board with ``track`` on it, and the truth about it."""
+    """A 1280×720 BGR frame of the board with ``track`` on it, and the truth about it. ``colours`` paints
+    the camels (BGR) other than :data:`CAMEL_BGR`, as a real table's camels are."""
+    colours = {**CAMEL_BGR, **(colours or {})}
     variation = variation or SceneVariation()
     rng = random.Random(seed)
     camera = make_camera(template, rng, variation)
@@ -215,7 +220,8 @@ def render_scene(
     table = (90, 110, 130)
     frame = cv2.warpPerspective(texture, homography, camera.size, flags=cv2.INTER_AREA, borderValue=table)
 
-    # Shadows: each stack's footprint pushed away from the light, darkened and softened.
+    # Shadows: each stack's footprint pushed away from the light, darkened and softened. ``light`` points
+    # from the table towards the lamp (up is negative z).
     light = np.array([rng.uniform(-0.5, 0.5), rng.uniform(-0.8, -0.2), -1.0])
     shadow = np.zeros(frame.shape[:2], np.float32)
     blocks = []
@@ -239,18 +245,17 @@ def render_scene(
     blocks.sort(key=lambda block: -camera.depth(block[1].mean(axis=0)))
     for camel, corners in blocks:
         pixels = camera.project(corners)
+        middle = corners.mean(axis=0)
         for face in FACES:
             points = corners[list(face)]
-            normal = np.cross(points[1] - points[0], points[3] - points[0])
             centre = points.mean(axis=0)
+            normal = centre - middle  # outward: a solid block shows only the faces turned to the camera
             if np.dot(normal, camera.position - centre) <= 0:
-                normal = -normal
-                if np.dot(normal, camera.position - centre) <= 0:
-                    continue
+                continue
             shade = 0.55 + 0.45 * max(
-                0.0, float(np.dot(normal / np.linalg.norm(normal), -light / np.linalg.norm(light)))
+                0.0, float(np.dot(normal / np.linalg.norm(normal), light / np.linalg.norm(light)))
             )
-            colour = tuple(int(min(255, c * shade)) for c in CAMEL_BGR[camel])
+            colour = tuple(int(min(255, c * shade)) for c in colours[camel])
             cv2.fillConvexPoly(frame, pixels[list(face)].round().astype(np.int32), colour, cv2.LINE_AA)
             cv2.polylines(
                 frame,
@@ -310,7 +315,7 @@ def _photograph(frame: np.ndarray, rng: random.Random, variation: SceneVariation
     ramp = (np.cos(angle) * xs / width + np.sin(angle) * ys / height + 1) / 2
     low, high = sorted((rng.uniform(*variation.light), rng.uniform(*variation.light)))
     light = low + (high - low) * ramp
-    cast = np.array([rng.uniform(*variation.cast) for _ in range(3)], np.float32)
+    cast = np.array([rng.uniform(*variation.cast) for _ in range(3)], np.float32) * np.array(variation.white_balance)
     image = frame.astype(np.float32) * light[:, :, None] * cast
     np_rng = np.random.default_rng(rng.randrange(2**32))
     image += np_rng.normal(0, rng.uniform(*variation.noise_sigma), image.shape).astype(np.float32)
