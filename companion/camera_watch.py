@@ -11,7 +11,7 @@ from typing import Any
 
 from vision.board import BoardTemplate
 from vision.locate import BoardNotFound
-from vision.read import ReadConfig, read_board
+from vision.read import BOARD_BGR, ReadConfig, read_board
 from vision.sources import CameraError, FrameSource
 from vision.stable import StableReadings
 
@@ -38,10 +38,12 @@ class CameraWatch:
         profiles: dict[str, tuple[float, float, float]],
         interval: float = 1.0,
         agree: int = 3,
+        board_bgr: tuple[float, float, float] = BOARD_BGR,
     ) -> None:
         self._open_source = open_source
         self.template = template
         self.profiles = profiles
+        self.board_bgr = board_bgr
         self.interval = interval
         self._stable = StableReadings(agree)
         self.status = CameraStatus("starting", message="the camera is starting")
@@ -59,7 +61,7 @@ class CameraWatch:
     def step(self, source: FrameSource) -> CameraStatus:
         """Read one frame and update the status (the thread's loop; tests call it directly)."""
         try:
-            reading = read_board(ReadConfig(), self.template, self.profiles, source.read())
+            reading = read_board(ReadConfig(), self.template, self.profiles, source.read(), self.board_bgr)
         except BoardNotFound as error:
             self._stable.feed(None)
             self.status = CameraStatus("board not found", message=str(error))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import random
 import sys
@@ -15,6 +16,8 @@ from companion import __version__
 from companion.gamelog import LogError, loads, summary
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from companion.camera_watch import CameraWatch
     from companion.config import Settings
     from companion.rules import GameState
@@ -195,17 +198,25 @@ def _make_camera(settings: Settings) -> CameraWatch | None:
         return None
     from companion.camera_watch import CameraWatch
     from vision.board import TemplateError, load_template
+    from vision.calibrate import CalibrationError, load_calibration
+    from vision.read import BOARD_BGR
     from vision.sources import open_source
     from vision.synth import EDITION_CAMELS, camel_profiles
 
     try:
-        template = load_template(settings.camera_board)
-    except TemplateError as error:
-        print(f"camelup serve: camera board: {error}; the camera is off", file=sys.stderr)
+        if settings.camera_calibration:
+            calibration = load_calibration(settings.camera_calibration)
+            template, profiles, board_bgr = calibration.template, calibration.profiles, calibration.board_bgr
+        else:
+            template = load_template(settings.camera_board)
+            edition = template.edition if template.edition in EDITION_CAMELS else "2018"
+            profiles, board_bgr = camel_profiles(edition), BOARD_BGR
+    except (TemplateError, CalibrationError) as error:
+        print(f"camelup serve: camera: {error}; the camera is off", file=sys.stderr)
         return None
-    edition = template.edition if template.edition in EDITION_CAMELS else "2018"
-    profiles = camel_profiles(edition)
-    return CameraWatch(lambda: open_source(settings.camera, settings.camera_source), template, profiles).start()
+    # The source is opened on the watch's own thread: a camera that is slow to start holds nothing up.
+    source = functools.partial(open_source, settings.camera, settings.camera_source)
+    return CameraWatch(source, template, profiles, board_bgr=board_bgr).start()
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -292,8 +303,15 @@ def _vision_render(args: argparse.Namespace) -> int:
     if board is None:
         return 2
     template, edition = board
-    track = random_track(edition, random_module.Random(args.seed))
-    image, truth = render_scene(template, track, args.seed)
+    if args.calibration_layout:
+        from vision.calibrate import calibration_layout
+        from vision.synth import EDITION_CAMELS, SceneVariation
+
+        track = calibration_layout(list(EDITION_CAMELS[edition]))
+        image, truth = render_scene(template, track, args.seed, SceneVariation(hand_chance=0.0))
+    else:
+        track = random_track(edition, random_module.Random(args.seed))
+        image, truth = render_scene(template, track, args.seed)
     out = Path(args.out)
     if not cv2.imwrite(str(out), image):
         print(f"camelup vision render: cannot write {out} (use .png or .jpg)", file=sys.stderr)
@@ -304,27 +322,77 @@ def _vision_render(args: argparse.Namespace) -> int:
 
 
 def _vision_read(args: argparse.Namespace) -> int:
-    import cv2
 
+    from vision.calibrate import CalibrationError, load_calibration
     from vision.locate import BoardNotFound
-    from vision.read import ReadConfig, read_board
+    from vision.read import BOARD_BGR, ReadConfig, read_board
     from vision.synth import camel_profiles
 
-    board = _board(args, "read")
-    if board is None:
-        return 2
-    template, edition = board
-    image = cv2.imread(args.image, cv2.IMREAD_COLOR)
+    if args.calibration:
+        try:
+            calibration = load_calibration(args.calibration)
+        except CalibrationError as error:
+            print(f"camelup vision read: {error}", file=sys.stderr)
+            return 2
+        template, profiles, board_bgr = calibration.template, calibration.profiles, calibration.board_bgr
+    else:
+        board = _board(args, "read")
+        if board is None:
+            return 2
+        template, edition = board
+        profiles, board_bgr = camel_profiles(edition), BOARD_BGR
+    image = _image(args.image, "read")
     if image is None:
-        print(f"camelup vision read: {args.image} is not an image OpenCV can read", file=sys.stderr)
         return 2
-    profiles = camel_profiles(edition)
     try:
-        reading = read_board(ReadConfig(), template, profiles, image)
+        reading = read_board(ReadConfig(), template, profiles, image, board_bgr)
     except BoardNotFound as error:
         print(json.dumps({"error": str(error), "missing_markers": error.missing}))
         return 1
     print(json.dumps(reading.as_json()))
+    return 0
+
+
+def _image(path: str, command: str) -> np.ndarray | None:
+    import cv2
+
+    image = cv2.imread(path, cv2.IMREAD_COLOR)
+    if image is None:
+        print(f"camelup vision {command}: {path} is not an image OpenCV can read", file=sys.stderr)
+    return image
+
+
+def _vision_calibrate(args: argparse.Namespace) -> int:
+    from vision.calibrate import CalibrationError, calibrate, calibration_layout, save_calibration
+    from vision.locate import BoardNotFound
+    from vision.read import ReadConfig
+    from vision.synth import EDITION_CAMELS
+
+    board = _board(args, "calibrate")
+    if board is None:
+        return 2
+    template, edition = board
+    camels = list(EDITION_CAMELS[edition])
+    if args.image is None:
+        places = ", ".join(f"{camel} on {space}" for space, (camel,) in calibration_layout(camels).items())
+        print(f"Put one camel on each of these spaces, nothing else on the board: {places}.")
+        print(f"Take a photo from the camera's place, then: camelup vision calibrate PHOTO --board {args.board}")
+        return 0
+    image = _image(args.image, "calibrate")
+    if image is None:
+        return 2
+    try:
+        calibration = calibrate(ReadConfig(), template, camels, image)
+    except (BoardNotFound, CalibrationError) as error:
+        print(f"camelup vision calibrate: {error}", file=sys.stderr)
+        return 1
+    try:
+        path = save_calibration(calibration, args.out)
+    except OSError as error:
+        print(f"camelup vision calibrate: cannot write {args.out} ({error.strerror})", file=sys.stderr)
+        return 2
+    print(f"calibration written to {path}: the {len(camels)} camels and the board as this camera sees them.")
+    print(f"Use it with: camelup vision read IMAGE --calibration {path}, or [camera] calibration in the settings.")
     return 0
 
 
@@ -412,10 +480,22 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--board", default="2018", help="edition (2014, 2018) or a board template file")
     render.add_argument("--seed", type=int, default=1)
     render.add_argument("--out", default="scene.png", help="image to write; the truth goes beside it as .json")
+    render.add_argument(
+        "--calibration-layout", action="store_true", help="the camels placed for a calibration photo instead"
+    )
     render.set_defaults(run=_vision_render)
+    calibrate = vision_commands.add_parser(
+        "calibrate",
+        help="measure this table's camel and board colours from a photo (without PHOTO: how to take it)",
+    )
+    calibrate.add_argument("image", metavar="PHOTO", nargs="?")
+    calibrate.add_argument("--board", default="2018", help="edition (2014, 2018) or a board template file")
+    calibrate.add_argument("--out", default="camera-calibration.json", help="calibration file to write")
+    calibrate.set_defaults(run=_vision_calibrate)
     read = vision_commands.add_parser("read", help="read the camels' places from a photo of the board (JSON)")
     read.add_argument("image", metavar="IMAGE")
     read.add_argument("--board", default="2018", help="edition (2014, 2018) or a board template file")
+    read.add_argument("--calibration", help="a file from 'camelup vision calibrate' (its board and colours)")
     read.set_defaults(run=_vision_read)
     bench = vision_commands.add_parser("bench", help="read seeded synthetic scenes and measure accuracy and speed")
     bench.add_argument("--scenes", type=int, default=100)

@@ -15,6 +15,7 @@ config = ""               # the rig's own TOML (pins, angles): see hardware/pyra
 mode = "none"             # none | picamera2 | webcam | files
 source = ""               # webcam: device index or path (default 0); files: an image or a folder
 board = "2018"            # the board template the camera reads: an edition or a template file
+calibration = ""          # from `camelup vision calibrate`: this table's colours (and board); overrides board
 
 [hotspot]                 # written by deploy/install.sh --hotspot: the table screen shows it as a QR code
 ssid = ""
@@ -36,7 +37,7 @@ DEFAULTS: dict[str, Any] = {
     "language": "auto",
     "public_url": "",
     "pyramid": {"mode": "auto", "config": ""},
-    "camera": {"mode": "none", "source": "", "board": "2018"},
+    "camera": {"mode": "none", "source": "", "board": "2018", "calibration": ""},
     "hotspot": {"ssid": "", "password": ""},
 }
 
@@ -57,6 +58,7 @@ class Settings:
     camera: str
     camera_source: str = ""
     camera_board: str = "2018"
+    camera_calibration: str | None = None
     hotspot_ssid: str | None = None
     hotspot_password: str | None = None
 
@@ -120,6 +122,7 @@ def load_settings(path: str | None = None, **overrides: Any) -> Settings:
         camera=merged["camera"]["mode"],
         camera_source=str(merged["camera"]["source"]),
         camera_board=str(merged["camera"]["board"]),
+        camera_calibration=str(merged["camera"]["calibration"]) or None,
         hotspot_ssid=str(merged["hotspot"]["ssid"]) or None,
         hotspot_password=str(merged["hotspot"]["password"]) or None,
     )

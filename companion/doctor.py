@@ -111,8 +111,17 @@ def _camera(settings: Settings) -> Check:
     """A frame from the configured camera: its size and exposure."""
     if settings.camera == "none":
         return Check("camera", True, "not configured: the board is not read (manual play)", needed=False)
+    from vision.calibrate import CalibrationError, load_calibration
     from vision.sources import CameraError, open_source
 
+    calibrated = ""
+    if settings.camera_calibration:
+        try:
+            load_calibration(settings.camera_calibration)
+        except CalibrationError as error:
+            fix = "run 'camelup vision calibrate' again, or empty camera.calibration"
+            return Check("camera", False, str(error), fix, needed=False)
+        calibrated = f", calibrated by {settings.camera_calibration}"
     try:
         source = open_source(settings.camera, settings.camera_source)
         try:
@@ -121,7 +130,9 @@ def _camera(settings: Settings) -> Check:
             source.close()
     except CameraError as error:
         return Check("camera", False, str(error), "the companion still runs without it: play is manual", needed=False)
-    return Check("camera", True, f"{settings.camera}: a {info.width}×{info.height} frame, exposure {info.exposure}")
+    return Check(
+        "camera", True, f"{settings.camera}: a {info.width}×{info.height} frame, exposure {info.exposure}{calibrated}"
+    )
 
 
 def _data(settings: Settings) -> Check:

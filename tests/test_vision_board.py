@@ -3,6 +3,7 @@
 import json
 import re
 import struct
+from pathlib import Path
 
 import cv2
 import pytest
@@ -79,3 +80,13 @@ def test_markers_command_writes_a_png_that_says_its_dpi(tmp_path, capsys):
     assert cv2.imread(str(out)) is not None
     assert main(["vision", "markers", "--out", str(tmp_path / "sheet.pdf")]) == 2
     assert "PNG" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("edition", ["2014", "2018"])
+def test_shipped_templates_are_the_ring_board_generator_s(edition):
+    # Markers about 5 cm out from the track's corners: regenerate rather than edit by hand.
+    shipped = json.loads((Path(__file__).parents[1] / "vision" / "templates" / f"board-{edition}.json").read_text())
+    assert shipped == json.loads(json.dumps(ring_template(edition)))
+    template = load_template(edition)
+    gap = template.spaces[1][0][0] - (template.markers[0][0] + template.marker_size)
+    assert gap >= 40

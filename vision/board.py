@@ -123,9 +123,13 @@ def load_template(edition_or_path: str) -> BoardTemplate:
     return parse_template(data, str(path))
 
 
-def ring_template(edition: str, cell: float = 80.0, margin: float = 95.0, marker_size: float = 70.0) -> dict[str, Any]:
+def ring_template(
+    edition: str, cell: float = 80.0, margin: float = 135.0, marker_size: float = 70.0, edge: float = 12.5
+) -> dict[str, Any]:
     """The JSON of a square ring board like the game's: 1 to 5 along the top, 6 to 8 down the right, 9 to 13
-    back along the bottom, 14 to 16 up the left; markers in the corners, outside the track."""
+    back along the bottom, 14 to 16 up the left; a marker in each corner, ``edge`` mm in from the outside
+    and about 5 cm out from the track, where no stack of camels on a corner space hides it from the
+    camera."""
 
     def cell_origin(space: int) -> Point:
         if space <= 5:
@@ -142,13 +146,12 @@ def ring_template(edition: str, cell: float = 80.0, margin: float = 95.0, marker
     for space in range(1, 17):
         x, y = cell_origin(space)
         spaces[str(space)] = [[x, y], [x + cell, y], [x + cell, y + cell], [x, y + cell]]
-    far = margin + 5 * cell + margin - marker_size
-    gap = (margin - marker_size) / 2
+    far = margin + 5 * cell + margin - marker_size - edge
     return {
         "edition": edition,
         "units": "mm",
         "marker_size": marker_size,
-        "markers": {"0": [gap, gap], "1": [far - gap, gap], "2": [far - gap, far - gap], "3": [gap, far - gap]},
+        "markers": {"0": [edge, edge], "1": [far, edge], "2": [far, far], "3": [edge, far]},
         "spaces": spaces,
         "camel": {"length": 40.0, "width": 20.0, "height": 18.0},
     }

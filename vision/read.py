@@ -305,8 +305,10 @@ def read_board(
     template: BoardTemplate,
     profiles: dict[str, tuple[float, float, float]],
     image: np.ndarray,
+    board_bgr: tuple[float, float, float] = BOARD_BGR,
 ) -> Reading:
-    """The camels on every space, bottom first.
+    """The camels on every space, bottom first. ``profiles`` are the camels' colours and ``board_bgr`` the
+    board's, both as seen in the same light (a calibration measures them for a table).
 
     Raises:
         vision.locate.BoardNotFound: the markers are not all visible (nothing is guessed).
@@ -316,7 +318,7 @@ def read_board(
     camera_at = -pose.rotation.T @ pose.translation
     h = template.camel["height"]
     half_width = template.camel["width"] / 2
-    board_reference = np.array(BOARD_BGR, np.float32)
+    board_reference = np.array(board_bgr, np.float32)
     references = {camel: np.array(bgr, np.float32) for camel, bgr in profiles.items()}
     candidates: list[tuple[float, int, int, str]] = []  # (clarity, space, level, camel)
     problems: list[str] = []

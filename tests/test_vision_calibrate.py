@@ -1,0 +1,125 @@
+"""Calibrating the camera for a table: colours measured from one photo, saved, corrected by hand, used."""
+
+import json
+import random
+
+import pytest
+
+from companion.cli import main
+from vision.board import load_template
+from vision.calibrate import (
+    CalibrationError,
+    calibrate,
+    calibration_layout,
+    load_calibration,
+    save_calibration,
+)
+from vision.read import ReadConfig, read_board
+from vision.synth import EDITION_CAMELS, SceneVariation, random_track, render_scene
+
+# A table whose camels are painted unlike the renderer's defaults, seen by a camera that runs warm.
+PAINTED = {
+    "red": (30, 80, 215),
+    "purple": (120, 45, 165),
+    "white": (200, 218, 226),
+    "green": (90, 170, 40),
+    "yellow": (30, 185, 225),
+    "blue": (210, 140, 30),
+    "black": (50, 45, 40),
+}
+WARM = SceneVariation(white_balance=(0.8, 1.0, 1.2), hand_chance=0.0)
+CAMELS = list(EDITION_CAMELS["2018"])
+
+
+@pytest.fixture(scope="module")
+def table():
+    template = load_template("2018")
+    photo, _ = render_scene(template, calibration_layout(CAMELS), 3, WARM, PAINTED)
+    return template, calibrate(ReadConfig(), template, CAMELS, photo)
+
+
+def test_the_layout_leaves_a_free_space_between_camels():
+    layout = calibration_layout(CAMELS)
+    assert sorted(layout) == [1, 3, 5, 7, 9, 11, 13] and [stack[0] for stack in layout.values()] == CAMELS
+
+
+def test_a_calibrated_table_is_read_right_in_its_own_light(table):
+    template, calibration = table
+    # Measured colours follow the paint: this table's white is warmer than the renderer's grey-white.
+    white = calibration.profiles["white"]
+    assert white[2] > white[0]
+    right = 0
+    for seed in range(12):
+        track = random_track("2018", random.Random(seed))
+        variation = SceneVariation(white_balance=WARM.white_balance)
+        image, truth = render_scene(template, track, 100 + seed, variation, PAINTED)
+        reading = read_board(ReadConfig(), template, calibration.profiles, image, calibration.board_bgr)
+        right += {str(space): stack for space, stack in reading.track.items()} == truth["track"]
+    assert right >= 11
+
+
+def test_a_photo_without_the_layout_says_which_camel_is_missing():
+    template = load_template("2018")
+    layout = calibration_layout(CAMELS)
+    del layout[5]  # red left off the board
+    photo, _ = render_scene(template, {**layout, 16: ["red"]}, 3, WARM, PAINTED)
+    with pytest.raises(CalibrationError, match="no camel is seen on space 5, where the red camel should stand"):
+        calibrate(ReadConfig(), template, CAMELS, photo)
+
+
+def test_camels_that_look_alike_are_refused_by_name():
+    template = load_template("2018")
+    photo, _ = render_scene(template, calibration_layout(CAMELS), 3, WARM, {**PAINTED, "purple": PAINTED["red"]})
+    with pytest.raises(CalibrationError, match="red and purple camels look alike"):
+        calibrate(ReadConfig(), template, CAMELS, photo)
+
+
+def test_a_saved_calibration_loads_with_the_template_corrected_by_hand(table, tmp_path):
+    template, calibration = table
+    path = save_calibration(calibration, tmp_path / "table.json")
+    data = json.loads(path.read_text())
+    data["template"]["spaces"]["7"] = [[x + 4, y] for x, y in data["template"]["spaces"]["7"]]  # nudged by hand
+    path.write_text(json.dumps(data))
+    loaded = load_calibration(path)
+    for camel, bgr in calibration.profiles.items():
+        assert loaded.profiles[camel] == pytest.approx(bgr, abs=0.06)
+    assert loaded.template.spaces[7][0][0] == template.spaces[7][0][0] + 4
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda d: d.update(format="other"), "not a camera calibration"),
+        (lambda d: d.update(board_bgr=[1, 2]), "board_bgr must be three numbers"),
+        (lambda d: d["profiles"].update(red="red"), "profiles.red must be three numbers"),
+        (lambda d: d["template"].pop("spaces"), "spaces"),
+    ],
+)
+def test_a_bad_calibration_file_names_what_is_wrong(table, tmp_path, change, words):
+    data = table[1].as_json()
+    change(data)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match=words):
+        load_calibration(path)
+    path.write_text("{not json")
+    with pytest.raises(CalibrationError, match="not JSON"):
+        load_calibration(path)
+
+
+def test_calibrate_and_read_commands(tmp_path, capsys):
+    assert main(["vision", "calibrate", "--board", "2014"]) == 0
+    assert "blue on 1, green on 3, orange on 5" in capsys.readouterr().out
+    photo, scene, saved = tmp_path / "cal.png", tmp_path / "scene.png", tmp_path / "table.json"
+    status = main(["vision", "render", "--board", "2014", "--seed", "4", "--calibration-layout", "--out", str(photo)])
+    assert status == 0
+    assert main(["vision", "calibrate", str(photo), "--board", "2014", "--out", str(saved)]) == 0
+    assert main(["vision", "render", "--board", "2014", "--seed", "9", "--out", str(scene)]) == 0
+    capsys.readouterr()
+    assert main(["vision", "read", str(scene), "--calibration", str(saved)]) == 0
+    reading = json.loads(capsys.readouterr().out)
+    assert reading["track"] == json.loads(scene.with_suffix(".json").read_text())["track"]
+    # A photo of a game in progress is not a calibration photo.
+    assert main(["vision", "calibrate", str(scene), "--board", "2014", "--out", str(tmp_path / "no.json")]) == 1
+    assert "no camel is seen on space" in capsys.readouterr().err
+    assert main(["vision", "read", str(scene), "--calibration", str(tmp_path / "missing.json")]) == 2
