@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from companion.correction import Amendment, amendments_explaining
 from companion.dice import roll_setup
 from companion.gamelog import FORMAT, LogError, action_from_json, action_to_json, parse_log, summary
 from companion.narrate import describe_movement
@@ -316,6 +317,41 @@ class GameService:
             self._commit(game, "undo", {}, "host", state)
             return state
 
+    def correct_from_camera(
+        self, game_id: str, caller: Caller, seen: dict[int, list[str]]
+    ) -> tuple[GameState, Amendment]:
+        """The host takes the camera's board as right: the one die entry that, entered differently, gives
+        that board is corrected (stored as a correction entry: what it was, what it becomes, and why).
+
+        Raises:
+            ApiError: 403 not the host; 409 no single die entry explains the board, or several could.
+        """
+        if caller.role != "host":
+            raise ApiError(403, "only the host can correct the game from the camera")
+        game = self.game(game_id)
+        with game.lock:
+            start = new_game(EDITIONS[game.row.edition], game.row.players, _setup_track(game.row.setup))
+            found = amendments_explaining(start, game.actions, seen)
+            if not found:
+                raise ApiError(
+                    409,
+                    "no single die entry explains what the camera sees: put the camels back as the game says",
+                    "NoCorrection",
+                )
+            if len(found) > 1:
+                options = "; or ".join(amendment.describe() for amendment in found)
+                raise ApiError(409, f"the camera's board fits more than one correction ({options}): "
+                               "undo and enter the draws again", "AmbiguousCorrection")
+            amendment = found[0]
+            actions = [*game.actions]
+            actions[amendment.index] = amendment.becomes
+            state = start
+            for obj in actions:
+                state = apply(state, action_from_json(obj))
+            body = {"index": amendment.index, "action": amendment.becomes, "was": amendment.was, "source": "camera"}
+            self._commit(game, "correct", body, "host", state)
+            return state, amendment
+
     def _commit(self, game: LiveGame, kind: str, body: dict[str, Any], by: str,
                 after: GameState | None = None) -> None:
         """Store first (durable), then update memory, then wake the listeners."""
@@ -325,7 +361,7 @@ class GameService:
         game.record(entry, after)
         if after.game_over:
             self.store.set_result(game.row.id, {"money": after.money_by_player(), "winners": list(after.winners())})
-        elif kind == "undo" and game.row.result:
+        elif kind in ("undo", "correct") and game.row.result:
             self.store.set_result(game.row.id, None)
         self._last_active = game.row.id
         sync = getattr(self.pyramid, "sync", None)

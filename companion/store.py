@@ -67,12 +67,15 @@ class Entry:
 
 
 def effective_actions(entries: list[Entry]) -> list[dict[str, Any]]:
-    """The actions that stand: each undo entry takes back the last action still standing."""
+    """The actions that stand: each undo entry takes back the last action still standing, and each
+    correction entry replaces one standing action (``body["index"]``) by ``body["action"]``."""
     actions: list[dict[str, Any]] = []
     for entry in entries:
         if entry.kind == "undo":
             if actions:
                 actions.pop()
+        elif entry.kind == "correct":
+            actions[entry.body["index"]] = entry.body["action"]
         else:
             actions.append(entry.body)
     return actions

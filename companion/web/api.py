@@ -122,6 +122,49 @@ def camera(game_id: str) -> Any:
     return jsonify(camera_report(watch.status, game.state.track.as_dict()))
 
 
+@api.post("/api/games/<game_id>/camera/correct")
+def correct_from_camera(game_id: str) -> Any:
+    """The host takes the camera's board as right: the die entry that explains it is corrected."""
+    who = caller(game_id)
+    track = _stable_camera_track()
+    _, amendment = service().correct_from_camera(game_id, who, track)
+    return jsonify({"state": service().state_json(game_id, who), "correction": amendment.describe()})
+
+
+@api.get("/api/camera")
+def camera_status() -> Any:
+    """The camera without a game: is there one, and which board it is set up for."""
+    watch = current_app.extensions.get("camera")
+    if watch is None:
+        return jsonify({"state": "off", "message": "no camera: the board is not checked"})
+    return jsonify({**watch.status.as_json(), "edition": watch.template.edition})
+
+
+@api.get("/api/camera/setup")
+def camera_setup() -> Any:
+    """The starting positions as the camera reads them, in the game log's ``setup`` form, for a new game."""
+    track = _stable_camera_track()
+    watch = current_app.extensions["camera"]
+    unseen = [camel for camel in watch.profiles if not any(camel in stack for stack in track.values())]
+    if unseen:
+        raise ApiError(409, f"the camera does not see {', '.join(unseen)}: check the board and the light",
+                       "CameraIncomplete")
+    setup = {"track": {str(space): list(stack) for space, stack in sorted(track.items())}}
+    return jsonify({"edition": watch.template.edition, "setup": setup})
+
+
+def _stable_camera_track() -> dict[int, list[str]]:
+    """The camera's latest stable reading of the board, or a 409 saying why there is none."""
+    watch = current_app.extensions.get("camera")
+    if watch is None:
+        raise ApiError(409, "no camera is set up: the board cannot be read", "NoCamera")
+    status = watch.status
+    if status.track is None:
+        raise ApiError(409, f"the camera has no steady reading of the board ({status.message or status.state})",
+                       "CameraNotReady")
+    return status.track
+
+
 @api.post("/api/games/<game_id>/seats/<player>/reissue")
 def reissue(game_id: str, player: str) -> Any:
     return jsonify(service().reissue_seat(game_id, caller(game_id), player))

@@ -32,7 +32,8 @@ const STRINGS = {
     oasis: "oasis (+1)", mirage: "mirage (−1)", space: "Space", side: "Side", your_cards: "Your finish cards",
     played_cards: "Played: {cards}", confirm_card: "Play your {camel} card on the {pile} pile?",
     joined: "You are {player}", import_log: "Import a game log", none: "none", language: "Français",
-    address: "Phones: {url}", no_game: "No such game", copy: "Copy", ev: "value {ev}",
+    address: "Phones: {url}", no_game: "No such game", copy: "Copy", ev: "value {ev}", camera: "Camera",
+    camera_correct: "The camera is right: correct the draw", read_camera: "Read from the camera",
   },
   fr: {
     your_turn: "À vous de jouer", turn_of: "Au tour de {player}", race_over: "La course est finie",
@@ -58,6 +59,7 @@ const STRINGS = {
     confirm_card: "Jouer votre carte {camel} sur le pari {pile} ?", joined: "Vous êtes {player}",
     import_log: "Importer une partie", none: "aucune", language: "English", address: "Téléphones : {url}",
     no_game: "Partie introuvable", copy: "Copier", ev: "valeur {ev}", camera: "Caméra",
+    camera_correct: "La caméra a raison : corriger le tirage", read_camera: "Lire avec la caméra",
     // Refusals by the rules, by kind (the detail stays in the rules engine's words).
     NotYourTurnError: "Ce n'est pas votre tour", NoTicketLeftError: "Plus de tuile Pari-Manche de cette couleur",
     TilePlacementError: "La tuile ne peut pas aller là", DieNotInPyramidError: "Ce dé n'est plus dans la pyramide",
@@ -276,4 +278,32 @@ function playerLabel(state, player) {
 function turnText(state, me) {
   if (state.game_over) return t("race_over");
   return state.next_player === me ? t("your_turn") : t("turn_of", { player: state.next_player });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The camera beside the board, if there is one: what differs from the game, or why it cannot tell. The host
+// may take the camera's board as right (the die entry that explains it is corrected).
+function watchCamera(box, gameId, token, { host = false, onState = () => {} } = {}) {
+  async function correct() {
+    try {
+      const result = await api("POST", `/api/games/${gameId}/camera/correct`, token);
+      onState(result.state);
+      toast(result.correction, "ok");
+      show();
+    } catch (error) { toast(error.message); }
+  }
+  async function show() {
+    try {
+      const camera = await api("GET", `/api/games/${gameId}/camera`, token);
+      box.hidden = camera.state === "off";
+      const differences = camera.differences || [];
+      const lines = differences.map((text) => el("li", {}, text));
+      box.replaceChildren(el("h2", {}, t("camera")),
+        el("p", { class: differences.length ? "instruction" : "muted" }, camera.message || camera.state),
+        lines.length ? el("ul", {}, lines) : null,
+        host && differences.length ? el("button", { onclick: correct }, t("camera_correct")) : null);
+    } catch (_) { box.hidden = true; }
+  }
+  show();
+  return setInterval(show, 2000);
 }

@@ -54,5 +54,6 @@
   });
   languageSwitch(document.getElementById("lang"), () => { state && render(state); showSeats(); });
   showSeats();
+  watchCamera(document.getElementById("camera"), gameId, token, { host: true, onState: render });
   live(gameId, token, render, (ok) => { document.getElementById("status").textContent = ok ? "" : t("reconnecting"); });
 })();

@@ -33,6 +33,18 @@
     } catch (error) { toast(error.message); }
   });
 
+  // With a camera beside the board, the starting positions can be read instead of typed.
+  const readCamera = document.getElementById("read-camera");
+  api("GET", "/api/camera").then((camera) => { readCamera.hidden = camera.state === "off"; }).catch(() => {});
+  readCamera.addEventListener("click", async () => {
+    try {
+      const { edition, setup } = await api("GET", "/api/camera/setup");
+      const form = document.getElementById("create");
+      form.elements.edition.value = edition;
+      form.elements.setup.value = Object.entries(setup.track).map(([space, stack]) => `${space}: ${stack.join(" ")}`).join("; ");
+    } catch (error) { toast(error.message); }
+  });
+
   document.getElementById("import").addEventListener("change", async (event) => {
     try {
       const log = JSON.parse(await event.target.files[0].text());

@@ -53,5 +53,6 @@
   }
 
   languageSwitch(document.getElementById("lang"), () => state && render(state));
+  watchCamera(document.getElementById("camera"), gameId, token);
   live(gameId, token, render, (ok) => { document.getElementById("status").textContent = ok ? "" : t("reconnecting"); });
 })();

@@ -68,19 +68,7 @@
     document.getElementById("join-codes").replaceChildren(...codes);
   }).catch(() => { document.getElementById("join").hidden = true; });
 
-  // The camera beside the board, if there is one: what differs from the game, or why it cannot tell.
-  async function showCamera() {
-    const box = document.getElementById("camera");
-    try {
-      const camera = await api("GET", `/api/games/${gameId}/camera`, token);
-      box.hidden = camera.state === "off";
-      const lines = (camera.differences || []).map((text) => el("li", {}, text));
-      box.replaceChildren(el("h2", {}, t("camera")), el("p", { class: camera.differences && camera.differences.length ? "instruction" : "muted" },
-        camera.message || camera.state), lines.length ? el("ul", {}, lines) : null);
-    } catch (_) { box.hidden = true; }
-  }
-  showCamera();
-  setInterval(showCamera, 2000);
+  watchCamera(document.getElementById("camera"), gameId, token);
 
   document.getElementById("odds-toggle").addEventListener("change", showOdds);
   languageSwitch(document.getElementById("lang"), () => { revealed = null; state && render(state); });

@@ -1,0 +1,157 @@
+"""Taking the camera's board as right: the die entry that explains it is corrected, stored, and replayed."""
+
+import json
+
+from companion.camera_watch import CameraStatus, CameraWatch
+from companion.correction import amendments_explaining
+from companion.rules import EDITION_2018, PyramidTicket, apply, move_camel, new_game
+from companion.web import create_app
+from vision.board import load_template
+from vision.synth import camel_profiles
+
+SETUP = {1: ("green", "red"), 3: ("yellow",), 4: ("blue", "purple"), 14: ("black",), 16: ("white",)}
+PLAYERS = ["Ann", "Bob"]
+
+
+def start():
+    return new_game(EDITION_2018, PLAYERS, SETUP)
+
+
+def draws(*entries):
+    """Pyramid actions, players taking turns: ("red", 2) or ("grey", 1, "black")."""
+    actions = []
+    for index, (die, value, *crazy) in enumerate(entries):
+        obj = {"player": PLAYERS[index % 2], "type": "pyramid", "die": die, "value": value}
+        if crazy:
+            obj["crazy"] = crazy[0]
+        actions.append(obj)
+    return actions
+
+
+def board_after(actions):
+    state = start()
+    for obj in actions:
+        state = apply(state, PyramidTicket(obj["player"], obj["die"], obj["value"], obj.get("crazy")))
+    return {space: list(stack) for space, stack in state.track.as_dict().items()}
+
+
+def test_the_one_value_that_gives_the_camera_s_board_is_found():
+    entered = draws(("yellow", 1), ("blue", 2))
+    seen = board_after(draws(("yellow", 1), ("blue", 3)))  # blue really showed 3
+    (amendment,) = amendments_explaining(start(), entered, seen)
+    assert amendment.index == 1 and amendment.becomes["value"] == 3
+    assert amendment.describe() == "Bob's pyramid ticket: blue 2 → blue 3"
+
+
+def test_the_wrong_die_and_the_grey_die_s_colour_are_found_too():
+    entered = draws(("yellow", 1), ("grey", 2, "black"))
+    (amendment,) = amendments_explaining(start(), entered, board_after(draws(("yellow", 1), ("grey", 2, "white"))))
+    assert amendment.becomes == {"player": "Bob", "type": "pyramid", "die": "grey", "value": 2, "crazy": "white"}
+    entered = draws(("green", 3))
+    (amendment,) = amendments_explaining(start(), entered, board_after(draws(("yellow", 3))))
+    assert amendment.becomes["die"] == "yellow"
+
+
+def test_a_board_no_single_change_explains_gives_nothing():
+    entered = draws(("yellow", 1), ("blue", 2))
+    track, _ = move_camel(start().track, "white", 1, EDITION_2018)  # someone knocked white over
+    seen = {space: list(stack) for space, stack in track.as_dict().items()}
+    assert amendments_explaining(start(), entered, seen) == []
+    assert amendments_explaining(start(), [], board_after([])) == []
+
+
+def test_a_change_that_would_break_a_later_entry_is_not_offered():
+    # The board blue 3 then blue 2 would give: the first entry changed to blue would explain it, but blue
+    # cannot come out of the pyramid twice in a leg, so nothing is offered.
+    entered = draws(("yellow", 1), ("blue", 2))
+    track, _ = move_camel(start().track, "blue", 3, EDITION_2018)
+    track, _ = move_camel(track, "blue", 2, EDITION_2018)
+    seen = {space: list(stack) for space, stack in track.as_dict().items()}
+    assert amendments_explaining(start(), entered, seen) == []
+
+
+class StillCamera(CameraWatch):
+    """A camera watch that is not started: its status is set by the test."""
+
+    def __init__(self, track):
+        super().__init__(lambda: None, load_template("2018"), camel_profiles("2018"))
+        self.status = CameraStatus("reading", track=track) if track else CameraStatus("unsettled", message="moving")
+
+
+def host(game):
+    return {"Authorization": f"Bearer {game['host_token']}"}
+
+
+def new_app(tmp_path, camera):
+    return create_app(tmp_path / "data", None, "http://t", testing=True, camera=camera).test_client()
+
+
+def standing_actions(client, game):
+    """The game's actions as stored (the log itself is only exported once the race is over)."""
+    return client.application.extensions["camelup"].game(game["game_id"]).actions
+
+
+def test_the_host_corrects_the_game_from_the_camera_and_it_lasts(tmp_path):
+    seen = board_after(draws(("yellow", 1), ("blue", 3)))
+    client = new_app(tmp_path, StillCamera(seen))
+    setup = {"track": {str(space): list(stack) for space, stack in SETUP.items()}}
+    game = client.post("/api/games", json={"edition": "2018", "players": PLAYERS, "dice": "manual",
+                                           "setup": setup}).get_json()
+    for obj in draws(("yellow", 1), ("blue", 2)):
+        assert client.post(f"/api/games/{game['game_id']}/actions", json=obj, headers=host(game)).status_code == 200
+    url = f"/api/games/{game['game_id']}/camera"
+    assert client.get(url, headers=host(game)).get_json()["differences"]
+    seat = {"Authorization": f"Bearer {game['seats'][0]['token']}"}
+    assert client.post(f"{url}/correct", headers=seat).status_code == 403
+    response = client.post(f"{url}/correct", headers=host(game))
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["correction"] == "Bob's pyramid ticket: blue 2 → blue 3"
+    assert client.get(url, headers=host(game)).get_json()["differences"] == []
+    actions = standing_actions(client, game)
+    assert actions[1]["value"] == 3 and len(actions) == 2
+    entries = client.application.extensions["camelup"].game(game["game_id"]).entries
+    assert entries[-1].kind == "correct" and entries[-1].body["was"]["value"] == 2  # what it was, kept
+    # A second time, nothing is left to explain: the board already matches.
+    assert client.post(f"{url}/correct", headers=host(game)).status_code == 409
+    # After a restart the correction stands (it is in the stored history, not only in memory).
+    again = new_app(tmp_path, StillCamera(seen))
+    state = again.get(f"/api/games/{game['game_id']}/state", headers=host(game)).get_json()
+    assert {int(s): v for s, v in state["track"].items()} == seen
+
+
+def test_no_steady_reading_or_no_explanation_is_a_clear_refusal(tmp_path):
+    client = new_app(tmp_path, StillCamera(None))
+    game = client.post("/api/games", json={"edition": "2018", "players": PLAYERS, "dice": "manual"}).get_json()
+    response = client.post(f"/api/games/{game['game_id']}/camera/correct", headers=host(game))
+    assert response.status_code == 409 and "no steady reading" in response.get_json()["error"]
+    assert client.get("/api/camera/setup").status_code == 409
+
+
+def test_the_starting_positions_can_be_read_from_the_camera(tmp_path):
+    setup = {space: list(stack) for space, stack in SETUP.items()}
+    client = new_app(tmp_path, StillCamera(setup))
+    assert client.get("/api/camera").get_json()["edition"] == "2018"
+    read = client.get("/api/camera/setup").get_json()
+    assert read == {"edition": "2018", "setup": {"track": {str(s): v for s, v in setup.items()}}}
+    game = client.post("/api/games", json={"edition": "2018", "players": PLAYERS, **read}).get_json()
+    state = client.get(f"/api/games/{game['game_id']}/state", headers=host(game)).get_json()
+    assert {int(s): v for s, v in state["track"].items()} == setup
+    # A camel the camera does not see: no setup, and it says which.
+    partial = new_app(tmp_path / "other", StillCamera({s: v for s, v in setup.items() if s != 16}))
+    response = partial.get("/api/camera/setup")
+    assert response.status_code == 409 and "does not see white" in response.get_json()["error"]
+    assert json.loads(create_app(tmp_path / "none", None, "http://t", testing=True).test_client()
+                      .get("/api/camera").data)["state"] == "off"
+
+
+def test_undo_after_a_correction_takes_back_the_last_action(tmp_path):
+    seen = board_after(draws(("yellow", 1), ("blue", 3)))
+    client = new_app(tmp_path, StillCamera(seen))
+    setup = {"track": {str(space): list(stack) for space, stack in SETUP.items()}}
+    game = client.post("/api/games", json={"edition": "2018", "players": PLAYERS, "dice": "manual",
+                                           "setup": setup}).get_json()
+    for obj in draws(("yellow", 1), ("blue", 2)):
+        client.post(f"/api/games/{game['game_id']}/actions", json=obj, headers=host(game))
+    client.post(f"/api/games/{game['game_id']}/camera/correct", headers=host(game))
+    client.post(f"/api/games/{game['game_id']}/undo", headers=host(game))
+    assert standing_actions(client, game) == draws(("yellow", 1))
