@@ -35,11 +35,12 @@ def request(port, method, path, body=None, token=None):
         return response.status, json.loads(response.read())
 
 
-def start_server(port, data_dir, cpus=None):
-    """The real server in a process of its own; ``cpus`` pins it (and all its threads) to those cores."""
+def start_server(port, data_dir, cpus=None, extra=()):
+    """The real server in a process of its own; ``cpus`` pins it (and all its threads) to those cores;
+    ``extra`` are more ``camelup serve`` arguments (a ``--config``)."""
     process = subprocess.Popen(
         [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--data", str(data_dir), "--simulate"],
+         "--data", str(data_dir), "--simulate", *extra],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None,
     )

@@ -298,10 +298,10 @@ function watchCamera(box, gameId, token, { host = false, onState = () => {} } = 
       box.hidden = camera.state === "off";
       const differences = camera.differences || [];
       const lines = differences.map((text) => el("li", {}, text));
-      box.replaceChildren(el("h2", {}, t("camera")),
+      box.replaceChildren(...[el("h2", {}, t("camera")),
         el("p", { class: differences.length ? "instruction" : "muted" }, camera.message || camera.state),
         lines.length ? el("ul", {}, lines) : null,
-        host && differences.length ? el("button", { onclick: correct }, t("camera_correct")) : null);
+        host && differences.length ? el("button", { onclick: correct }, t("camera_correct")) : null].filter(Boolean));
     } catch (_) { box.hidden = true; }
   }
   show();
