@@ -402,7 +402,12 @@ def _vision_bench(args: argparse.Namespace) -> int:
     if args.scenes < 1:
         print("camelup vision bench: --scenes must be at least 1", file=sys.stderr)
         return 2
-    result = run_bench(args.scenes, args.seed)
+    def bar(scenes: range) -> Iterable[int]:
+        from tqdm import tqdm
+
+        return tqdm(scenes, desc="scenes", unit="scene", file=sys.stderr, disable=None, leave=False)
+
+    result = run_bench(args.scenes, args.seed, progress=bar)
     if args.json:
         print(json.dumps(result))
     else:

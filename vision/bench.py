@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from vision.board import load_template
@@ -21,11 +22,17 @@ def camel_places(track: dict[str, list[str]]) -> dict[str, tuple[str, int]]:
     return {camel: (space, level) for space, stack in track.items() for level, camel in enumerate(stack)}
 
 
-def run_bench(scenes: int, seed: int, editions: tuple[str, ...] = ("2014", "2018")) -> dict[str, Any]:
+def run_bench(
+    scenes: int,
+    seed: int,
+    editions: tuple[str, ...] = ("2014", "2018"),
+    progress: Callable[[range], Iterable[int]] | None = None,
+) -> dict[str, Any]:
+    """``progress`` may wrap the scenes' range (a progress bar: 500 scenes take a minute or two)."""
     config = ReadConfig()
     right = wrong_camels = total_camels = not_found = 0
     times = []
-    for index in range(scenes):
+    for index in progress(range(scenes)) if progress else range(scenes):
         edition = editions[index % len(editions)]
         template = load_template(edition)
         profiles = camel_profiles(edition)
