@@ -5,10 +5,12 @@ Stages, each ``(config, ...) -> result`` with its thresholds in :class:`ReadConf
 1. :func:`vision.locate.locate_board`: the markers give the board plane (millimetres → pixels).
 2. :func:`camera_pose`: from that homography, the camera's focal length and pose (principal point at the
    image centre, square pixels), so points above the board can be projected too.
-3. :func:`read_board`: for every space and every level of a possible stack, the colour where a camel's block
-   would be, judged against the camel colour profiles after dividing by the board's own colour next to it
-   (which takes out uneven light and colour casts). The first level that shows no camel ends the stack;
-   each camel is kept once, where it is read most clearly.
+3. :func:`read_board`: for every space, vertical lines just in front of the stack's side that faces the
+   camera (:class:`_Line`), each sample's colour judged against the camel profiles after dividing by the
+   board's own colour around that space, which takes out uneven light and colour casts
+   (:func:`label_samples`); each line cut into camels bottom to top (:func:`stack_from_labels`), and the
+   lines across one stack agreed (:func:`agreed_stack`). Each camel is kept once: where it is read most
+   clearly, unless that sighting is a tall stack's top seen at the covered foot of the space behind.
 """
 
 from __future__ import annotations
@@ -347,11 +349,12 @@ def read_board(
         across = np.array([-toward[1], toward[0]])
         feet[space] = np.array([cx, cy]) + toward * (half_width + config.face_offset_mm)
         for offset in np.linspace(-config.line_spread_mm, config.line_spread_mm, config.lines):
-            foot = np.array([cx, cy]) + toward * (half_width + config.face_offset_mm) + across * offset
-            lines.append(_line(config, pose, camera_at, space, foot, h))
+            lines.append(_line(config, pose, camera_at, space, feet[space] + across * offset, h))
             lights.append(light)
             boards.append(space_board)
 
+    if not lines:
+        return Reading({}, 0.0, [*problems, "no space of the board is in the picture"], tuple(profiles))
     # Every line of the picture sampled and labelled at once, then cut into camels line by line.
     counts = [len(line.points) for line in lines]
     samples = _sample_many(image, np.concatenate([line.points for line in lines]), config.sample_radius_px)
