@@ -124,6 +124,10 @@ def test_no_steady_reading_or_no_explanation_is_a_clear_refusal(tmp_path):
     game = client.post("/api/games", json={"edition": "2018", "players": PLAYERS, "dice": "manual"}).get_json()
     response = client.post(f"/api/games/{game['game_id']}/camera/correct", headers=host(game))
     assert response.status_code == 409 and "no steady reading" in response.get_json()["error"]
+    steady = new_app(tmp_path / "steady", StillCamera(board_after([])))
+    other = steady.post("/api/games", json={"edition": "2014", "players": PLAYERS, "dice": "manual"}).get_json()
+    response = steady.post(f"/api/games/{other['game_id']}/camera/correct", headers=host(other))
+    assert response.status_code == 409 and "set up for the 2018 board" in response.get_json()["error"]
     assert client.get("/api/camera/setup").status_code == 409
 
 

@@ -188,12 +188,13 @@ def _add(totals: dict[int, float], spaces: np.ndarray, p: np.ndarray) -> None:
 def _merge(boards: Boards, inside_bits: np.ndarray, weight: np.ndarray) -> tuple[Boards, np.ndarray, np.ndarray]:
     """One row per distinct (board, dice still inside), with the summed weight of the rows merged."""
     space, height = boards
-    # Every camel's space (1..16 while the race runs) and height (< 8) in one byte, the dice in the low bits.
-    key = inside_bits.copy()
-    shift = 8
+    # Every camel's space (1..16 while the race runs) and height (< 8) in one byte, the dice in the low byte:
+    # up to 7 camels and 8 dice fit 64 bits.
+    assert space.shape[1] <= 7
+    key = inside_bits.astype(np.uint64)
     for column in range(space.shape[1]):
-        key |= (space[:, column].astype(np.int64) * 8 + height[:, column]) << shift
-        shift += 8
+        byte = space[:, column].astype(np.uint64) * np.uint64(8) + height[:, column].astype(np.uint64)
+        key |= byte << np.uint64(8 * (column + 1))
     _, index, inverse = np.unique(key, return_index=True, return_inverse=True)
     return boards.take(index), inside_bits[index], np.bincount(inverse.ravel(), weight)
 

@@ -127,6 +127,9 @@ def correct_from_camera(game_id: str) -> Any:
     """The host takes the camera's board as right: the die entry that explains it is corrected."""
     who = caller(game_id)
     track = _stable_camera_track()
+    board = current_app.extensions["camera"].template.edition
+    if board != service().game(game_id).row.edition:
+        raise ApiError(409, f"the camera is set up for the {board} board, not this game's", "CameraOtherBoard")
     _, amendment = service().correct_from_camera(game_id, who, track)
     return jsonify({"state": service().state_json(game_id, who), "correction": amendment.describe()})
 
