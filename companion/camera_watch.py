@@ -92,15 +92,18 @@ class CameraWatch:
             source.close()
 
 
-def camera_report(status: CameraStatus, game_track: dict[int, tuple[str, ...]]) -> dict[str, Any]:
-    """The camera's news for the pages: its state, and how the board it sees differs from the game."""
-    from companion.board_check import differences
+def camera_report(
+    status: CameraStatus, game_track: dict[int, tuple[str, ...]], language: str = "en"
+) -> dict[str, Any]:
+    """The camera's news for the pages: its state, and how the board it sees differs from the game (in
+    ``language``, ``"en"`` or ``"fr"``)."""
+    from companion.board_check import differences, phrase
 
     report = status.as_json()
     if status.track is not None:
-        found = differences({space: list(stack) for space, stack in game_track.items()}, status.track)
+        found = differences({space: list(stack) for space, stack in game_track.items()}, status.track, language)
         report["differences"] = found
-        report["message"] = "the board matches the game" if not found else "the board differs from the game"
+        report["message"] = phrase("differ" if found else "matches", language)
     return report
 
 

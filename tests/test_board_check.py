@@ -28,3 +28,13 @@ def test_a_swapped_stack_is_reported_for_both_camels():
         "white should be on 7 under purple; the camera sees it on 7 on top of purple",
     ]
     assert describe_place(4, 1, ["a", "b", "c"]) == "on 4 on top of a"
+
+
+def test_differences_in_french_for_french_pages():
+    expected = {9: ["yellow", "red"], 3: ["blue"]}
+    seen = {8: ["red", "yellow"], 3: ["blue"], 12: ["pink"]}
+    assert differences(expected, seen, "fr") == [
+        "rouge devrait être sur la case 9, sur jaune ; la caméra le voit sur la case 8, sous jaune",
+        "jaune devrait être sur la case 9, sous rouge ; la caméra le voit sur la case 8, sur rouge",
+        "la caméra voit un chameau pink qui n'est pas dans cette partie",
+    ]

@@ -101,6 +101,11 @@ def test_the_host_corrects_the_game_from_the_camera_and_it_lasts(tmp_path):
         assert client.post(f"/api/games/{game['game_id']}/actions", json=obj, headers=host(game)).status_code == 200
     url = f"/api/games/{game['game_id']}/camera"
     assert client.get(url, headers=host(game)).get_json()["differences"]
+    french = client.get(f"{url}?lang=fr", headers=host(game)).get_json()
+    assert french["message"] == "le plateau diffère de la partie"
+    assert french["differences"][0] == (
+        "jaune devrait être sur la case 6, sur violet ; la caméra le voit sur la case 7, sur violet"
+    )
     seat = {"Authorization": f"Bearer {game['seats'][0]['token']}"}
     assert client.post(f"{url}/correct", headers=seat).status_code == 403
     response = client.post(f"{url}/correct", headers=host(game))

@@ -109,6 +109,7 @@ def table_info(game_id: str) -> Any:
 @api.get("/api/games/<game_id>/camera")
 def camera(game_id: str) -> Any:
     """What the camera beside the board sees, compared with the game (``{"state": "off"}`` without one)."""
+    from companion.board_check import LANGUAGES
     from companion.camera_watch import camera_report
 
     caller(game_id)
@@ -119,7 +120,9 @@ def camera(game_id: str) -> Any:
     if watch.template.edition != game.row.edition:
         message = f"the camera is set up for the {watch.template.edition} board"
         return jsonify({"state": "other board", "message": message})
-    return jsonify(camera_report(watch.status, game.state.track.as_dict()))
+    language = request.args.get("lang", "en")
+    language = language if language in LANGUAGES else "en"
+    return jsonify(camera_report(watch.status, game.state.track.as_dict(), language))
 
 
 @api.post("/api/games/<game_id>/camera/correct")

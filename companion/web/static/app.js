@@ -60,6 +60,10 @@ const STRINGS = {
     import_log: "Importer une partie", none: "aucune", language: "English", address: "Téléphones : {url}",
     no_game: "Partie introuvable", copy: "Copier", ev: "valeur {ev}", camera: "Caméra",
     camera_correct: "La caméra a raison : corriger le tirage", read_camera: "Lire avec la caméra",
+    // What the camera is doing, by state (the server's detail, in English, follows in brackets).
+    "camera:starting": "La caméra démarre", "camera:unsettled": "En attente d'un plateau immobile",
+    "camera:board not found": "Plateau introuvable", "camera:unavailable": "Caméra indisponible : on joue à la main",
+    "camera:other board": "La caméra est réglée pour l'autre édition",
     // Refusals by the rules, by kind (the detail stays in the rules engine's words).
     NotYourTurnError: "Ce n'est pas votre tour", NoTicketLeftError: "Plus de tuile Pari-Manche de cette couleur",
     TilePlacementError: "La tuile ne peut pas aller là", DieNotInPyramidError: "Ce dé n'est plus dans la pyramide",
@@ -294,12 +298,16 @@ function watchCamera(box, gameId, token, { host = false, onState = () => {} } = 
   }
   async function show() {
     try {
-      const camera = await api("GET", `/api/games/${gameId}/camera`, token);
+      const camera = await api("GET", `/api/games/${gameId}/camera?lang=${LANG}`, token);
       box.hidden = camera.state === "off";
       const differences = camera.differences || [];
       const lines = differences.map((text) => el("li", {}, text));
+      // Readings come worded in the page's language; other news is translated by state, detail after it.
+      const translated = STRINGS[LANG][`camera:${camera.state}`];
+      const message = camera.differences || !translated ? camera.message || camera.state
+        : `${translated}${camera.message ? ` (${camera.message})` : ""}`;
       box.replaceChildren(...[el("h2", {}, t("camera")),
-        el("p", { class: differences.length ? "instruction" : "muted" }, camera.message || camera.state),
+        el("p", { class: differences.length ? "instruction" : "muted" }, message),
         lines.length ? el("ul", {}, lines) : null,
         host && differences.length ? el("button", { onclick: correct }, t("camera_correct")) : null].filter(Boolean));
     } catch (_) { box.hidden = true; }
