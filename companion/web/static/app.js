@@ -89,6 +89,9 @@ function t(key, params = {}) {
 }
 function camelName(camel) { return LANG === "fr" ? (CAMEL_NAMES_FR[camel] || camel) : camel; }
 
+// The page's fixed words (elements marked data-t) in the current language.
+function translatePage() { document.querySelectorAll("[data-t]").forEach((node) => { node.textContent = t(node.dataset.t); }); }
+
 function languageSwitch(container, onChange) {
   const button = el("button", { class: "lang", type: "button" }, t("language"));
   button.addEventListener("click", () => {
@@ -96,10 +99,12 @@ function languageSwitch(container, onChange) {
     localStorage.setItem("camelup:lang", LANG);
     button.textContent = t("language");
     document.documentElement.lang = LANG;
+    translatePage();
     onChange();
   });
   container.appendChild(button);
   document.documentElement.lang = LANG;
+  translatePage();
 }
 
 // ---------------------------------------------------------------------------------------------------------

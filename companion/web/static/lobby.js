@@ -1,8 +1,6 @@
 // The lobby: create a game (the host), list past games, import a game log.
 "use strict";
 (() => {
-  function translate() { document.querySelectorAll("[data-t]").forEach((node) => { node.textContent = t(node.dataset.t); }); }
-
   function parseSetup(text) {
     // "1: green red; 3: yellow blue purple" → {"track": {"1": ["green", "red"], ...}} (bottom first)
     const track = {};
@@ -58,6 +56,5 @@
       `${new Date(game.created * 1000).toLocaleString()} · ${game.edition} · ${game.players.join(", ")} · `,
       game.game_over ? `🏆 ${game.winners.join(", ")}` : t("leg", { leg: game.leg }))));
   });
-  languageSwitch(document.getElementById("lang"), translate);
-  translate();
+  languageSwitch(document.getElementById("lang"), () => {});
 })();
