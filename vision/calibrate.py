@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.board import BoardTemplate, TemplateError, parse_template
 from vision.locate import locate_board
-from vision.read import ReadConfig, _neighbours, _rim_colours, _sample_many, camera_pose, read_board
+from vision.read import ReadConfig, camera_pose, read_board, rim_colours, sample_colours, track_neighbours
 
 FORMAT = "camelup-camera-calibration/1"
 MIN_CHROMA_GAP = 0.02
@@ -68,7 +68,7 @@ def calibrate(config: ReadConfig, template: BoardTemplate, camels: list[str], im
     """
     pose = camera_pose(locate_board(config.locate, template, image), (image.shape[1], image.shape[0]))
     layout = calibration_layout(camels)
-    rims = _rim_colours(config, template, pose, image)
+    rims = rim_colours(config, template, pose, image)
     empty = [rims[space] for space in template.spaces if space in rims and space not in layout]
     if len(empty) < 3:
         raise CalibrationError("the photo shows too little of the empty board to measure its colour")
@@ -84,11 +84,11 @@ def calibrate(config: ReadConfig, template: BoardTemplate, camels: list[str], im
         reach_y = max(template.camel["width"] / 2 - config.placement_slack_mm - 2, 1.0)
         along, across = np.linspace(-reach_x, reach_x, 5), np.linspace(-reach_y, reach_y, 3)
         top = np.array([(cx + dx, cy + dy, -h) for dx in along for dy in across])
-        samples = _sample_many(image, pose.project(top), config.sample_radius_px)
+        samples = sample_colours(image, pose.project(top), config.sample_radius_px)
         samples = samples[~np.isnan(samples[:, 0])]
         if not len(samples):
             raise CalibrationError(f"the {camel} camel on space {space} is outside the picture")
-        around = [rims[other] for other in _neighbours(template, space) if other in rims]
+        around = [rims[other] for other in track_neighbours(template, space) if other in rims]
         light = np.median(np.array(around) / board, axis=0)
         profiles[camel] = tuple(float(c) for c in np.median(samples, axis=0) / np.maximum(light, 0.05))
     board_colour = (float(board[0]), float(board[1]), float(board[2]))

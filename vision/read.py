@@ -116,7 +116,7 @@ def camera_pose(location: BoardLocation, image_size: tuple[int, int]) -> Pose:
     return Pose(matrix, rotation, translation)
 
 
-def _sample_many(image: np.ndarray, points: np.ndarray, radius: int) -> np.ndarray:
+def sample_colours(image: np.ndarray, points: np.ndarray, radius: int) -> np.ndarray:
     """Median colour of the (2r+1)² patch around each point (N×2 → N×3); NaN rows outside the picture."""
     height, width = image.shape[:2]
     xy = np.rint(points).astype(int)
@@ -280,7 +280,7 @@ def _hides(pose: Pose, template: BoardTemplate, config: ReadConfig, space: int, 
     return cv2.pointPolygonTest(outline, (float(point[0]), float(point[1])), False) >= 0
 
 
-def _rim_colours(config: ReadConfig, template: BoardTemplate, pose: Pose, image: np.ndarray) -> dict[int, np.ndarray]:
+def rim_colours(config: ReadConfig, template: BoardTemplate, pose: Pose, image: np.ndarray) -> dict[int, np.ndarray]:
     """Each space's own colour where no camel stands: the brightest (least shadowed) of samples near its
     corners. Spaces outside the picture are left out."""
     spaces = list(template.spaces)
@@ -288,7 +288,7 @@ def _rim_colours(config: ReadConfig, template: BoardTemplate, pose: Pose, image:
     for space in spaces:
         cx, cy = template.space_centre(space)
         rim += [(cx + 0.8 * (x - cx), cy + 0.8 * (y - cy), 0.0) for x, y in template.spaces[space]]
-    samples = _sample_many(image, pose.project(np.array(rim)), config.sample_radius_px).reshape(len(spaces), 4, 3)
+    samples = sample_colours(image, pose.project(np.array(rim)), config.sample_radius_px).reshape(len(spaces), 4, 3)
     return {
         space: np.nanmax(corners, axis=0)
         for space, corners in zip(spaces, samples, strict=True)
@@ -296,7 +296,8 @@ def _rim_colours(config: ReadConfig, template: BoardTemplate, pose: Pose, image:
     }
 
 
-def _neighbours(template: BoardTemplate, space: int) -> list[int]:
+def track_neighbours(template: BoardTemplate, space: int) -> list[int]:
+    """The space before ``space`` on the track, ``space`` itself, and the one after (16 and 1 are next)."""
     spaces = sorted(template.spaces)
     index = spaces.index(space)
     return [spaces[index - 1], space, spaces[(index + 1) % len(spaces)]]
@@ -329,7 +330,7 @@ def read_board(
     lines: list[_Line] = []
     lights: list[np.ndarray] = []
     boards: list[np.ndarray] = []
-    rims = _rim_colours(config, template, pose, image)
+    rims = rim_colours(config, template, pose, image)
     for space in template.spaces:
         if space not in rims:
             problems.append(f"space {space} is outside the picture")
@@ -338,7 +339,7 @@ def read_board(
         # The light here: how the board's colour looks on this space and its two neighbours (the median,
         # so that one space printed in another colour, or a hand over one, does not throw it off). What
         # this space itself looks like is the "no camel" colour to compare with.
-        around = [rims[other] for other in _neighbours(template, space) if other in rims]
+        around = [rims[other] for other in track_neighbours(template, space) if other in rims]
         light = np.median(np.array(around) / board_reference, axis=0)
         space_board = rims[space] / np.maximum(light, 0.05)
         # Read up vertical lines just in front of the stack's side facing the camera: bottom to top, each run of
@@ -357,7 +358,7 @@ def read_board(
         return Reading({}, 0.0, [*problems, "no space of the board is in the picture"], tuple(profiles))
     # Every line of the picture sampled and labelled at once, then cut into camels line by line.
     counts = [len(line.points) for line in lines]
-    samples = _sample_many(image, np.concatenate([line.points for line in lines]), config.sample_radius_px)
+    samples = sample_colours(image, np.concatenate([line.points for line in lines]), config.sample_radius_px)
     usable = ~np.isnan(samples[:, 0])
     light_per_sample = np.maximum(np.repeat(np.array(lights), counts, axis=0), 0.05)
     corrected = np.where(usable[:, None], samples, 0.0) / light_per_sample
