@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.rules import (
     Action,
     FinishBet,
@@ -31,29 +33,51 @@ def describe_action(action: Action) -> str:
     raise TypeError(f"not an action: {action!r}")
 
 
+def movement_facts(movement: Movement, track: Track | None = None) -> dict[str, Any]:
+    """What a move instruction says, as data (the pages word it in their own language): the camel and
+    its count, the camels it carries, the tile it lands on, where it ends, the camel it ends on top of
+    (``"on"``) or under (``"under"``) when the track after the move is given, and whether it crossed the line.
+    """
+    facts: dict[str, Any] = {
+        "camel": movement.camel,
+        "steps": movement.steps,
+        "carried": [camel for camel in movement.unit if camel != movement.camel],
+        "tile": {"owner": movement.tile.owner, "space": movement.landing} if movement.tile is not None else None,
+        "end": movement.end,
+        "on": None,
+        "under": None,
+        "crossed": movement.crossed_finish,
+    }
+    if track is not None:
+        stack = track.stack_at(movement.end)
+        if len(stack) > len(movement.unit):
+            if movement.underneath:
+                facts["under"] = stack[len(movement.unit)]
+            else:
+                facts["on"] = stack[-len(movement.unit) - 1]
+    return facts
+
+
 def describe_movement(movement: Movement, track: Track | None = None) -> str:
     """An instruction for whoever moves the camels, e.g. ``Move red 3: space 9, on top of yellow``.
 
     With the track after the move, it says which camel the unit now sits on (or under).
     """
-    carried = [camel for camel in movement.unit if camel != movement.camel]
-    text = f"Move {movement.camel} {movement.steps}"
-    if carried:
-        text += f" (carrying {', '.join(carried)})"
-    if movement.tile is not None:
-        text += (
-            f": lands on {movement.tile.owner}'s tile on space {movement.landing} "
-            f"({movement.tile.owner} +1), then steps to space {movement.end}"
-        )
+    facts = movement_facts(movement, track)
+    text = f"Move {facts['camel']} {facts['steps']}"
+    if facts["carried"]:
+        text += f" (carrying {', '.join(facts['carried'])})"
+    tile = facts["tile"]
+    if tile is not None:
+        owner = tile["owner"]
+        text += f": lands on {owner}'s tile on space {tile['space']} ({owner} +1), then steps to space {facts['end']}"
     else:
-        text += f": space {movement.end}"
-    if track is not None:
-        stack = track.stack_at(movement.end)
-        if movement.underneath and len(stack) > len(movement.unit):
-            text += f", under {stack[len(movement.unit)]}"
-        elif not movement.underneath and len(stack) > len(movement.unit):
-            text += f", on top of {stack[-len(movement.unit) - 1]}"
-    if movement.crossed_finish:
+        text += f": space {facts['end']}"
+    if facts["under"]:
+        text += f", under {facts['under']}"
+    elif facts["on"]:
+        text += f", on top of {facts['on']}"
+    if facts["crossed"]:
         text += " — across the finish line!"
     return text
 

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from companion.correction import Amendment, amendments_explaining
 from companion.dice import roll_setup
 from companion.gamelog import FORMAT, LogError, action_from_json, action_to_json, parse_log, summary
-from companion.narrate import describe_movement
+from companion.narrate import describe_movement, movement_facts
 from companion.rules import (
     EDITIONS,
     GREY_DIE,
@@ -506,6 +506,7 @@ def public_state_json(game: LiveGame, version: int, state: GameState) -> dict[st
         "piles": {"winner": len(state.winner_pile), "loser": len(state.loser_pile)},
         "partnerships": [list(pair) for pair in state.partnerships],
         "last_move": describe_movement(state.last_movement, state.track) if state.last_movement else None,
+        "last_movement": movement_facts(state.last_movement, state.track) if state.last_movement else None,
         "leg_scoring": _leg_scoring_json(state),
         "race_scoring": _race_scoring_json(state),
     })

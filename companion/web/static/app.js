@@ -320,3 +320,17 @@ function watchCamera(box, gameId, token, { host = false, onState = () => {} } = 
   show();
   return setInterval(show, 2000);
 }
+
+// The last move as an instruction in the page's language (the server words it in English).
+function moveText(state) {
+  const m = state.last_movement;
+  if (!m || LANG !== "fr") return state.last_move || "";
+  let text = `Déplacez ${camelName(m.camel)} de ${m.steps}`;
+  if (m.carried.length) text += ` (avec ${m.carried.map(camelName).join(", ")})`;
+  if (m.tile) text += ` : tombe sur la tuile de ${m.tile.owner} case ${m.tile.space} (${m.tile.owner} +1), puis va case ${m.end}`;
+  else text += ` : case ${m.end}`;
+  if (m.under) text += `, sous ${camelName(m.under)}`;
+  else if (m.on) text += `, sur ${camelName(m.on)}`;
+  if (m.crossed) text += " — la ligne d'arrivée est franchie !";
+  return text;
+}

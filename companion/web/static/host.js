@@ -36,7 +36,7 @@
     turn.textContent = state.game_over ? t("race_over") : `${t("leg", { leg: state.leg })} · ${t("acting_for", { player: state.next_player })}`;
     const instruction = document.getElementById("instruction");
     instruction.hidden = !state.last_move;
-    instruction.textContent = state.last_move || "";
+    instruction.textContent = moveText(state);
     renderControls(document.getElementById("actions"), state, send);
     renderLegScoring(document.getElementById("scoring"), state, null);
     document.getElementById("export").hidden = !state.game_over;

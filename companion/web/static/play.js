@@ -32,7 +32,7 @@
     turn.classList.toggle("mine", state.next_player === me);
     const instruction = document.getElementById("instruction");
     instruction.hidden = !state.last_move;
-    instruction.textContent = state.last_move || "";
+    instruction.textContent = moveText(state);
     renderControls(document.getElementById("actions"), state, send);
     const mine = state.leg_tickets.filter((ticket) => ticket.owner === me);
     document.getElementById("tickets").replaceChildren(

@@ -43,7 +43,7 @@
     renderBoard(document.getElementById("board"), state);
     const instruction = document.getElementById("instruction");
     instruction.hidden = !state.last_move;
-    instruction.textContent = state.last_move ? `${t("last_move")}: ${state.last_move}` : "";
+    instruction.textContent = state.last_move ? `${t("last_move")}: ${moveText(state)}` : "";
     document.getElementById("money").replaceChildren(...state.players.map((player) =>
       el("tr", { class: player === state.next_player ? "current" : "", "data-player": player }, el("td", {}, playerLabel(state, player)),
         el("td", {}, state.leg_tickets.filter((x) => x.owner === player).map((x) => camelChip(x.camel, String(x.value)))),
