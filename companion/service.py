@@ -138,10 +138,7 @@ class GameService:
 
     # -- loading ----------------------------------------------------------------------------------------
     def _replay(self, row: GameRow, entries: list[Entry]) -> LiveGame:
-        state = new_game(EDITIONS[row.edition], row.players, _setup_track(row.setup))
-        for obj in effective_actions(entries):
-            state = apply(state, action_from_json(obj))
-        return LiveGame(row, entries, state, version=len(entries))
+        return LiveGame(row, entries, _state_after(row, effective_actions(entries)), version=len(entries))
 
     def game(self, game_id: str) -> LiveGame:
         game = self._games.get(game_id)
@@ -310,10 +307,7 @@ class GameService:
         with game.lock:
             if not game.actions:
                 raise ApiError(409, "there is no action to undo")
-            remaining = game.actions[:-1]
-            state = new_game(EDITIONS[game.row.edition], game.row.players, _setup_track(game.row.setup))
-            for obj in remaining:
-                state = apply(state, action_from_json(obj))
+            state = _state_after(game.row, game.actions[:-1])
             self._commit(game, "undo", {}, "host", state)
             return state
 
@@ -330,8 +324,7 @@ class GameService:
             raise ApiError(403, "only the host can correct the game from the camera")
         game = self.game(game_id)
         with game.lock:
-            start = new_game(EDITIONS[game.row.edition], game.row.players, _setup_track(game.row.setup))
-            found = amendments_explaining(start, game.actions, seen)
+            found = amendments_explaining(_state_after(game.row, []), game.actions, seen)
             if not found:
                 raise ApiError(
                     409,
@@ -345,9 +338,7 @@ class GameService:
             amendment = found[0]
             actions = [*game.actions]
             actions[amendment.index] = amendment.becomes
-            state = start
-            for obj in actions:
-                state = apply(state, action_from_json(obj))
+            state = _state_after(game.row, actions)
             body = {"index": amendment.index, "action": amendment.becomes, "was": amendment.was, "source": "camera"}
             self._commit(game, "correct", body, "host", state)
             return state, amendment
@@ -461,6 +452,14 @@ class GameService:
                 game.views[(version, "public", None)] = public
                 game.views[key] = text
         return text
+
+
+def _state_after(row: GameRow, actions: list[dict[str, Any]]) -> GameState:
+    """The game from its setup, with ``actions`` (already accepted once) applied in order."""
+    state = new_game(EDITIONS[row.edition], row.players, _setup_track(row.setup))
+    for obj in actions:
+        state = apply(state, action_from_json(obj))
+    return state
 
 
 def _setup_track(setup: dict[str, Any]) -> dict[int, tuple[str, ...]]:
