@@ -197,26 +197,18 @@ def _make_camera(settings: Settings) -> CameraWatch | None:
     if settings.camera == "none":
         return None
     from companion.camera_watch import CameraWatch
-    from vision.board import TemplateError, load_template
-    from vision.calibrate import CalibrationError, load_calibration
-    from vision.read import BOARD_BGR
+    from vision.board import TemplateError
+    from vision.calibrate import CalibrationError, reading_colours
     from vision.sources import open_source
-    from vision.synth import EDITION_CAMELS, camel_profiles
 
     try:
-        if settings.camera_calibration:
-            calibration = load_calibration(settings.camera_calibration)
-            template, profiles, board_bgr = calibration.template, calibration.profiles, calibration.board_bgr
-        else:
-            template = load_template(settings.camera_board)
-            edition = template.edition if template.edition in EDITION_CAMELS else "2018"
-            profiles, board_bgr = camel_profiles(edition), BOARD_BGR
+        colours = reading_colours(settings.camera_board, settings.camera_calibration)
     except (TemplateError, CalibrationError) as error:
         print(f"camelup serve: camera: {error}; the camera is off", file=sys.stderr)
         return None
     # The source is opened on the watch's own thread: a camera that is slow to start holds nothing up.
     source = functools.partial(open_source, settings.camera, settings.camera_source)
-    return CameraWatch(source, template, profiles, board_bgr=board_bgr).start()
+    return CameraWatch(source, colours.template, colours.profiles, board_bgr=colours.board_bgr).start()
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -322,30 +314,21 @@ def _vision_render(args: argparse.Namespace) -> int:
 
 
 def _vision_read(args: argparse.Namespace) -> int:
-
-    from vision.calibrate import CalibrationError, load_calibration
+    from vision.board import TemplateError
+    from vision.calibrate import CalibrationError, reading_colours
     from vision.locate import BoardNotFound
-    from vision.read import BOARD_BGR, ReadConfig, read_board
-    from vision.synth import camel_profiles
+    from vision.read import ReadConfig, read_board
 
-    if args.calibration:
-        try:
-            calibration = load_calibration(args.calibration)
-        except CalibrationError as error:
-            print(f"camelup vision read: {error}", file=sys.stderr)
-            return 2
-        template, profiles, board_bgr = calibration.template, calibration.profiles, calibration.board_bgr
-    else:
-        board = _board(args, "read")
-        if board is None:
-            return 2
-        template, edition = board
-        profiles, board_bgr = camel_profiles(edition), BOARD_BGR
+    try:
+        colours = reading_colours(args.board, args.calibration)
+    except (TemplateError, CalibrationError) as error:
+        print(f"camelup vision read: {error}", file=sys.stderr)
+        return 2
     image = _image(args.image, "read")
     if image is None:
         return 2
     try:
-        reading = read_board(ReadConfig(), template, profiles, image, board_bgr)
+        reading = read_board(ReadConfig(), colours.template, colours.profiles, image, colours.board_bgr)
     except BoardNotFound as error:
         print(json.dumps({"error": str(error), "missing_markers": error.missing}))
         return 1

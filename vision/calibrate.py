@@ -16,9 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from vision.board import BoardTemplate, TemplateError, parse_template
+from vision.board import BoardTemplate, TemplateError, load_template, parse_template
 from vision.locate import locate_board
-from vision.read import ReadConfig, camera_pose, read_board, rim_colours, sample_colours, track_neighbours
+from vision.read import BOARD_BGR, ReadConfig, camera_pose, read_board, rim_colours, sample_colours, track_neighbours
+from vision.synth import EDITION_CAMELS, camel_profiles
 
 FORMAT = "camelup-camera-calibration/1"
 MIN_CHROMA_GAP = 0.02
@@ -127,6 +128,21 @@ def _check_distinct(profiles: dict[str, tuple[float, float, float]]) -> None:
                     f"the {first} and {second} camels look alike to this camera: use whiter light, or check "
                     "the camera's white balance"
                 )
+
+
+def reading_colours(board: str, calibration: str | Path | None = None) -> Calibration:
+    """What to read a board with: a saved calibration when there is one, otherwise the template ``board``
+    names (an edition or a file) with the default colours (the synthetic scenes').
+
+    Raises:
+        TemplateError: no such edition or template file.
+        CalibrationError: the calibration file cannot be used.
+    """
+    if calibration:
+        return load_calibration(calibration)
+    template = load_template(board)
+    edition = template.edition if template.edition in EDITION_CAMELS else "2018"
+    return Calibration(template, camel_profiles(edition), BOARD_BGR)
 
 
 def save_calibration(calibration: Calibration, path: str | Path) -> Path:
