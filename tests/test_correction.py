@@ -91,7 +91,9 @@ def standing_actions(client, game):
     return client.application.extensions["camelup"].game(game["game_id"]).actions
 
 
-def test_the_host_corrects_the_game_from_the_camera_and_it_lasts(tmp_path):
+def blue_entered_as_2(tmp_path):
+    """A game where blue really showed 3 (as the camera sees) but was entered as 2: the client, the
+    game and the board the camera sees."""
     seen = board_after(draws(("yellow", 1), ("blue", 3)))
     client = new_app(tmp_path, StillCamera(seen))
     setup = {"track": {str(space): list(stack) for space, stack in SETUP.items()}}
@@ -99,6 +101,11 @@ def test_the_host_corrects_the_game_from_the_camera_and_it_lasts(tmp_path):
                                            "setup": setup}).get_json()
     for obj in draws(("yellow", 1), ("blue", 2)):
         assert client.post(f"/api/games/{game['game_id']}/actions", json=obj, headers=host(game)).status_code == 200
+    return client, game, seen
+
+
+def test_the_host_corrects_the_game_from_the_camera_and_it_lasts(tmp_path):
+    client, game, seen = blue_entered_as_2(tmp_path)
     url = f"/api/games/{game['game_id']}/camera"
     assert client.get(url, headers=host(game)).get_json()["differences"]
     french = client.get(f"{url}?lang=fr", headers=host(game)).get_json()
@@ -154,13 +161,7 @@ def test_the_starting_positions_can_be_read_from_the_camera(tmp_path):
 
 
 def test_undo_after_a_correction_takes_back_the_last_action(tmp_path):
-    seen = board_after(draws(("yellow", 1), ("blue", 3)))
-    client = new_app(tmp_path, StillCamera(seen))
-    setup = {"track": {str(space): list(stack) for space, stack in SETUP.items()}}
-    game = client.post("/api/games", json={"edition": "2018", "players": PLAYERS, "dice": "manual",
-                                           "setup": setup}).get_json()
-    for obj in draws(("yellow", 1), ("blue", 2)):
-        client.post(f"/api/games/{game['game_id']}/actions", json=obj, headers=host(game))
+    client, game, _ = blue_entered_as_2(tmp_path)
     client.post(f"/api/games/{game['game_id']}/camera/correct", headers=host(game))
     client.post(f"/api/games/{game['game_id']}/undo", headers=host(game))
     assert standing_actions(client, game) == draws(("yellow", 1))

@@ -139,8 +139,9 @@ def test_the_last_draw_shortcut_agrees_with_the_array_layers(seed, pick):
     _, states = mid_leg_states(seed, max_draws_left=1)
     assume(states)
     state, _ = states[pick % len(states)]
-    args = (state.track, state.tiles_by_space(), state.dice_in_pyramid(), 1, state.edition, True)
-    short, layered = _last_draw(*args[:3], state.edition, True), _layers(*args)
+    board, tiles, inside = state.track, state.tiles_by_space(), state.dice_in_pyramid()
+    short = _last_draw(board, tiles, inside, state.edition, True)
+    layered = _layers(board, tiles, inside, 1, state.edition, True)
     assert_same(short, layered.first, layered.second)
     assert short.race_ends == pytest.approx(layered.race_ends, abs=1e-12)
     assert short.tile_landings == pytest.approx(layered.tile_landings, abs=1e-12)

@@ -123,3 +123,20 @@ def test_calibrate_and_read_commands(tmp_path, capsys):
     assert main(["vision", "calibrate", str(scene), "--board", "2014", "--out", str(tmp_path / "no.json")]) == 1
     assert "no camel is seen on space" in capsys.readouterr().err
     assert main(["vision", "read", str(scene), "--calibration", str(tmp_path / "missing.json")]) == 2
+
+
+def test_a_broken_calibration_in_the_settings_is_named_and_the_camera_stays_off(tmp_path, capsys):
+    from companion.cli import _make_camera
+    from companion.config import load_settings
+
+    (tmp_path / "table.png").write_bytes(b"")
+    bad = tmp_path / "camera.json"
+    bad.write_text('{"format": "something else"}')
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[camera]\nmode = "files"\nsource = "{tmp_path / "table.png"}"\ncalibration = "{bad}"\n')
+    main(["doctor", "--simulate", "--config", str(config), "--data", str(tmp_path / "data")])
+    out = capsys.readouterr().out
+    assert "WARN  camera:" in out and "not a camera calibration" in out and "vision calibrate" in out
+    assert _make_camera(load_settings(str(config))) is None
+    err = capsys.readouterr().err
+    assert "not a camera calibration" in err and "the camera is off" in err
