@@ -274,14 +274,14 @@ def _vision_markers(args: argparse.Namespace) -> int:
 def _board(args: argparse.Namespace, command: str) -> tuple[BoardTemplate, str] | None:
     """The board template ``--board`` names, and the edition whose camels it carries; None after saying why."""
     from vision.board import TemplateError, load_template
-    from vision.synth import EDITION_CAMELS
+    from vision.synth import camel_edition
 
     try:
         template = load_template(args.board)
     except TemplateError as error:
         print(f"camelup vision {command}: {error}", file=sys.stderr)
         return None
-    return template, template.edition if template.edition in EDITION_CAMELS else "2018"
+    return template, camel_edition(template)
 
 
 def _vision_render(args: argparse.Namespace) -> int:

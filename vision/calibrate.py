@@ -19,7 +19,7 @@ import numpy as np
 from vision.board import BoardTemplate, TemplateError, load_template, parse_template
 from vision.locate import locate_board
 from vision.read import BOARD_BGR, ReadConfig, camera_pose, read_board, rim_colours, sample_colours, track_neighbours
-from vision.synth import EDITION_CAMELS, camel_profiles
+from vision.synth import camel_edition, camel_profiles
 
 FORMAT = "camelup-camera-calibration/1"
 MIN_CHROMA_GAP = 0.02
@@ -141,8 +141,7 @@ def reading_colours(board: str, calibration: str | Path | None = None) -> Calibr
     if calibration:
         return load_calibration(calibration)
     template = load_template(board)
-    edition = template.edition if template.edition in EDITION_CAMELS else "2018"
-    return Calibration(template, camel_profiles(edition), BOARD_BGR)
+    return Calibration(template, camel_profiles(camel_edition(template)), BOARD_BGR)
 
 
 def save_calibration(calibration: Calibration, path: str | Path) -> Path:

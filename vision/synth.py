@@ -34,6 +34,11 @@ EDITION_CAMELS = {
 FRAME_SIZE = (1280, 720)
 
 
+def camel_edition(template: BoardTemplate) -> str:
+    """The edition whose camels a board template carries (a custom template naming none: 2018's)."""
+    return template.edition if template.edition in EDITION_CAMELS else "2018"
+
+
 def camel_profiles(edition: str) -> dict[str, tuple[int, int, int]]:
     """The camels of an edition with the colours the synthetic scenes paint them (a real table's camels
     need profiles calibrated from a photo)."""
