@@ -43,12 +43,48 @@ def test_a_bad_setting_is_refused_naming_it(tmp_path, text, named):
 
 def test_good_settings_and_overrides_are_taken(tmp_path):
     path = tmp_path / "companion.toml"
-    path.write_text('port = 8123\nlanguage = "fr"\n[camera]\nmode = "files"\nsource = "x.png"\n')
+    path.write_text('port = 8123\nlanguage = "fr"\npublic_url = "http://192.168.4.1:8123"\n'
+                    '[pyramid]\nconfig = "rig.toml"\n[camera]\nmode = "files"\nsource = "x.png"\nboard = "2014"\n'
+                    'calibration = "cal.json"\n[hotspot]\nssid = "Caf\u00e9 Dunes"\npassword = "sand-\u00e9t\u00e9"\n',
+                    encoding="utf-8")
     settings = load_settings(str(path), port=9000, pyramid="none")
     assert (settings.port, settings.language, settings.pyramid) == (9000, "fr", "none")
-    assert (settings.camera, settings.camera_source) == ("files", "x.png")
+    assert (settings.public_url, settings.pyramid_config) == ("http://192.168.4.1:8123", "rig.toml")
+    assert (settings.camera, settings.camera_source, settings.camera_board) == ("files", "x.png", "2014")
+    assert settings.camera_calibration == "cal.json"
+    assert (settings.hotspot_ssid, settings.hotspot_password) == ("Caf\u00e9 Dunes", "sand-\u00e9t\u00e9")
     with pytest.raises(SettingsError, match="cannot read"):
         load_settings(str(tmp_path / "missing.toml"))
+
+
+def test_without_a_file_the_defaults_hold():
+    settings = load_settings()
+    assert (settings.host, settings.port, settings.language, settings.pyramid) == ("0.0.0.0", 8000, "auto", "auto")
+    assert (settings.camera, settings.camera_board) == ("none", "2018")
+    assert None is settings.public_url is settings.pyramid_config is settings.camera_calibration
+    assert None is settings.hotspot_ssid is settings.hotspot_password
+
+
+@pytest.mark.parametrize("line", ["port = 1", "port = 65535", *(f'language = "{x}"' for x in ("auto", "en", "fr")),
+                                  *(f'[pyramid]\nmode = "{x}"' for x in ("auto", "gpio", "simulated", "none")),
+                                  *(f'[camera]\nmode = "{x}"' for x in ("none", "picamera2", "webcam", "files"))])
+def test_every_documented_value_is_accepted(tmp_path, line):
+    path = tmp_path / "companion.toml"
+    path.write_text(line + "\n")
+    load_settings(str(path))
+
+
+def test_an_unknown_key_is_answered_with_the_known_ones(tmp_path):
+    path = tmp_path / "companion.toml"
+    path.write_text("colour = 1\n")
+    with pytest.raises(SettingsError, match="known: host, port, data, language"):
+        load_settings(str(path))
+    path.write_text("[camera]\nzoom = 2\n")
+    with pytest.raises(SettingsError, match="known: mode, source, board, calibration"):
+        load_settings(str(path))
+    path.write_text('[camera]\nmode = "kinect"\n')
+    with pytest.raises(SettingsError, match="none, picamera2, webcam, files"):
+        load_settings(str(path))
 
 
 @pytest.mark.parametrize("key", ["01", " 1", "1.0", "+1", "0", "17", "\u0661", ""])
