@@ -247,8 +247,14 @@ if [ -n "$system_numpy" ] && [ -n "$venv_numpy" ] && [ "$venv_numpy" != "$system
     run "$VENV/bin/python" -m pip uninstall --quiet --yes numpy
     program_changed=1
 fi
+# apt's python3-lgpio is the one to use; the [pi] extra (lgpio from PyPI, which has no wheel for every Python
+# and cannot build without swig) only where it is missing.
+extras="[pi]"
+if "$VENV/bin/python" -c "import lgpio" >/dev/null 2>&1; then
+    extras=""
+fi
 if [ "$program_changed" = 1 ] || ! "$VENV/bin/python" -c "import companion, lgpio" >/dev/null 2>&1; then
-    run "$VENV/bin/python" -m pip install --quiet --upgrade --constraint "$CONSTRAINTS" "${PREFIX}[pi]"
+    run "$VENV/bin/python" -m pip install --quiet --upgrade --constraint "$CONSTRAINTS" "${PREFIX}${extras}"
 else
     echo "    ok: installed in $VENV"
 fi

@@ -3,8 +3,8 @@ name, keeping the machine's state in JSON in $STATE and logging every call that 
 
 The state a test can set before a run (``state.json``): ``system_numpy`` (Debian's numpy, "" for none),
 ``venv_numpy`` (a numpy pip put into the venv, hiding the system's), ``picamera2_error`` (what importing
-picamera2 prints when it fails), ``ssh_peer`` and ``route_dev`` (an SSH session and the interface it comes
-in on), and the NetworkManager connection (``nm``).
+picamera2 prints when it fails), ``apt_lgpio`` (python3-lgpio is installed), ``ssh_peer`` and ``route_dev``
+(an SSH session and the interface it comes in on), and the NetworkManager connection (``nm``).
 """
 
 from __future__ import annotations
@@ -68,6 +68,8 @@ def venv_python(args: list[str], state: dict) -> int:
                 return 1
             print(numpy)
             return 0
+        if code == "import lgpio":
+            return 0 if state.get("apt_lgpio") else 1
         return 0 if state.get("pip") else 1  # import companion, lgpio
     real_python(args)
     return 0

@@ -72,13 +72,19 @@ def test_a_second_install_changes_nothing(pi):
     assert "ok: running, nothing changed" in second_out
 
 
-def test_pip_keeps_the_systems_numpy(pi):
-    pi.install()
-    pip = [c for c in (pi.state_dir / "log").read_text().splitlines() if c.startswith("pip install")]
-    assert len(pip) == 1 and "--constraint" in pip[0] and pip[0].endswith("opt/camelup[pi]")
+def test_pip_keeps_the_systems_numpy_and_apts_lgpio(pi):
+    pi.state["apt_lgpio"] = True
+    _, calls = pi.install()
+    pip = [c for c in calls if c.startswith("pip install")]
+    assert len(pip) == 1 and "--constraint" in pip[0] and pip[0].endswith("opt/camelup"), "no lgpio from PyPI"
     constraints = (pi.root / "opt/camelup/constraints.txt").read_text()
     assert "numpy==1.24.2" in constraints.splitlines()
     assert "venv_numpy" not in pi.state, "a numpy from pip would hide Debian's"
+
+
+def test_lgpio_comes_from_pypi_only_without_apts(pi):
+    _, calls = pi.install()
+    assert next(c for c in calls if c.startswith("pip install")).endswith("opt/camelup[pi]")
 
 
 def test_an_earlier_install_with_numpy_2_in_the_venv_is_repaired(pi):
