@@ -44,8 +44,12 @@ class Check:
 
 def _service_active() -> bool:
     try:
-        return subprocess.run(["systemctl", "is-active", "--quiet", "camelup.service"], check=False).returncode == 0
-    except OSError:  # no systemd here
+        state = subprocess.run(
+            ["systemctl", "is-active", "--quiet", "camelup.service"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=10, check=False,
+        )
+        return state.returncode == 0
+    except (OSError, subprocess.TimeoutExpired):  # no systemd here
         return False
 
 
@@ -413,13 +417,14 @@ def _address(settings: Settings) -> Check:
 def run_checks(settings: Settings, simulate: bool, machine: Machine | None = None) -> list[Check]:
     machine = machine or Machine()
     checks: list[Check] = [_python(), *_packages()]
+    libraries = _camera_libraries(settings, machine)  # when they fail, opening the camera would say it again
     steps: list[Callable[[], Check | list[Check]]] = [
         lambda: _service(machine),
         lambda: _groups(settings, simulate, machine),
         lambda: _gpio(settings, simulate, machine),
-        lambda: _camera_libraries(settings, machine),
+        lambda: libraries,
         lambda: _dma_heap(settings, machine),
-        lambda: _camera(settings, machine),
+        lambda: _camera(settings, machine) if all(check.ok for check in libraries) else [],
         lambda: _data(settings, machine),
         lambda: _port(settings),
         lambda: _address(settings),
