@@ -254,7 +254,11 @@ if "$VENV/bin/python" -c "import lgpio" >/dev/null 2>&1; then
     extras=""
 fi
 if [ "$program_changed" = 1 ] || ! "$VENV/bin/python" -c "import companion, lgpio" >/dev/null 2>&1; then
-    run "$VENV/bin/python" -m pip install --quiet --upgrade --constraint "$CONSTRAINTS" "${PREFIX}${extras}"
+    if ! run "$VENV/bin/python" -m pip install --quiet --upgrade --constraint "$CONSTRAINTS" "${PREFIX}${extras}"; then
+        echo "install.sh: pip could not install the companion beside the system's numpy ${system_numpy:-}" >&2
+        echo "(apt's picamera2 needs that numpy; $CONSTRAINTS says so). pip's message above names what clashed." >&2
+        exit 1
+    fi
 else
     echo "    ok: installed in $VENV"
 fi

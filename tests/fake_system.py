@@ -3,8 +3,8 @@ name, keeping the machine's state in JSON in $STATE and logging every call that 
 
 The state a test can set before a run (``state.json``): ``system_numpy`` (Debian's numpy, "" for none),
 ``venv_numpy`` (a numpy pip put into the venv, hiding the system's), ``picamera2_error`` (what importing
-picamera2 prints when it fails), ``apt_lgpio`` (python3-lgpio is installed), ``ssh_peer`` and ``route_dev``
-(an SSH session and the interface it comes in on), and the NetworkManager connection (``nm``).
+picamera2 prints when it fails), ``apt_lgpio`` (python3-lgpio is installed), ``pip_fails``, ``ssh_peer`` and
+``route_dev`` (an SSH session and the interface it comes in on), and the NetworkManager connection (``nm``).
 """
 
 from __future__ import annotations
@@ -43,6 +43,9 @@ def venv_python(args: list[str], state: dict) -> int:
         if args[2] == "uninstall":
             state.pop("venv_numpy", None)
         else:
+            if state.get("pip_fails"):
+                print("ERROR: ResolutionImpossible", file=sys.stderr)
+                return 1
             state["pip"] = True
             constraints = Path(args[args.index("--constraint") + 1]).read_text()
             pinned = re.search(r"^numpy==(\S+)$", constraints, re.M)

@@ -38,7 +38,8 @@ class FakePi:
         return self.root / "etc/camelup/config.toml"
 
     def install(self, *args: str, expect: int = 0) -> tuple[str, list[str]]:
-        """Run install.sh; its output and the calls that changed something (not the questions it asked)."""
+        """Run install.sh; its output (and errors) and the calls that changed something (not the questions it
+        asked)."""
         (self.state_dir / "state.json").write_text(json.dumps(self.state))
         (self.state_dir / "log").write_text("")
         result = subprocess.run(["bash", str(INSTALL), *args], capture_output=True, text=True, env=self.env,
@@ -47,7 +48,7 @@ class FakePi:
         self.state = json.loads((self.state_dir / "state.json").read_text())
         calls = [line for line in (self.state_dir / "log").read_text().splitlines()
                  if not line.startswith(("systemctl is-enabled", "systemctl is-active", "systemctl list-unit-files"))]
-        return result.stdout, calls
+        return result.stdout + result.stderr, calls
 
 
 @pytest.fixture
@@ -102,6 +103,14 @@ def test_a_camera_that_cannot_load_is_a_clear_warning_not_a_failed_install(pi):
     out, _ = pi.install()
     assert "WARNING: the Pi camera will not start: ValueError: numpy.dtype size changed" in out
     assert "The camera does not start" in out
+
+
+def test_pip_finding_no_opencv_for_the_systems_numpy_stops_the_install_and_says_why(pi):
+    pi.state.update(system_numpy="2.5.0", pip_fails=True)  # a numpy newer than any OpenCV in pyproject's range
+    out, calls = pi.install(expect=1)
+    assert "pip could not install the companion beside the system's numpy 2.5.0" in out
+    assert not any(c.startswith("systemctl restart") for c in calls)
+    assert not pi.config.exists()
 
 
 def hotspot(config: Path) -> dict:
