@@ -289,6 +289,15 @@ fi
 if [ ! -f "$CONFIG_DIR/pyramid.toml" ]; then
     run cp "$SOURCE/hardware/pyramid.example.toml" "$CONFIG_DIR/pyramid.toml"
 fi
+# A rig whose servos hang off a PCA9685 board needs the I²C bus, which Raspberry Pi OS ships switched off.
+if grep -qs pca9685 "$CONFIG_DIR/pyramid.toml" && command -v raspi-config >/dev/null 2>&1; then
+    if [ "$(raspi-config nonint get_i2c 2>/dev/null)" = 1 ]; then
+        run raspi-config nonint do_i2c 0
+        echo "    switched on I²C for the servo board (if 'camelup doctor' cannot see /dev/i2c-1: sudo reboot)"
+    else
+        echo "    ok: I²C is on for the servo board"
+    fi
+fi
 if [ "$(stat -c %U "$DATA_DIR" 2>/dev/null)" != "$SERVICE_USER" ]; then
     run chown -R "$SERVICE_USER:$SERVICE_USER" "$DATA_DIR"
 fi

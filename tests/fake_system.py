@@ -146,6 +146,9 @@ def main() -> int:
         if args[0] == "-nG":
             print(" ".join(state.get("groups", [])))
         return 0 if state.get("user") else 1
+    if name == "raspi-config" and args[:2] == ["nonint", "get_i2c"]:
+        print(0 if state.get("i2c") else 1)
+        return 0
     if name == "stat":
         print("camelup" if state.get("owned") else "root")
         return 0
@@ -177,6 +180,8 @@ def main() -> int:
         state.setdefault("groups", []).append(args[1])
     elif name == "chown":
         state["owned"] = True
+    elif name == "raspi-config" and args[:2] == ["nonint", "do_i2c"]:
+        state["i2c"] = args[2] == "0"
     elif name == "userdel":
         state["user"] = False
     save(state)

@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 INSTALL = ROOT / "deploy" / "install.sh"
 COMMANDS = ("dpkg-query", "apt-get", "getent", "useradd", "usermod", "userdel", "id", "chown", "stat", "systemctl",
-            "python3", "nmcli", "ss", "ip")
+            "python3", "nmcli", "ss", "ip", "raspi-config")
 
 
 class FakePi:
@@ -111,6 +111,17 @@ def test_pip_finding_no_opencv_for_the_systems_numpy_stops_the_install_and_says_
     assert "pip could not install the companion beside the system's numpy 2.5.0" in out
     assert not any(c.startswith("systemctl restart") for c in calls)
     assert not pi.config.exists()
+
+
+def test_a_rig_on_a_pca9685_board_gets_the_i2c_bus_switched_on_once(pi):
+    _, calls = pi.install()
+    assert not any(c.startswith("raspi-config") for c in calls), "no servo board, nothing to switch on"
+    rig = pi.root / "etc/camelup/pyramid.toml"
+    rig.write_text('[servo]\ndriver = "pca9685"\ni2c_address = 0x40\n')
+    out, calls = pi.install()
+    assert "raspi-config nonint do_i2c 0" in calls and "switched on I²C" in out
+    out, calls = pi.install()
+    assert calls == [] and "ok: I²C is on" in out
 
 
 def hotspot(config: Path) -> dict:
