@@ -33,7 +33,9 @@ def resolve(tmp_path: Path, python: str, numpy: str) -> dict:
     constraints.write_text(f"numpy=={numpy}\n")  # what install.sh writes, from the system's numpy
     report = tmp_path / "report.json"
     command = [
-        sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "--ignore-installed", "--report", str(report),
+        # --target: nothing installed here is taken as already there (and older pips need it with --platform)
+        sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "--target", str(tmp_path / "target"),
+        "--report", str(report),
         "--python-version", python, "--implementation", "cp", "--only-binary=:all:",
         "--platform", "manylinux_2_36_aarch64", "--platform", "manylinux2014_aarch64",
         "--constraint", str(constraints), *pi_requirements(),
@@ -45,7 +47,7 @@ def resolve(tmp_path: Path, python: str, numpy: str) -> dict:
         if "satisfies the requirement" in result.stderr or "ResolutionImpossible" in result.stderr:
             pytest.fail(f"pip cannot install the project beside numpy {numpy} on Python {python}: the OpenCV range "
                         f"in pyproject.toml has no build for it.\n{result.stderr}")
-        pytest.fail(f"pip could not ask PyPI (is the network down?):\n{result.stderr}")
+        pytest.fail(f"pip could not answer (is PyPI unreachable?):\n{result.stderr}")
     return {item["metadata"]["name"].lower(): item for item in json.loads(report.read_text())["install"]}
 
 
