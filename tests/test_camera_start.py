@@ -31,7 +31,9 @@ def fake_picamera2(tmp_path, monkeypatch):
         monkeypatch.delitem(sys.modules, "picamera2", raising=False)
         monkeypatch.delitem(sys.modules, "simplejpeg", raising=False)
 
-    return install
+    yield install
+    for name in ("picamera2", "simplejpeg", "libcamera"):  # no stand-in outlives its test
+        sys.modules.pop(name, None)
 
 
 @pytest.mark.skipif(not ABI_MISMATCH, reason="simplejpeg 1.6.6 under numpy 2 is installed for Python 3.11 only")
