@@ -36,7 +36,7 @@ def fake_picamera2(tmp_path, monkeypatch):
         sys.modules.pop(name, None)
 
 
-@pytest.mark.skipif(not ABI_MISMATCH, reason="simplejpeg 1.6.6 under numpy 2 is installed for Python 3.11 only")
+@pytest.mark.skipif(not ABI_MISMATCH, reason="needs numpy 2 and simplejpeg 1.6.6 (dev dependency, Python 3.11)")
 def test_picamera2_built_for_another_numpy_is_explained(fake_picamera2):
     fake_picamera2("import simplejpeg  # as picamera2/encoders/jpeg_encoder.py does\nclass Picamera2: pass\n")
     with pytest.raises(CameraError) as raised:
