@@ -72,6 +72,7 @@ run() {
     if [ "$dry_run" = 1 ]; then
         echo "    would run: $*"
     else
+        echo "    running: $*"
         "$@"
     fi
 }
