@@ -13,6 +13,7 @@ import pytest
 
 from companion.camera_watch import CameraWatch, wait_for
 from companion.cli import main
+from companion.web import create_app
 from vision.board import load_template
 from vision.sources import CameraError, PiCamera, open_source
 
@@ -91,15 +92,28 @@ def test_a_camera_that_fails_while_starting_is_a_camera_error_and_is_closed(fake
     assert picamera2.Picamera2.closed == (init == "pass"), "a camera half started is released"
 
 
-def test_the_camera_thread_turns_any_start_failure_into_a_notice():
+def test_the_camera_thread_turns_any_start_failure_into_a_notice_on_the_table(tmp_path):
     def broken():
         raise ValueError("numpy.dtype size changed, may indicate binary incompatibility")
 
-    template = load_template("2018")
-    watch = CameraWatch(broken, template, {}).start()
+    watch = CameraWatch(broken, load_template("2018"), {}).start()
     status = wait_for(watch, {"unavailable"})
     assert status.state == "unavailable"
     assert "numpy.dtype size changed" in status.message and "play goes on by hand" in status.message
+    client = create_app(tmp_path / "data", None, "http://t", testing=True, camera=watch).test_client()
+    game = client.post("/api/games", json={"edition": "2018", "players": ["A", "B"], "dice": "manual"}).get_json()
+    report = client.get(f"/api/games/{game['game_id']}/camera",
+                        headers={"Authorization": f"Bearer {game['table_token']}"}).get_json()
+    assert report == {"state": "unavailable", "message": status.message}
+    watch.stop()
+
+
+def test_a_pi_camera_that_cannot_load_reaches_the_table_as_a_notice(fake_picamera2, tmp_path):
+    fake_picamera2('raise ValueError("numpy.dtype size changed, may indicate binary incompatibility")\n')
+    watch = CameraWatch(lambda: open_source("picamera2"), load_template("2018"), {}).start()
+    status = wait_for(watch, {"unavailable"})
+    assert status.state == "unavailable"
+    assert "picamera2 cannot load" in status.message and "sudo deploy/install.sh" in status.message
     watch.stop()
 
 
