@@ -78,7 +78,10 @@ def main(argv: list[str]) -> int:
             print(get_value(path, argv[2]))
         else:
             print("changed" if set_values(path, argv[2:]) else "unchanged")
-    except (OSError, tomllib.TOMLDecodeError, IndexError) as error:
+    except tomllib.TOMLDecodeError as error:
+        print(f"config_toml.py: {path}: not valid TOML ({error})", file=sys.stderr)
+        return 1
+    except (OSError, IndexError) as error:
         print(f"config_toml.py: {path}: {error}", file=sys.stderr)
         return 1
     return 0

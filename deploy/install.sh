@@ -334,8 +334,11 @@ if [ -n "$hotspot_name" ]; then
     # The table screen shows [hotspot] as a QR code: it must say the network's real name and password.
     if [ "$dry_run" = 1 ]; then
         echo "    would set in $CONFIG: [hotspot] ssid and password"
-    elif [ "$("$VENV/bin/python" "$CONFIG_TOOL" "$CONFIG" set "hotspot.ssid=$hotspot_name" \
-            "hotspot.password=$hotspot_password")" = changed ]; then
+    elif ! written=$("$VENV/bin/python" "$CONFIG_TOOL" "$CONFIG" set "hotspot.ssid=$hotspot_name" \
+            "hotspot.password=$hotspot_password"); then
+        echo "install.sh: could not update $CONFIG (the message above says why); fix it and run this again" >&2
+        exit 1
+    elif [ "$written" = changed ]; then
         echo "    set [hotspot] in $CONFIG"
         changed=1
     else

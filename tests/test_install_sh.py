@@ -151,6 +151,14 @@ def test_the_hotspot_is_set_once_and_a_new_password_is_applied(pi):
     assert pi.config.read_text().startswith("# The Camel Up companion's settings")
 
 
+def test_a_broken_configuration_stops_the_hotspot_step_with_a_clear_message(pi):
+    pi.install()
+    pi.config.write_text('[hotspot]\nssid = "Camel "Table""\n')  # what the old installer wrote for a quote
+    out, _ = pi.install("--hotspot", "CamelTable", "sand-dunes-42", expect=1)
+    assert "config.toml: not valid TOML" in out
+    assert "could not update" in out and "fix it and run this again" in out
+
+
 def test_switching_the_wifi_warns_before_cutting_an_ssh_session_over_it(pi):
     pi.state.update(ssh_peer="192.168.1.7", route_dev="wlan0")
     out, calls = pi.install("--hotspot", "CamelTable", "sand-dunes-42")
