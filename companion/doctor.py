@@ -349,8 +349,11 @@ def _camera(settings: Settings, machine: Machine) -> Check:
 
 def _data(settings: Settings, machine: Machine) -> Check:
     path = Path(settings.data)
-    if machine.user != SERVICE_USER and path.resolve() == machine.service_data.resolve() and path.exists():
+    if machine.user != SERVICE_USER and path.resolve() == machine.service_data.resolve():
         # The service's own games: look, but create nothing (a file made by root or by you would lock it out).
+        if not path.exists():
+            return Check("data directory", False, f"{path} is not there yet",
+                         "sudo deploy/install.sh makes it (the service's first start too)")
         owner = machine.owner(path)
         if owner != SERVICE_USER:
             return Check("data directory", False, f"{path} belongs to {owner or 'nobody'}, not {SERVICE_USER}",

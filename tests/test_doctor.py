@@ -70,6 +70,9 @@ def test_the_services_games_are_looked_at_not_written(pi):
     pi.owner = lambda path: "root"
     checks, text = doctor(pi, camera="none", pyramid="none")
     assert not checks["data directory"].ok and f"sudo chown -R camelup:camelup {pi.service_data}" in text
+    pi.service_data.rmdir()
+    checks, _ = doctor(pi, camera="none", pyramid="none")
+    assert not checks["data directory"].ok and not pi.service_data.exists(), "not made by root for the service"
 
 
 def test_a_user_outside_the_gpio_group_is_told_to_join_it_not_to_install_lgpio(pi):
