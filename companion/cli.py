@@ -185,10 +185,13 @@ def _make_pyramid(settings: Settings, simulate: bool) -> tuple[DiceSource | None
     from firmware_py.hardware import make_pin_factory
     from firmware_py.pyramid import Pyramid
     from firmware_py.rig import PyramidRig
+    from firmware_py.rigstate import StateFile
 
     rig_config = load_config(settings.pyramid_config)
     factory, factory_name = make_pin_factory(rig_config.pin_factory)
-    rig = PyramidRig.build(Pyramid(rig_config.dice), rig_config, factory)
+    # The rig's leg and dice out live beside the games, so the two are reconciled after any restart.
+    store = StateFile(Path(settings.data) / "pyramid-state.json")
+    rig = PyramidRig.build(Pyramid(rig_config.dice), rig_config, factory, store=store)
     return RigPyramid(rig), f"gpio ({factory_name} pins)"
 
 
