@@ -253,7 +253,7 @@ def cmd_selftest(args: argparse.Namespace, out: TextIO | None = None) -> int:
 def cmd_calibrate(args: argparse.Namespace, keys: TextIO | None = None, out: TextIO | None = None) -> int:
     """Step each gate to its closed and open angle and save them: '+'/'-' step, '.'/',' the smallest step
     (one tick of the PCA9685), '+N'/'-N', '=A', Enter accepts."""
-    from firmware_py.servos import open_gates, tick_seconds
+    from firmware_py.servos import open_gates, pulse_ticks, tick_seconds
 
     keys = keys or sys.stdin
     out = out or sys.stdout
@@ -281,7 +281,7 @@ def cmd_calibrate(args: argparse.Namespace, keys: TextIO | None = None, out: Tex
                 print(f"{name}: {angle:.3f}° ({gates.pulse_width(die) * 1e6:.1f} µs)  > ", end="", file=out, flush=True)
                 line = next(lines, "q").strip()
                 if line == "":
-                    chosen[name] = round(angle, 3)
+                    chosen[name] = round(angle, 4)
                     print(file=out)
                     break
                 if line == "q":
@@ -291,7 +291,9 @@ def cmd_calibrate(args: argparse.Namespace, keys: TextIO | None = None, out: Tex
                     if line in ("+", "-"):
                         target = angle + (step if line == "+" else -step)
                     elif line in (".", ","):
-                        target = angle + (smallest if line == "." else -smallest)
+                        # Exactly one tick more or less than what the chip sends now.
+                        ticks = pulse_ticks(servo, servo.pulse_width(angle)) + (1 if line == "." else -1)
+                        target = servo.min_angle + (ticks * tick_seconds(servo) - servo.min_pulse_width) / per_degree
                     elif line.startswith("="):
                         target = float(line[1:])
                     else:

@@ -282,7 +282,8 @@ class TwinRun:
                 self._do(lambda: None)
             else:
                 self.press(self.rng.choices(kinds, weights)[0])
-            self._cut_in = None
+            if self.faults:
+                self._cut_in = None  # a cut that did not come during this step is not carried over
             self.settle()
         self.report.legs += 1
         self.report.draws = self.game.total_accepted
