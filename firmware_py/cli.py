@@ -202,16 +202,16 @@ def cmd_selftest(args: argparse.Namespace, out: TextIO | None = None) -> int:
             results.append(("gates", False, str(error)))
         else:
             bad = []
-            for name, angle in servo.configured_angles():
-                die = name.rsplit(" ", 1)[0]
-                gates.set_angle(die, angle)
-                time.sleep(args.step)
-                sent = gates.pulse_width(die)
-                if abs(sent - pulse_ticks(servo, servo.pulse_width(angle)) * tick) > 1e-9 or abs(
-                    sent - servo.pulse_width(angle)
-                ) > tick / 2 + 1e-9:
-                    bad.append(f"{name} (sent {sent * 1e6:.1f} µs)")
-            for die in servo.channels:
+            for die in servo.channels:  # closed, open, closed again: one gate at a time
+                for which, angle in (("closed", servo.closed_angles[die]), ("open", servo.open_angles[die]),
+                                     ("closed", servo.closed_angles[die])):
+                    gates.set_angle(die, angle)
+                    time.sleep(args.step)
+                    sent = gates.pulse_width(die)
+                    if abs(sent - pulse_ticks(servo, servo.pulse_width(angle)) * tick) > 1e-9 or abs(
+                        sent - servo.pulse_width(angle)
+                    ) > tick / 2 + 1e-9:
+                        bad.append(f"{die} {which} (sent {sent * 1e6:.1f} µs)")
                 gates.release(die)
             results.append((
                 "gates",
@@ -317,6 +317,28 @@ def cmd_calibrate(args: argparse.Namespace, keys: TextIO | None = None, out: Tex
 # -- parser ---------------------------------------------------------------------------------------------
 
 
+def cmd_drawings(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Write the builder's drawings from the mechanism's dimensions and the rig configuration; say what does not
+    fit."""
+    from firmware_py.drawings import check, load_mechanism, resistors, write_all
+
+    out = out or sys.stdout
+    config = _load(args)
+    try:
+        dimensions = load_mechanism(args.mechanism)
+    except (OSError, ValueError) as error:
+        raise ConfigError(f"{args.mechanism}: cannot use it ({error})") from None
+    for path in write_all(args.out, args.mechanism, config):
+        print(f"wrote {path}", file=out)
+    for colour, r in resistors(dimensions).items():
+        print(f"LED {colour}: {r['ohms']} Ω gives {r['ma']:.1f} mA ({r['min_ma']:.1f} to {r['max_ma']:.1f} mA over "
+              "the forward voltage's spread)", file=out)
+    problems = check(dimensions)
+    for problem in problems:
+        print(f"does not fit: {problem}", file=out)
+    return 1 if problems else 0
+
+
 def add_pyramid_parser(commands: Any) -> None:
     """Add ``pyramid`` and its subcommands to an argparse subparsers object."""
     pyramid = commands.add_parser("pyramid", help="the electronic dice pyramid (real or simulated pins)")
@@ -356,6 +378,14 @@ def add_pyramid_parser(commands: Any) -> None:
     simulate.add_argument("--json", action="store_true",
                           help='one JSON line per draw: {"leg", "die", "value", "released": [dice that fell]}')
     simulate.set_defaults(run=cmd_simulate)
+
+
+    drawings = sub.add_parser("drawings", help="write the mechanism and wiring drawings from the dimensions")
+    drawings.add_argument("--config", metavar="FILE", help="rig configuration (TOML) for the pins and channels")
+    drawings.add_argument("--mechanism", metavar="FILE", default="hardware/mechanism.toml",
+                          help="the mechanism's dimensions (default: hardware/mechanism.toml)")
+    drawings.add_argument("--out", metavar="DIR", default="hardware", help="where to write them")
+    drawings.set_defaults(run=cmd_drawings, simulate=True)
 
 
 def run_pyramid_command(args: argparse.Namespace) -> int:

@@ -106,10 +106,9 @@ class RigCore:
             self.put_back = [d for d in record.put_back if d in names]
             self.releasing = record.releasing
         servo = self.config.servo
-        for die in servo.channels:
+        for die in servo.channels:  # one at a time: six servos starting together would dip the supply
             self.gates.set_angle(die, servo.closed_angles[die])
-        self._wait(servo.move_time)
-        for die in servo.channels:
+            self._wait(servo.move_time)
             self.gates.release(die)
         if self.releasing is not None:
             self._release(self.releasing)
