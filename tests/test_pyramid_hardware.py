@@ -138,13 +138,22 @@ def test_drawings_command_writes_and_reports(tmp_path, capsys):
     assert "does not fit: chute" in capsys.readouterr().out
 
 
-@pytest.mark.skipif(shutil.which("openscad") is None, reason="openscad is not installed (apt install openscad)")
+@pytest.mark.skipif(shutil.which("openscad") is None, reason="openscad is not installed (make tools installs it)")
 @pytest.mark.parametrize("part", ["chutes", "plate"])
-def test_the_openscad_parts_render(tmp_path, part):
+def test_the_openscad_parts_render_to_the_drawn_size(tmp_path, dimensions, part):
     out = tmp_path / f"{part}.stl"
     result = subprocess.run(
         ["openscad", "-D", f'part="{part}"', "-o", str(out), str(HARDWARE / "pyramid.scad")],
         capture_output=True, text=True, timeout=300,
     )
     assert result.returncode == 0, result.stderr
-    assert out.stat().st_size > 1000 and "facet" in out.read_text()[:2000]
+    points = [tuple(map(float, line.split()[1:])) for line in out.read_text().splitlines()
+              if line.strip().startswith("vertex")]
+    size = [max(p[i] for p in points) - min(p[i] for p in points) for i in range(3)]
+    g = geometry(dimensions)
+    if part == "chutes":  # the row as drawn, as tall as a chute
+        assert size[0] == pytest.approx(g.row_length, abs=0.01)
+        assert size[2] == pytest.approx(dimensions["chute"]["height"], abs=0.01)
+    else:  # a disc on an arm reaching the horn
+        assert size[0] == pytest.approx(2 * g.plate_radius, abs=0.1)
+        assert size[1] == pytest.approx(g.plate_radius + dimensions["gate"]["arm"] + 5, abs=0.1)
