@@ -222,11 +222,12 @@ def _serve(args: argparse.Namespace) -> int:
     from companion.web.net import table_address
     from firmware_py.config import ConfigError
     from firmware_py.hardware import FactoryError
+    from firmware_py.servos import BusError
 
     try:
         settings = load_settings(args.config, host=args.host, port=args.port, data=args.data)
         pyramid, pyramid_name = _make_pyramid(settings, args.simulate)
-    except (SettingsError, ConfigError, FactoryError) as error:
+    except (SettingsError, ConfigError, FactoryError, BusError) as error:
         print(f"camelup serve: {error}", file=sys.stderr)
         return 2
     hotspot = (settings.hotspot_ssid, settings.hotspot_password) if settings.hotspot_ssid else None

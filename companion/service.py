@@ -221,6 +221,10 @@ class GameService:
         self.store.create_game(row)
         with self._lock:
             self._games[row.id] = LiveGame(row, [], parsed.start())
+        sync = getattr(self.pyramid, "sync", None)
+        if dice == "pyramid" and sync is not None:
+            self._last_active = row.id
+            sync(parsed.start())  # a new game starts from a full pyramid
         return self.credentials(row.id)
 
     def credentials(self, game_id: str) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """The pyramid rig's configuration: pins, angles and timings from a TOML file, validated on load.
 
-Every problem is reported with the key it concerns (``servo.angles.red: 200 is outside 0..180``). Keys that
+Every problem is reported with the key it concerns (``servo.open_angles.red: 200 is outside 0.0..180.0``). Keys that
 are left out take the defaults below, which match the wiring in ``hardware/README.md``.
 """
 

@@ -306,7 +306,7 @@ def wiring_svg(m: dict[str, dict[str, float]], config: RigConfig) -> str:
     svg.text(570, ys["I2C SDA"] + 4, "SDA", size=11)
     svg.text(570, ys["I2C SCL"] + 4, "SCL", size=11)
     svg.text(570, 360, "VCC ← Pi 3.3 V [pin 1]", size=11)
-    svg.text(570, 376, "GND ← Pi GND [pin 9]", size=11)
+    svg.text(570, 376, "GND ← Pi GND [pin 6]", size=11)
     svg.text(570, 392, f"address 0x{config.servo.i2c_address:02x}", size=11)
     for i, (die, channel) in enumerate(config.servo.channels.items()):
         y = 420 + 20 * i

@@ -170,3 +170,19 @@ def test_after_a_restart_the_rig_releases_what_the_game_recorded_while_it_was_of
     table.start()
     table.game_id = game_id
     assert table.rig.status()["out"] == table.out()  # released again: the chute is empty, the tray has it
+
+
+def test_a_new_game_asks_for_the_last_games_dice_back_first(table):
+    table.new_game()
+    table.press()
+    table.press()
+    out = table.out()
+    table.new_game()  # the next game starts from a full pyramid
+    table.idle()
+    status = table.rig.status()
+    assert sorted(status["put_back"]) == sorted(out) and table.page()["pyramid"]["state"] == "put back"
+    table.rig.refill()  # the dice are back
+    table.idle()
+    assert table.rig.status()["notice"] is None and table.rig.status()["out"] == []
+    table.press()
+    assert len(table.out()) == 1
