@@ -381,3 +381,46 @@ def test_reconcile_releases_what_the_game_has_out_and_asks_for_the_rest_back(fac
         assert rig.led.current.name == f"put back {first}"
     finally:
         rig.close()
+
+
+def test_a_press_while_a_gate_moves_releases_nothing_more(factory):
+    rig, events, config = make_rig(factory, {"button": {"lockout": 0.0}, "servo": {"move_time": 0.2}})
+    try:
+        opened = threading.Event()
+        bus = rig.recorder.bus
+        record = bus.on_write
+        bus.on_write = lambda channel: (record(channel), bus.pulse_width(channel) > 0.001 and opened.set())
+        press(factory, config, rig)  # returns once the whole release is done; press again during the next one
+        first = events.get(timeout=2)
+        opened.clear()
+        rig.test_clock.offset += 1.0
+        pin = factory.pin(config.button.pin)
+        pin.drive_low()
+        pin.drive_high()
+        assert opened.wait(2)  # the second die's gate is swinging open now
+        pin.drive_low()  # an impatient press during the move
+        pin.drive_high()
+        rig.wait_idle()
+        second = events.get(timeout=2)
+        assert events.empty() and len(rig.pyramid.drawn) == 2 and first.die != second.die
+        assert rig.core.releases == [first.die, second.die]
+    finally:
+        rig.close()
+
+
+def test_the_state_file_is_replaced_whole_or_not_at_all(tmp_path, monkeypatch):
+    from firmware_py import durable
+    from firmware_py.rigstate import RigRecord
+
+    store = StateFile(tmp_path / "state.json")
+    store.save(RigRecord("2018", leg=2, sequence=7))
+    before = (tmp_path / "state.json").read_text()
+
+    def power_cut(*args):
+        raise OSError("power cut")
+
+    monkeypatch.setattr(durable.os, "replace", power_cut)
+    with pytest.raises(OSError):
+        store.save(RigRecord("2018", leg=3, sequence=8))
+    assert (tmp_path / "state.json").read_text() == before  # the old state, whole
+    assert store.load("2018", [d.name for d in parse_config({}).dice]).leg == 2
