@@ -22,7 +22,8 @@ lint: setup
 	$(BIN)/ruff check .
 
 # Test tools from Debian: Chromium for the real-browser test (Playwright never downloads a browser of its
-# own), shellcheck for deploy/install.sh; systemd-analyze comes with systemd.
+# own), shellcheck for deploy/install.sh; systemd-analyze comes with systemd; openscad renders the pyramid's
+# printable parts (about 55 MB without its recommends).
 TOOLS := chromium fonts-noto-color-emoji shellcheck
 tools:
 	@if ! command -v chromium >/dev/null 2>&1 || ! command -v shellcheck >/dev/null 2>&1; then \
@@ -31,6 +32,15 @@ tools:
 			apt-get update -q && apt-get install -y -q $(TOOLS); \
 		else \
 			echo "chromium or shellcheck is missing and cannot be installed here: those tests will be skipped"; \
+		fi; \
+	fi
+	@if ! command -v openscad >/dev/null 2>&1; then \
+		if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+			echo "installing openscad for the tests"; \
+			apt-get install -y -q --no-install-recommends openscad || \
+				{ apt-get update -q && apt-get install -y -q --no-install-recommends openscad; }; \
+		else \
+			echo "openscad is missing and cannot be installed here: the render test will be skipped"; \
 		fi; \
 	fi
 

@@ -185,10 +185,13 @@ def _make_pyramid(settings: Settings, simulate: bool) -> tuple[DiceSource | None
     from firmware_py.hardware import make_pin_factory
     from firmware_py.pyramid import Pyramid
     from firmware_py.rig import PyramidRig
+    from firmware_py.rigstate import StateFile
 
     rig_config = load_config(settings.pyramid_config)
     factory, factory_name = make_pin_factory(rig_config.pin_factory)
-    rig = PyramidRig.build(Pyramid(rig_config.dice), rig_config, factory)
+    # The rig's leg and dice out live beside the games, so the two are reconciled after any restart.
+    store = StateFile(Path(settings.data) / "pyramid-state.json")
+    rig = PyramidRig.build(Pyramid(rig_config.dice), rig_config, factory, store=store)
     return RigPyramid(rig), f"gpio ({factory_name} pins)"
 
 
@@ -219,11 +222,12 @@ def _serve(args: argparse.Namespace) -> int:
     from companion.web.net import table_address
     from firmware_py.config import ConfigError
     from firmware_py.hardware import FactoryError
+    from firmware_py.servos import BusError
 
     try:
         settings = load_settings(args.config, host=args.host, port=args.port, data=args.data)
         pyramid, pyramid_name = _make_pyramid(settings, args.simulate)
-    except (SettingsError, ConfigError, FactoryError) as error:
+    except (SettingsError, ConfigError, FactoryError, BusError) as error:
         print(f"camelup serve: {error}", file=sys.stderr)
         return 2
     hotspot = (settings.hotspot_ssid, settings.hotspot_password) if settings.hotspot_ssid else None

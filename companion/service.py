@@ -135,6 +135,25 @@ class GameService:
         on_button = getattr(self.pyramid, "on_button", None)
         if on_button is not None:
             on_button(lambda draw: self.button_draw(draw.die, draw.value, draw.crazy))
+        self._pyramid_start()
+
+    def _pyramid_start(self) -> None:
+        """The electronic pyramid learns the latest pyramid game at start; its notices wake the pages."""
+        on_status = getattr(self.pyramid, "on_status", None)
+        if on_status is not None:
+            on_status(self._pyramid_changed)
+        sync = getattr(self.pyramid, "sync", None)
+        live = [g for g in self._games.values() if g.row.dice == "pyramid" and not g.state.game_over]
+        if sync is not None and live:
+            latest = max(live, key=lambda g: g.entries[-1].at if g.entries else g.row.created)
+            self._last_active = latest.row.id
+            sync(latest.state)
+
+    def _pyramid_changed(self) -> None:
+        for game in list(self._games.values()):
+            if game.row.dice == "pyramid":
+                for listener in list(game.listeners):
+                    listener.put(game.version)
 
     # -- loading ----------------------------------------------------------------------------------------
     def _replay(self, row: GameRow, entries: list[Entry]) -> LiveGame:
@@ -202,6 +221,10 @@ class GameService:
         self.store.create_game(row)
         with self._lock:
             self._games[row.id] = LiveGame(row, [], parsed.start())
+        sync = getattr(self.pyramid, "sync", None)
+        if dice == "pyramid" and sync is not None:
+            self._last_active = row.id
+            sync(parsed.start())  # a new game starts from a full pyramid
         return self.credentials(row.id)
 
     def credentials(self, game_id: str) -> dict[str, Any]:
@@ -451,6 +474,9 @@ class GameService:
             if version == game.version:
                 game.views[(version, "public", None)] = public
                 game.views[key] = text
+        status = getattr(self.pyramid, "status", None)
+        if game.row.dice == "pyramid" and status is not None:
+            text = f'{text[:-1]}, "pyramid": {json.dumps(status())}}}'  # the rig's notice changes between versions
         return text
 
 

@@ -19,21 +19,23 @@ from firmware_py.pyramid import Draw, Pyramid, Refilled, Undone
 # gpiozero is imported by the commands themselves, so that building the parser (``camelup --help``,
 # ``camelup replay``) does not pay for it.
 
-PWM_PERIOD = 0.02
-"""A hobby servo's pulse period (50 Hz), what gpiozero's AngularServo uses."""
+def _load(args: argparse.Namespace) -> RigConfig:
+    config = load_config(args.config)
+    if getattr(args, "edition", None):
+        config = parse_config({**_given(config.raw), "edition": args.edition}, config.source)
+    return config
 
 
-def _open(args: argparse.Namespace, overrides: dict[str, Any] | None = None) -> tuple[RigConfig, Any, str]:
+def _given(raw: dict[str, Any]) -> dict[str, Any]:
+    """The merged configuration without the per-die tables (which belong to one edition's dice)."""
+    servo = {k: v for k, v in raw["servo"].items() if k not in ("channels", "open_angles", "closed_angles")}
+    return {**raw, "servo": servo, "colours": {}}
+
+
+def _open(args: argparse.Namespace) -> tuple[RigConfig, Any, str]:
     from firmware_py.hardware import make_pin_factory
 
-    config = load_config(args.config)
-    if overrides or getattr(args, "edition", None):
-        data = dict(config.raw)
-        if getattr(args, "edition", None):
-            data["edition"] = args.edition
-        for key, value in (overrides or {}).items():
-            data[key] = {**data[key], **value}
-        config = parse_config(data, config.source)
+    config = _load(args)
     factory, name = make_pin_factory(config.pin_factory, simulate=args.simulate)
     return config, factory, name
 
@@ -47,31 +49,50 @@ def _describe(draw: Draw) -> str:
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Press the (mock) button for every draw of ``--legs`` legs, refilling after each."""
+    """Play ``--legs`` legs on the digital twin: the rig's own code, Adafruit's PCA9685 driver on a simulated
+    board, and the physical dice, gates and tray. Each draw says which die the mechanism released."""
     out = out or sys.stdout
-    from firmware_py.rig import PyramidRig
+    from firmware_py.twinsim import TwinRun, run_legs
 
-    args.simulate = True
-    config, factory, _ = _open(args, {"button": {"lockout": 0}, "servo": {"move_time": 0}})
-    pyramid = Pyramid(config.dice, seed=args.seed)
-    events = pyramid.subscribe()
-    rig = PyramidRig.build(pyramid, config, factory)
-    button_pin = factory.pin(config.button.pin)
-    try:
-        for _ in range(args.legs):
-            for _ in range(pyramid.draws_per_leg):
-                button_pin.drive_low()
-                button_pin.drive_high()
-                rig.wait_idle()
-                draw = events.get(timeout=5)
-                assert isinstance(draw, Draw)
-                print(json.dumps(draw.as_json()) if args.json else _describe(draw), file=out)
-            rig.refill()
-            rig.wait_idle()
-            events.get(timeout=5)  # the refill
-    finally:
-        rig.close()
+    config = _load(args)
+    if args.faults:
+        report = run_legs(config, args.legs, seed=args.seed or 1, progress=_progress(args.legs, args.json))
+        print(json.dumps(report.as_json()) if args.json else _faults_text(report.as_json()), file=out)
+        return 0 if report.wrong_releases == report.unreconciled == report.phantom_draws == 0 else 1
+    run = TwinRun(config, args.seed if args.seed is not None else 0, faults=False)
+    for _ in range(args.legs):
+        leg = run.game.leg
+        while run.game.leg == leg:
+            falls, drawn = len(run.twin.falls), run.game.total_accepted
+            run.press("plain")
+            if run.game.total_accepted == drawn:
+                continue  # the press came too soon after the last one: nothing was drawn
+            draw = run.core.pyramid.last
+            released = [fall.die for fall in run.twin.falls[falls:]]
+            if args.json:
+                print(json.dumps({**draw.as_json(), "released": released}), file=out)
+            else:
+                print(f"{_describe(draw)} -> released {', '.join(released) or 'nothing'}", file=out)
+        run.settle()
     return 0
+
+
+def _progress(total: int, quiet: bool) -> Any:
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, unit="leg", file=sys.stderr, disable=quiet or None)
+    return lambda done: bar.update(done - bar.n)
+
+
+def _faults_text(report: dict[str, Any]) -> str:
+    lines = [f"{report['legs']} legs of the {report['edition']} pyramid on the digital twin, with faults injected:"]
+    for key in ("presses", "draws", "releases", "bounces", "holds", "presses_during_moves", "undos", "refusals",
+                "refills", "power_cuts"):
+        lines.append(f"  {key.replace('_', ' '):22} {report[key]}")
+    for key in ("wrong_releases", "unreconciled", "phantom_draws"):
+        lines.append(f"  {key.replace('_', ' '):22} {report[key]}   (must be 0)")
+    lines += [f"  problem: {problem}" for problem in report["problems"]]
+    return "\n".join(lines)
 
 
 # -- run ------------------------------------------------------------------------------------------------
@@ -79,20 +100,27 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 def cmd_run(args: argparse.Namespace, keys: TextIO | None = None, out: TextIO | None = None) -> int:
     from firmware_py.rig import PyramidRig
+    from firmware_py.rigstate import StateFile
 
     keys = keys or sys.stdin
     out = out or sys.stdout
     config, factory, factory_name = _open(args)
     pyramid = Pyramid(config.dice, seed=args.seed if args.simulate else None)
     events = pyramid.subscribe()
-    rig = PyramidRig.build(pyramid, config, factory)
+    rig = PyramidRig.build(pyramid, config, factory, store=StateFile(args.state))
+    status = rig.status()
     print(
-        f"Pyramid ready ({config.edition} dice, {factory_name} pins, config: {config.source}).\n"
+        f"Pyramid ready ({config.edition} dice, {factory_name} pins, config: {config.source}, state: {args.state}).\n"
         f"Press the button (GPIO{config.button.pin}) or Enter to draw; 'u' undo, 'r' refill, 'q' quit. "
         f"Once the leg is over, holding the button {config.button.refill_hold_time:g} s refills.",
         file=out,
         flush=True,
     )
+    if status["notice"]:
+        print(status["notice"], file=out, flush=True)
+    if status["problem"]:
+        print(status["problem"], file=out, flush=True)
+    rig.on_status(lambda s: s["notice"] and print(s["notice"], file=out, flush=True))
     stop = threading.Event()
 
     def printer() -> None:
@@ -103,10 +131,8 @@ def cmd_run(args: argparse.Namespace, keys: TextIO | None = None, out: TextIO | 
                 continue
             if isinstance(event, Draw):
                 print(_describe(event), file=out, flush=True)
-                if pyramid.leg_over:
-                    print(f"leg {event.leg} is over: refill the pyramid ('r' or a long press)", file=out, flush=True)
             elif isinstance(event, Undone):
-                print(f"undone: {event.draw.die} {event.draw.value} is back in the pyramid", file=out, flush=True)
+                print(f"undone: {event.draw.die} {event.draw.value} goes back into the pyramid", file=out, flush=True)
             elif isinstance(event, Refilled):
                 print(f"refilled: leg {event.leg}", file=out, flush=True)
 
@@ -122,9 +148,13 @@ def cmd_run(args: argparse.Namespace, keys: TextIO | None = None, out: TextIO | 
     except KeyboardInterrupt:
         pass
     finally:
-        time.sleep(0.3)  # let the printer catch up
+        rig.wait_idle()
         stop.set()
         thread.join()
+        while not events.empty():  # what the printer had not reached yet
+            event = events.get_nowait()
+            if isinstance(event, Draw):
+                print(_describe(event), file=out, flush=True)
         rig.close()
     return 0
 
@@ -133,8 +163,9 @@ def cmd_run(args: argparse.Namespace, keys: TextIO | None = None, out: TextIO | 
 
 
 def cmd_selftest(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from firmware_py.hardware import GpioButton, GpioRgbLed, GpioServo
+    from firmware_py.hardware import GpioButton, GpioRgbLed
     from firmware_py.patterns import READY_PATTERN, Pattern
+    from firmware_py.servos import open_gates, pulse_ticks, tick_seconds
 
     out = out or sys.stdout
     config, factory, factory_name = _open(args)
@@ -142,8 +173,8 @@ def cmd_selftest(args: argparse.Namespace, out: TextIO | None = None) -> int:
     print(f"Self-test on {factory_name} pins (config: {config.source})", file=out)
     results: list[tuple[str, bool, str]] = []
     led = GpioRgbLed(config.led, factory)
-    servo = GpioServo(config.servo, factory)
     button = GpioButton(config.button, factory)
+    gates = None
     try:
         # LED: every die's colour, checked on the pins' duty cycles.
         wrong = []
@@ -162,27 +193,35 @@ def cmd_selftest(args: argparse.Namespace, out: TextIO | None = None) -> int:
             else f"{', '.join(wrong)} not shown: check GPIO{config.led.red}/{config.led.green}/{config.led.blue}, "
             f"the resistors, and led.common = \"{config.led.common}\"",
         ))
-        # Servo: sweep every configured angle and read back the pulse width.
-        pin = factory.pin(config.servo.pin)
-        bad = []
-        for name, angle in config.servo.configured_angles():
-            servo.move_to(angle)
-            time.sleep(args.step)
-            span = config.servo.max_angle - config.servo.min_angle
-            expected = config.servo.min_pulse_width + (angle - config.servo.min_angle) / span * (
-                config.servo.max_pulse_width - config.servo.min_pulse_width
-            )
-            if abs(pin.state * PWM_PERIOD - expected) > 2e-5:
-                bad.append(name)
-        servo.detach()
-        results.append((
-            "servo",
-            not bad,
-            f"swept {len(config.servo.configured_angles())} angles" + ("" if mock else " (check the release moves)")
-            if not bad
-            else f"angles {', '.join(bad)} not reached: check the signal wire on GPIO{config.servo.pin} and the "
-            "servo's own 5 V supply with a common ground",
-        ))
+        # Gates: open and close each one, reading every pulse back from the PCA9685's registers.
+        servo = config.servo
+        tick = tick_seconds(servo)
+        try:
+            gates = open_gates(servo, simulate=mock)
+        except Exception as error:
+            results.append(("gates", False, str(error)))
+        else:
+            bad = []
+            for die in servo.channels:  # closed, open, closed again: one gate at a time
+                for which, angle in (("closed", servo.closed_angles[die]), ("open", servo.open_angles[die]),
+                                     ("closed", servo.closed_angles[die])):
+                    gates.set_angle(die, angle)
+                    time.sleep(args.step)
+                    sent = gates.pulse_width(die)
+                    if abs(sent - pulse_ticks(servo, servo.pulse_width(angle)) * tick) > 1e-9 or abs(
+                        sent - servo.pulse_width(angle)
+                    ) > tick / 2 + 1e-9:
+                        bad.append(f"{die} {which} (sent {sent * 1e6:.1f} µs)")
+                gates.release(die)
+            results.append((
+                "gates",
+                not bad,
+                f"opened and closed {len(servo.channels)} gates; pulses exact to {tick * 1e6:.2f} µs at "
+                f"{servo.reference_clock / 4096 / round(servo.reference_clock / 4096 / servo.frequency):.2f} Hz"
+                + ("" if mock else " (check each gate opens and closes)")
+                if not bad
+                else f"{', '.join(bad)} not sent: check the PCA9685 (I²C on GPIO2/3, V+ 5 V supply, common ground)",
+            ))
         # Button: wait for a press.
         pressed = threading.Event()
         button.on_press(pressed.set)
@@ -200,8 +239,9 @@ def cmd_selftest(args: argparse.Namespace, out: TextIO | None = None) -> int:
             else f"no press on GPIO{config.button.pin}: check the button is wired {wiring}",
         ))
     finally:
-        for part in (button, servo, led):
-            part.close()
+        for part in (button, gates, led):
+            if part is not None:
+                part.close()
     for part, ok, detail in results:
         print(f"{'PASS' if ok else 'FAIL'}  {part}: {detail}", file=out)
     return 0 if all(ok for _, ok, _ in results) else 1
@@ -211,30 +251,37 @@ def cmd_selftest(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def cmd_calibrate(args: argparse.Namespace, keys: TextIO | None = None, out: TextIO | None = None) -> int:
-    """Step the servo to each release angle and save them: '+'/'-' step, '+N'/'-N', '=A', Enter accepts."""
-    from firmware_py.hardware import GpioServo
+    """Step each gate to its closed and open angle and save them: '+'/'-' step, '.'/',' the smallest step
+    (one tick of the PCA9685), '+N'/'-N', '=A', Enter accepts."""
+    from firmware_py.servos import open_gates, pulse_ticks, tick_seconds
 
     keys = keys or sys.stdin
     out = out or sys.stdout
-    config, factory, _ = _open(args)
-    servo_config = config.servo
-    servo = GpioServo(servo_config, factory)
+    config, _, factory_name = _open(args)
+    servo = config.servo
+    # One tick of pulse, in degrees: the smallest step that changes what the chip sends.
+    per_degree = (servo.max_pulse_width - servo.min_pulse_width) / (servo.max_angle - servo.min_angle)
+    smallest = tick_seconds(servo) / per_degree
+    step = max(args.step_degrees, smallest)
+    gates = open_gates(servo, simulate=factory_name == "mock")
     chosen: dict[str, float] = {}
     print(
-        "Calibrate the release: '+' or '-' moves by the step, '+10' or '-10' by 10 degrees, '=90' goes to 90, "
-        "Enter keeps the angle, 'q' quits without saving.",
+        f"Calibrate each gate: '+' or '-' moves {step:g}°, '.' or ',' moves {smallest:.3f}° (one "
+        f"{tick_seconds(servo) * 1e6:.2f} µs step), '+10' or '-10' moves 10°, '=90' goes to 90°, Enter keeps the "
+        "angle, 'q' quits without saving.",
         file=out,
         flush=True,
     )
     lines = iter(keys)
     try:
-        for name, angle in servo_config.configured_angles():
+        for name, angle in servo.configured_angles():
+            die = name.rsplit(" ", 1)[0]
             while True:
-                servo.move_to(angle)
-                print(f"{name}: {angle:g}°  > ", end="", file=out, flush=True)
+                gates.set_angle(die, angle)
+                print(f"{name}: {angle:.3f}° ({gates.pulse_width(die) * 1e6:.1f} µs)  > ", end="", file=out, flush=True)
                 line = next(lines, "q").strip()
                 if line == "":
-                    chosen[name] = angle
+                    chosen[name] = round(angle, 4)
                     print(file=out)
                     break
                 if line == "q":
@@ -242,24 +289,54 @@ def cmd_calibrate(args: argparse.Namespace, keys: TextIO | None = None, out: Tex
                     return 1
                 try:
                     if line in ("+", "-"):
-                        target = angle + (args.step_degrees if line == "+" else -args.step_degrees)
+                        target = angle + (step if line == "+" else -step)
+                    elif line in (".", ","):
+                        # Exactly one tick more or less than what the chip sends now.
+                        ticks = pulse_ticks(servo, servo.pulse_width(angle)) + (1 if line == "." else -1)
+                        target = servo.min_angle + (ticks * tick_seconds(servo) - servo.min_pulse_width) / per_degree
                     elif line.startswith("="):
                         target = float(line[1:])
                     else:
                         target = angle + float(line)
                 except ValueError:
-                    print(f"\n'{line}' is not a step: use +, -, +N, -N, =A or Enter", file=out)
+                    print(f"\n'{line}' is not a step: use +, -, ., ',', +N, -N, =A or Enter", file=out)
                     continue
-                angle = min(servo_config.max_angle, max(servo_config.min_angle, target))
-            servo.detach()
+                angle = min(servo.max_angle, max(servo.min_angle, target))
+            gates.release(die)
     finally:
-        servo.close()
-    save_angles(args.save, chosen, servo_config.mode)
+        gates.close()
+    try:
+        save_angles(args.save, chosen)
+    except ConfigError as error:
+        print(f"not saved: {error}", file=out)
+        return 1
     print(f"saved {len(chosen)} angles to {args.save}", file=out)
     return 0
 
 
 # -- parser ---------------------------------------------------------------------------------------------
+
+
+def cmd_drawings(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Write the builder's drawings from the mechanism's dimensions and the rig configuration; say what does not
+    fit."""
+    from firmware_py.drawings import check, load_mechanism, resistors, write_all
+
+    out = out or sys.stdout
+    config = _load(args)
+    try:
+        dimensions = load_mechanism(args.mechanism)
+    except (OSError, ValueError) as error:
+        raise ConfigError(f"{args.mechanism}: cannot use it ({error})") from None
+    for path in write_all(args.out, args.mechanism, config):
+        print(f"wrote {path}", file=out)
+    for colour, r in resistors(dimensions).items():
+        print(f"LED {colour}: {r['ohms']} Ω gives {r['ma']:.1f} mA ({r['min_ma']:.1f} to {r['max_ma']:.1f} mA over "
+              "the forward voltage's spread)", file=out)
+    problems = check(dimensions)
+    for problem in problems:
+        print(f"does not fit: {problem}", file=out)
+    return 1 if problems else 0
 
 
 def add_pyramid_parser(commands: Any) -> None:
@@ -274,6 +351,8 @@ def add_pyramid_parser(commands: Any) -> None:
     run = sub.add_parser("run", help="run the rig: print each draw, keep legs, refill by long press or key")
     common(run)
     run.add_argument("--seed", type=int, help="seed for the dice (only with --simulate)")
+    run.add_argument("--state", metavar="FILE", default="pyramid-state.json",
+                     help="where the rig keeps its leg and the dice out across restarts")
     run.set_defaults(run=cmd_run)
 
     selftest = sub.add_parser("selftest", help="light every colour, sweep the servo, wait for a press")
@@ -282,19 +361,31 @@ def add_pyramid_parser(commands: Any) -> None:
     selftest.add_argument("--step", type=float, default=0.4, help="seconds per colour and per angle")
     selftest.set_defaults(run=cmd_selftest)
 
-    calibrate = sub.add_parser("calibrate", help="step the servo interactively and save the release angles")
+    calibrate = sub.add_parser("calibrate", help="step each gate servo interactively and save its angles")
     common(calibrate)
     calibrate.add_argument("--save", metavar="FILE", default="pyramid.toml", help="TOML file to write the angles to")
     calibrate.add_argument("--step-degrees", type=float, default=5.0)
     calibrate.set_defaults(run=cmd_calibrate)
 
-    simulate = sub.add_parser("simulate", help="draw whole legs on mock pins and print each draw")
+    simulate = sub.add_parser("simulate", help="play whole legs on the digital twin and say what each draw released")
     common(simulate)
     simulate.add_argument("--legs", type=int, default=1)
     simulate.add_argument("--edition", choices=("2014", "2018"))
     simulate.add_argument("--seed", type=int)
-    simulate.add_argument("--json", action="store_true", help='one JSON line per draw: {"leg", "die", "value"}')
+    simulate.add_argument("--faults", action="store_true",
+                          help="inject bounces, holds, undos, refusals and power cuts; print the counts (exit 1 if "
+                          "any die was wrongly released or the rig and game stayed apart)")
+    simulate.add_argument("--json", action="store_true",
+                          help='one JSON line per draw: {"leg", "die", "value", "released": [dice that fell]}')
     simulate.set_defaults(run=cmd_simulate)
+
+
+    drawings = sub.add_parser("drawings", help="write the mechanism and wiring drawings from the dimensions")
+    drawings.add_argument("--config", metavar="FILE", help="rig configuration (TOML) for the pins and channels")
+    drawings.add_argument("--mechanism", metavar="FILE", default="hardware/mechanism.toml",
+                          help="the mechanism's dimensions (default: hardware/mechanism.toml)")
+    drawings.add_argument("--out", metavar="DIR", default="hardware", help="where to write them")
+    drawings.set_defaults(run=cmd_drawings, simulate=True)
 
 
 def run_pyramid_command(args: argparse.Namespace) -> int:
@@ -303,10 +394,11 @@ def run_pyramid_command(args: argparse.Namespace) -> int:
         print("camelup pyramid: --legs must be at least 1", file=sys.stderr)
         return 2
     from firmware_py.hardware import FactoryError
+    from firmware_py.servos import BusError
 
     try:
         return args.run(args)
-    except (ConfigError, FactoryError) as error:
+    except (ConfigError, FactoryError, BusError) as error:
         print(f"camelup pyramid: {error}", file=sys.stderr)
         return 2
 

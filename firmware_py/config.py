@@ -1,6 +1,6 @@
 """The pyramid rig's configuration: pins, angles and timings from a TOML file, validated on load.
 
-Every problem is reported with the key it concerns (``servo.angles.red: 200 is outside 0..180``). Keys that
+Every problem is reported with the key it concerns (``servo.open_angles.red: 200 is outside 0.0..180.0``). Keys that
 are left out take the defaults below, which match the wiring in ``hardware/README.md``.
 """
 
@@ -20,7 +20,14 @@ GPIO_PINS = range(2, 28)
 DEFAULTS: dict[str, Any] = {
     "edition": "2018",
     "pin_factory": "auto",
-    "button": {"pin": 17, "pull_up": True, "lockout": 1.0, "hold_time": 1.0, "refill_hold_time": 4.0},
+    "button": {
+        "pin": 17,
+        "pull_up": True,
+        "debounce": 0.05,
+        "lockout": 1.0,
+        "hold_time": 1.0,
+        "refill_hold_time": 4.0,
+    },
     "led": {
         "red": 22,
         "green": 27,
@@ -31,21 +38,29 @@ DEFAULTS: dict[str, Any] = {
         "blink_off": 0.25,
     },
     "servo": {
-        "pin": 18,
-        "mode": "carousel",
+        "driver": "pca9685",
+        "i2c_address": 0x40,
+        "frequency": 50,
+        "reference_clock": 25_000_000,
         "min_angle": 0,
         "max_angle": 180,
         "min_pulse_width": 0.0005,
         "max_pulse_width": 0.0025,
-        "move_time": 0.5,
-        "angles": {},
+        "move_time": 0.4,
         "open_angle": 90,
         "closed_angle": 0,
+        "channels": {},
+        "open_angles": {},
+        "closed_angles": {},
     },
     "colours": {},
 }
 
 PIN_FACTORIES = ("auto", "lgpio", "rpigpio", "mock")
+I2C_PINS = {2: "I2C SDA", 3: "I2C SCL"}
+"""The PCA9685 servo board's bus: no button or LED may use these pins."""
+SERVO_DRIVERS = ("pca9685",)
+REMOVED_SERVO_KEYS = ("pin", "mode", "angles")
 
 
 class ConfigError(ValueError):
@@ -56,6 +71,7 @@ class ConfigError(ValueError):
 class ButtonConfig:
     pin: int
     pull_up: bool
+    debounce: float
     lockout: float
     hold_time: float
     refill_hold_time: float
@@ -79,22 +95,35 @@ class LedConfig:
 
 @dataclass(frozen=True)
 class ServoConfig:
-    pin: int
-    mode: str
+    """One gate servo per die on a PCA9685 board: ``channels[die]`` is its output, each gate has its own
+    calibrated open and closed angle."""
+
+    driver: str
+    i2c_address: int
+    frequency: float
+    reference_clock: float
     min_angle: float
     max_angle: float
     min_pulse_width: float
     max_pulse_width: float
     move_time: float
-    angles: dict[str, float]
-    open_angle: float
-    closed_angle: float
+    channels: dict[str, int]
+    open_angles: dict[str, float]
+    closed_angles: dict[str, float]
+
+    def pulse_width(self, angle: float) -> float:
+        """The pulse (seconds) that asks the servo for ``angle``: linear between the two ends."""
+        fraction = (angle - self.min_angle) / (self.max_angle - self.min_angle)
+        return self.min_pulse_width + fraction * (self.max_pulse_width - self.min_pulse_width)
 
     def configured_angles(self) -> list[tuple[str, float]]:
-        """Every angle the servo can be sent to, named (for the self-test's sweep and calibration)."""
-        if self.mode == "gate":
-            return [("closed", self.closed_angle), ("open", self.open_angle)]
-        return list(self.angles.items())
+        """Every angle a gate can be sent to, named ``"<die> closed"`` / ``"<die> open"`` (for the
+        self-test's sweep and for calibration)."""
+        return [
+            (f"{die} {which}", angles[die])
+            for die in self.channels
+            for which, angles in (("closed", self.closed_angles), ("open", self.open_angles))
+        ]
 
 
 @dataclass(frozen=True)
@@ -109,12 +138,12 @@ class RigConfig:
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def pins(self) -> dict[str, int]:
+        """The GPIO pins the firmware drives directly (the servos hang off the PCA9685 on I²C)."""
         return {
             "button.pin": self.button.pin,
             "led.red": self.led.red,
             "led.green": self.led.green,
             "led.blue": self.led.blue,
-            "servo.pin": self.servo.pin,
         }
 
 
@@ -175,6 +204,15 @@ def parse_config(data: Mapping[str, Any], source: str = "configuration") -> RigC
     Raises:
         ConfigError: naming the first key that is wrong.
     """
+    servo_given = data.get("servo")
+    if isinstance(servo_given, dict):
+        for key in REMOVED_SERVO_KEYS:
+            if key in servo_given:
+                raise ConfigError(
+                    f"servo.{key}: the single-servo carousel and gate were replaced by one gate servo per die on a "
+                    "PCA9685 board (the carousel dropped every die it passed): see hardware/README.md and "
+                    "hardware/pyramid.example.toml"
+                )
     raw = _merge(DEFAULTS, data)
     if raw["edition"] not in PRESETS:
         raise ConfigError(f"edition: must be one of {', '.join(PRESETS)}, not {raw['edition']!r}")
@@ -187,6 +225,7 @@ def parse_config(data: Mapping[str, Any], source: str = "configuration") -> RigC
     button = ButtonConfig(
         pin=_pin(b, "pin", "button."),
         pull_up=b["pull_up"],
+        debounce=_number(b, "debounce", "button.", 0.001, 0.5),
         lockout=_number(b, "lockout", "button.", 0, 30),
         hold_time=_number(b, "hold_time", "button.", 0.1, 30),
         refill_hold_time=_number(b, "refill_hold_time", "button.", 0.1, 60),
@@ -205,8 +244,8 @@ def parse_config(data: Mapping[str, Any], source: str = "configuration") -> RigC
         blink_off=_number(led, "blink_off", "led.", 0.01, 5),
     )
 
-    if s["mode"] not in ("carousel", "gate"):
-        raise ConfigError(f"servo.mode: must be \"carousel\" or \"gate\", not {s['mode']!r}")
+    if s["driver"] not in SERVO_DRIVERS:
+        raise ConfigError(f"servo.driver: must be one of {', '.join(SERVO_DRIVERS)}, not {s['driver']!r}")
     min_angle = _number(s, "min_angle", "servo.", -360, 360)
     max_angle = _number(s, "max_angle", "servo.", -360, 360)
     if min_angle >= max_angle:
@@ -215,26 +254,50 @@ def parse_config(data: Mapping[str, Any], source: str = "configuration") -> RigC
     max_pulse = _number(s, "max_pulse_width", "servo.", 0.0002, 0.003)
     if min_pulse >= max_pulse:
         raise ConfigError("servo.max_pulse_width: must be greater than servo.min_pulse_width")
+    # Analog hobby servos want 50 Hz; digital ones accept up to about 333 Hz (their data sheet says).
+    frequency = _number(s, "frequency", "servo.", 40, 333)
+    if max_pulse > 0.9 / frequency:
+        raise ConfigError(f"servo.frequency: {frequency:g} Hz leaves no room for a {max_pulse * 1000:g} ms pulse")
+    address = s["i2c_address"]
+    if isinstance(address, bool) or not isinstance(address, int) or not 0x40 <= address <= 0x7F:
+        raise ConfigError(f"servo.i2c_address: {address!r} is not a PCA9685 address (0x40 to 0x7F)")
 
     dice = PRESETS[raw["edition"]]
     names = [die.name for die in dice]
-    angles_given = _per_die(s["angles"], "servo.angles", "angle", names, raw["edition"])
-    # A carousel spreads the dice evenly over the servo's range unless angles are calibrated.
-    spread = {
-        name: min_angle + (max_angle - min_angle) * index / max(1, len(names) - 1) for index, name in enumerate(names)
-    }
-    angles = {name: _number({**spread, **angles_given}, name, "servo.angles.", min_angle, max_angle) for name in names}
+    channels_given = _per_die(s["channels"], "servo.channels", "channel", names, raw["edition"])
+    channels = {name: index for index, name in enumerate(names)} | channels_given
+    used: dict[int, str] = {}
+    for name in names:
+        channel = channels[name]
+        if isinstance(channel, bool) or not isinstance(channel, int) or not 0 <= channel <= 15:
+            raise ConfigError(f"servo.channels.{name}: {channel!r} is not a PCA9685 channel (0 to 15)")
+        if channel in used:
+            raise ConfigError(f"servo.channels.{name}: channel {channel} already opens the {used[channel]} gate")
+        used[channel] = name
+    default_open = _number(s, "open_angle", "servo.", min_angle, max_angle)
+    default_closed = _number(s, "closed_angle", "servo.", min_angle, max_angle)
+    per_gate = {}
+    for key, default in (("open_angles", default_open), ("closed_angles", default_closed)):
+        given = _per_die(s[key], f"servo.{key}", "angle", names, raw["edition"])
+        per_gate[key] = {
+            name: _number({name: default, **given}, name, f"servo.{key}.", min_angle, max_angle) for name in names
+        }
+    for name in names:
+        if per_gate["open_angles"][name] == per_gate["closed_angles"][name]:
+            raise ConfigError(f"servo.open_angles.{name}: the {name} gate's open and closed angles are the same")
     servo = ServoConfig(
-        pin=_pin(s, "pin", "servo."),
-        mode=s["mode"],
+        driver=s["driver"],
+        i2c_address=address,
+        frequency=frequency,
+        reference_clock=_number(s, "reference_clock", "servo.", 20e6, 30e6),
         min_angle=min_angle,
         max_angle=max_angle,
         min_pulse_width=min_pulse,
         max_pulse_width=max_pulse,
         move_time=_number(s, "move_time", "servo.", 0, 5),
-        angles=angles,
-        open_angle=_number(s, "open_angle", "servo.", min_angle, max_angle),
-        closed_angle=_number(s, "closed_angle", "servo.", min_angle, max_angle),
+        channels={name: channels[name] for name in names},
+        open_angles=per_gate["open_angles"],
+        closed_angles=per_gate["closed_angles"],
     )
 
     colours = _per_die(raw["colours"], "colours", '"#rrggbb"', names, raw["edition"])
@@ -246,7 +309,7 @@ def parse_config(data: Mapping[str, Any], source: str = "configuration") -> RigC
     )
 
     config = RigConfig(raw["edition"], raw["pin_factory"], button, led_config, servo, dice, source, raw)
-    seen: dict[int, str] = {}
+    seen: dict[int, str] = dict(I2C_PINS)
     for key, pin in config.pins().items():
         if pin in seen:
             raise ConfigError(f"{key}: GPIO{pin} is already used by {seen[pin]}")
@@ -276,19 +339,18 @@ def load_config(path: str | Path | None) -> RigConfig:
         raise ConfigError(f"{path}: {error}") from None
 
 
-def save_angles(path: str | Path, angles: Mapping[str, float], mode: str) -> None:
-    """Write calibrated servo angles into the TOML file at ``path``, keeping its other settings."""
+def save_angles(path: str | Path, angles: Mapping[str, float]) -> None:
+    """Write calibrated gate angles (named as in :meth:`ServoConfig.configured_angles`) into the TOML file at
+    ``path``, keeping its other settings. The file is replaced atomically."""
     import tomli_w
 
     target = Path(path)
     data: dict[str, Any] = tomllib.loads(target.read_text(encoding="utf-8")) if target.exists() else {}
     servo = data.setdefault("servo", {})
-    if mode == "gate":
-        servo["closed_angle"] = angles["closed"]
-        servo["open_angle"] = angles["open"]
-    else:
-        servo["angles"] = dict(angles)
+    for name, angle in angles.items():
+        die, which = name.rsplit(" ", 1)
+        servo.setdefault(f"{which}_angles", {})[die] = angle
     parse_config(data, str(path))  # never write a file that would not load
-    tmp = target.with_suffix(target.suffix + ".tmp")
-    tmp.write_text(tomli_w.dumps(data), encoding="utf-8")
-    tmp.replace(target)
+    from firmware_py.durable import write_atomically
+
+    write_atomically(target, tomli_w.dumps(data))

@@ -2,7 +2,7 @@
 
 Simulation happens at the lowest level, as in gpiozero's own tests: the same classes run on
 ``MockFactory(pin_class=MockPWMPin)``, whose pins tests can press (``pin.drive_low()``) and read
-(``pin.state`` is an LED channel's duty cycle or the servo's pulse width / 20 ms).
+(``pin.state`` is an LED channel's duty cycle). The gate servos are on a PCA9685: see :mod:`firmware_py.servos`.
 The pin factory is always passed in explicitly; nothing here touches gpiozero's global default.
 """
 
@@ -14,10 +14,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from gpiozero import RGBLED, AngularServo, Button
+from gpiozero import RGBLED, Button
 from gpiozero.pins import Factory
 
-from firmware_py.config import ButtonConfig, LedConfig, ServoConfig
+from firmware_py.config import ButtonConfig, LedConfig
 from firmware_py.patterns import OFF, Pattern
 
 
@@ -75,15 +75,9 @@ class Indicator(Protocol):
     def close(self) -> None: ...
 
 
-class Release(Protocol):
-    def move_to(self, angle: float) -> None: ...
-    def detach(self) -> None: ...
-    def close(self) -> None: ...
-
-
 class Trigger(Protocol):
     def on_press(self, callback: Callable[[], None]) -> None: ...
-    def on_hold(self, callback: Callable[[float], None]) -> None: ...
+    def on_release(self, callback: Callable[[], None]) -> None: ...
     def close(self) -> None: ...
 
 
@@ -143,49 +137,19 @@ class GpioRgbLed:
         self.led.close()
 
 
-class GpioServo:
-    """An ``AngularServo``; detached (no pulses) between moves so it does not jitter."""
-
-    def __init__(self, config: ServoConfig, factory: Factory) -> None:
-        self.servo = AngularServo(
-            config.pin,
-            initial_angle=None,
-            min_angle=config.min_angle,
-            max_angle=config.max_angle,
-            min_pulse_width=config.min_pulse_width,
-            max_pulse_width=config.max_pulse_width,
-            pin_factory=factory,
-        )
-
-    def move_to(self, angle: float) -> None:
-        self.servo.angle = angle
-
-    def detach(self) -> None:
-        self.servo.detach()
-
-    def close(self) -> None:
-        self.servo.close()
-
-
 class GpioButton:
-    """A push button between the pin and ground (``pull_up``) or 3.3 V. Debouncing is the rig's job:
-    mock pins ignore ``bounce_time`` and the real backends treat it differently, so none is set here."""
+    """A push button between the pin and ground (``pull_up``) or 3.3 V. Debouncing and hold times are the
+    rig's job, from these two edges and its own clock: mock pins ignore ``bounce_time``, the real backends
+    treat it differently, and gpiozero's ``held_time`` counts from the first ``when_held``, not the press."""
 
     def __init__(self, config: ButtonConfig, factory: Factory) -> None:
-        self.button = Button(
-            config.pin,
-            pull_up=config.pull_up,
-            bounce_time=None,
-            hold_time=config.hold_time,
-            hold_repeat=True,
-            pin_factory=factory,
-        )
+        self.button = Button(config.pin, pull_up=config.pull_up, bounce_time=None, pin_factory=factory)
 
     def on_press(self, callback: Callable[[], None]) -> None:
         self.button.when_pressed = lambda: callback()
 
-    def on_hold(self, callback: Callable[[float], None]) -> None:
-        self.button.when_held = lambda: callback(self.button.held_time or 0.0)
+    def on_release(self, callback: Callable[[], None]) -> None:
+        self.button.when_released = lambda: callback()
 
     def close(self) -> None:
         self.button.close()

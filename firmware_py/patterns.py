@@ -8,6 +8,8 @@
 | ready | a dim white glow |
 | leg over | slow amber blinking (1 s period) until the pyramid is refilled |
 | error | fast red blinking (5 per second) |
+| put dice back | the colour of each die to put back in turn, then a dark pause, until they are back |
+| refused | three fast red blinks, then the ready glow: the game did not accept that draw, nothing fell |
 """
 
 from __future__ import annotations
@@ -55,3 +57,10 @@ def die_pattern(die: Die, value: int, crazy: str | None, led: LedConfig) -> Patt
 READY_PATTERN = Pattern("ready", ((READY, 0.0),), then=READY)
 LEG_OVER_PATTERN = Pattern("leg over", ((AMBER, 0.5), (OFF, 0.5)))
 ERROR_PATTERN = Pattern("error", ((RED, 0.1), (OFF, 0.1)))
+REFUSED_PATTERN = Pattern("refused", ((RED, 0.1), (OFF, 0.1)) * 3, then=READY)
+
+
+def put_back_pattern(dice: tuple[Die, ...]) -> Pattern:
+    """The rig and the game disagree: each die to put back shows its colour in turn, then a pause."""
+    steps = tuple(step for die in dice for step in ((die.led_colour, 0.4), (OFF, 0.2)))
+    return Pattern("put back " + " ".join(die.name for die in dice), (*steps, (OFF, 0.6)))

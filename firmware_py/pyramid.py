@@ -159,23 +159,74 @@ class Pyramid:
         crazy = self._rng.choice(die.crazy_colours) if die.crazy_colours else None
         return value, crazy
 
+    @property
+    def sequence(self) -> int:
+        """How many draws this pyramid has made, over all legs (never goes back)."""
+        return self._sequence
+
+    def pick(self, among: Sequence[str] | None = None) -> Draw:
+        """Choose a random die still inside (and in ``among`` if given) and roll it, without taking it out:
+        :meth:`commit` does that once the draw is accepted.
+
+        Raises:
+            LegOverError: the leg's last die is already out; refill first.
+            PyramidError: none of ``among`` is inside.
+        """
+        with self._lock:
+            if self.leg_over:
+                raise LegOverError(f"the leg is over ({self.draws_per_leg} dice are out): refill the pyramid")
+            inside = [die for die in self.dice if die.name in self.inside and (among is None or die.name in among)]
+            if not inside:
+                raise PyramidError("none of those dice is inside the pyramid")
+            die = self._rng.choice(inside)
+            value, crazy = self._roll(die)
+            return Draw(self.leg, self._sequence + 1, die.name, value, crazy, self._clock())
+
+    def commit(self, draw: Draw) -> Draw:
+        """Take ``draw``'s die out (a pick, or a draw the game made elsewhere); it gets the next sequence number.
+
+        Raises:
+            PyramidError: that die is already out, or the leg is over.
+        """
+        with self._lock:
+            if self.leg_over:
+                raise LegOverError(f"the leg is over ({self.draws_per_leg} dice are out): refill the pyramid")
+            if draw.die not in self.inside:
+                raise PyramidError(f"the {draw.die} die is not inside the pyramid")
+            self._sequence += 1
+            draw = Draw(self.leg, self._sequence, draw.die, draw.value, draw.crazy, draw.time)
+            self._out.append(draw)
+        self._publish(draw)
+        return draw
+
     def draw(self) -> Draw:
         """Take one random die out of the pyramid.
 
         Raises:
             LegOverError: the leg's last die is already out; refill first.
         """
+        return self.commit(self.pick())
+
+    def restore(self, leg: int, sequence: int, out: Sequence[Draw]) -> None:
+        """Set the leg, the sequence number and the dice out (a saved state, or the game's leg)."""
         with self._lock:
-            if self.leg_over:
-                raise LegOverError(f"the leg is over ({self.draws_per_leg} dice are out): refill the pyramid")
-            inside = [die for die in self.dice if die.name in self.inside]
-            die = self._rng.choice(inside)
-            value, crazy = self._roll(die)
-            self._sequence += 1
-            draw = Draw(self.leg, self._sequence, die.name, value, crazy, self._clock())
-            self._out.append(draw)
-        self._publish(draw)
-        return draw
+            self.leg = leg
+            self._sequence = max(sequence, self._sequence)
+            self._out = list(out)
+
+    def take_back(self, die: str) -> Draw:
+        """Put ``die`` (out this leg) back in, wherever it is in the order of draws.
+
+        Raises:
+            PyramidError: that die is not out.
+        """
+        with self._lock:
+            found = next((draw for draw in self._out if draw.die == die), None)
+            if found is None:
+                raise PyramidError(f"the {die} die is not out of the pyramid")
+            self._out.remove(found)
+        self._publish(Undone(found, self._clock()))
+        return found
 
     def undo(self) -> Draw:
         """Put the last die of this leg back in.

@@ -119,7 +119,7 @@ def test_doctor_reports_the_simulated_hardware(tmp_path, capsys):
     assert main(["doctor", "--simulate", "--data", str(tmp_path / "data"), "--port", str(_free_port())]) == 0
     out = capsys.readouterr().out
     assert "PASS  GPIO pin factory: mock" in out
-    assert "PASS  pin servo.pin: GPIO18 usable" in out
+    assert "PASS  pin button.pin: GPIO17 usable" in out
     assert "PASS  data directory" in out and "Everything needed works." in out
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from companion.cli import main
 from firmware_py.cli import cmd_calibrate, cmd_run
-from firmware_py.config import DEFAULTS, ConfigError, load_config, parse_config
+from firmware_py.config import ConfigError, load_config, parse_config
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -17,13 +17,23 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.mark.parametrize(
     ("settings", "message"),
     [
-        ({"button": {"pin": 18}}, "servo.pin: GPIO18 is already used by button.pin"),
+        ({"button": {"pin": 22}}, "led.red: GPIO22 is already used by button.pin"),
+        ({"button": {"pin": 3}}, "button.pin: GPIO3 is already used by I2C SCL"),
         ({"led": {"red": 1}}, "led.red: 1 is not a GPIO pin"),
         ({"led": {"blue": 40}}, "led.blue: 40 is not a GPIO pin"),
-        ({"servo": {"angles": {"red": 200}}}, "servo.angles.red: 200 is outside"),
-        ({"servo": {"angles": {"orange": 20}}}, "servo.angles.orange: no such die in the 2018 pyramid"),
+        ({"servo": {"open_angles": {"red": 200}}}, "servo.open_angles.red: 200 is outside"),
+        ({"servo": {"closed_angles": {"orange": 20}}}, "servo.closed_angles.orange: no such die in the 2018 pyramid"),
         ({"servo": {"open_angle": -5}}, "servo.open_angle: -5 is outside"),
-        ({"servo": {"mode": "trapdoor"}}, "servo.mode"),
+        ({"servo": {"mode": "carousel"}}, "servo.mode: the single-servo carousel and gate were replaced"),
+        ({"servo": {"angles": {"red": 20}}}, "servo.angles: the single-servo carousel"),
+        ({"servo": {"channels": {"red": 0}}}, "servo.channels.red: channel 0 already opens the green gate"),
+        ({"servo": {"channels": {"red": 16}}}, "servo.channels.red: 16 is not a PCA9685 channel"),
+        ({"servo": {"frequency": 400}}, "servo.frequency: 400 is outside"),
+        ({"servo": {"frequency": 333, "max_pulse_width": 0.0029}}, "servo.frequency: 333 Hz leaves no room"),
+        ({"servo": {"i2c_address": 12}}, "servo.i2c_address: 12 is not a PCA9685 address"),
+        ({"servo": {"driver": "gpiozero"}}, "servo.driver"),
+        ({"servo": {"open_angles": {"red": 0}}}, "servo.open_angles.red: the red gate's open and closed angles"),
+        ({"button": {"debounce": 2}}, "button.debounce: 2 is outside"),
         ({"servo": {"min_pulse_width": 0.002, "max_pulse_width": 0.001}}, "servo.max_pulse_width"),
         ({"led": {"common": "both"}}, "led.common"),
         ({"button": {"lockout": "long"}}, "button.lockout: must be a number"),
@@ -44,8 +54,8 @@ def test_bad_configurations_name_the_key(settings, message):
 
 def test_config_file_errors_name_the_file(tmp_path):
     path = tmp_path / "rig.toml"
-    path.write_text("[led]\nred = 18\n")
-    with pytest.raises(ConfigError, match=r"rig.toml: led.red: GPIO18|rig.toml: servo.pin: GPIO18"):
+    path.write_text("[led]\nred = 17\n")
+    with pytest.raises(ConfigError, match=r"rig.toml: led.red: GPIO17 is already used by button.pin"):
         load_config(path)
     path.write_text("[led\n")
     with pytest.raises(ConfigError, match="not valid TOML"):
@@ -59,20 +69,6 @@ def test_colour_overrides_and_2014_preset():
     orange = next(die for die in config.dice if die.name == "orange")
     assert orange.led_colour == (1.0, 128 / 255, 0.0)
     assert [die.name for die in config.dice] == ["blue", "green", "orange", "yellow", "white"]
-
-
-def test_hardware_docs_name_the_pins_of_the_default_configuration():
-    """The wiring table and the SVG diagram must match what the firmware drives by default."""
-    config = parse_config({})
-    readme = (ROOT / "hardware" / "README.md").read_text()
-    table = dict(re.findall(r"^\| `([a-z_.]+)` \|[^|]*\| GPIO(\d+) ", readme, flags=re.M))
-    assert {key: int(pin) for key, pin in table.items()} == config.pins()
-    svg = (ROOT / "hardware" / "wiring.svg").read_text()
-    for key, pin in config.pins().items():
-        assert f"GPIO{pin}" in svg, f"{key} (GPIO{pin}) is missing from wiring.svg"
-    example = load_config(ROOT / "hardware" / "pyramid.example.toml")
-    assert example.pins() == config.pins()
-    assert DEFAULTS["servo"]["pin"] == config.servo.pin
 
 
 @pytest.mark.parametrize(("edition", "dice"), [("2014", 5), ("2018", 6)])
@@ -96,28 +92,45 @@ def test_simulate_is_repeatable_with_a_seed(capsys):
     assert capsys.readouterr().out == first
 
 
+def test_simulate_says_which_die_the_mechanism_released(capsys):
+    assert main(["pyramid", "simulate", "--legs", "20", "--seed", "3", "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(lines) == 100
+    assert all(line["released"] == [line["die"]] for line in lines)
+
+
+def test_simulate_with_faults_reports_zero_wrong_releases(capsys):
+    assert main(["pyramid", "simulate", "--legs", "60", "--edition", "2014", "--faults", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"wrong releases\s+0 ", out) and re.search(r"unreconciled\s+0 ", out)
+    assert re.search(r"power cuts\s+[1-9]", out)
+
+
 def test_selftest_passes_on_simulated_pins(capsys):
     assert main(["pyramid", "selftest", "--simulate", "--step", "0", "--timeout", "2"]) == 0
     out = capsys.readouterr().out
-    assert "PASS  LED" in out and "PASS  servo" in out and "PASS  button" in out
+    assert "PASS  LED" in out and "PASS  gates" in out and "PASS  button" in out
+    assert "pulses exact to 4.88 µs at 50.03 Hz" in out
 
 
 def test_a_bad_config_is_a_clear_message_and_exit_2(tmp_path, capsys):
     path = tmp_path / "rig.toml"
-    path.write_text("[servo]\nangles = { red = 999 }\n")
+    path.write_text("[servo.open_angles]\nred = 999\n")
     assert main(["pyramid", "simulate", "--config", str(path)]) == 2
-    assert "servo.angles.red: 999 is outside" in capsys.readouterr().err
+    assert "servo.open_angles.red: 999 is outside" in capsys.readouterr().err
 
 
-def test_calibrate_steps_the_servo_and_saves_the_angles(tmp_path):
+def test_calibrate_steps_each_gate_and_saves_its_angles(tmp_path):
     path = tmp_path / "rig.toml"
     path.write_text('edition = "2014"\n[button]\nlockout = 2.0\n')
-    keys = io.StringIO("+\n+\n\n=45\n\n-3\n\nnonsense\n\n\n")
+    # 2014: blue, green, orange, yellow, white; each gate closed then open.
+    keys = io.StringIO("+\n+\n\n=45\n\n\n-3\n\nnonsense\n\n" + "\n" * 5)
     args = _args(config=str(path), save=str(path), step_degrees=5.0)
     out = io.StringIO()
     assert cmd_calibrate(args, keys, out) == 0
     config = load_config(path)
-    assert config.servo.angles == {"blue": 10.0, "green": 45.0, "orange": 87.0, "yellow": 135.0, "white": 180.0}
+    assert config.servo.closed_angles == {"blue": 10.0, "green": 0.0, "orange": 0.0, "yellow": 0.0, "white": 0.0}
+    assert config.servo.open_angles == {"blue": 45.0, "green": 87.0, "orange": 90.0, "yellow": 90.0, "white": 90.0}
     assert config.button.lockout == 2.0  # the rest of the file is kept
     assert "not a step" in out.getvalue()
 
@@ -129,14 +142,35 @@ def test_calibrate_quit_saves_nothing(tmp_path):
     assert not path.exists()
 
 
-def test_run_draws_on_enter_and_takes_undo_and_refill_keys():
+def test_run_draws_on_enter_and_takes_undo_and_refill_keys(tmp_path):
     out = io.StringIO()
-    keys = io.StringIO("\n\nu\n\n\n\n\nr\n\nq\n")
-    assert cmd_run(_args(config=None, seed=3), keys, out) == 0
+    # Two draws, undo (the die must go back), r (it is back), four draws (the leg is over), r (refilled), a draw.
+    keys = io.StringIO("\n\nu\nr\n\n\n\n\nr\n\nq\n")
+    assert cmd_run(_args(config=_quick(tmp_path), seed=3, state=str(tmp_path / "state.json")), keys, out) == 0
     text = out.getvalue()
     assert text.count("leg 1 #") == 6  # five kept, one undone
-    assert "undone:" in text and "leg 1 is over" in text and "refilled: leg 2" in text
+    assert "undone:" in text and "back into the pyramid, then hold its button" in text
+    assert "Leg over: put the dice back" in text and "refilled: leg 2" in text
     assert "leg 2 #7" in text
+
+
+def test_run_starts_where_the_last_run_stopped(tmp_path):
+    state = str(tmp_path / "state.json")
+    first = io.StringIO()
+    cmd_run(_args(config=_quick(tmp_path), seed=3, state=state), io.StringIO("\n\n\nq\n"), first)
+    out_before = re.findall(r"leg 1 #\d: (\w+)", first.getvalue())
+    again = io.StringIO()
+    cmd_run(_args(config=_quick(tmp_path), seed=3, state=state), io.StringIO("\n\nq\n"), again)
+    out_after = re.findall(r"leg 1 #(\d): (\w+)", again.getvalue())
+    assert [n for n, _ in out_after] == ["4", "5"]
+    assert not {die for _, die in out_after} & set(out_before)
+
+
+def _quick(tmp_path):
+    """A configuration whose gates move at once (the simulated board does not need the time)."""
+    path = tmp_path / "quick.toml"
+    path.write_text("[servo]\nmove_time = 0\n")
+    return str(path)
 
 
 def _args(**values):

@@ -37,6 +37,9 @@
     const instruction = document.getElementById("instruction");
     instruction.hidden = !state.last_move;
     instruction.textContent = moveText(state);
+    const pyramidNotice = document.getElementById("pyramid-notice");  // the dice pyramid asks for a hand
+    pyramidNotice.hidden = !(state.pyramid && state.pyramid.notice);
+    pyramidNotice.textContent = (state.pyramid && state.pyramid.notice) || "";
     renderControls(document.getElementById("actions"), state, send);
     renderLegScoring(document.getElementById("scoring"), state, null);
     document.getElementById("export").hidden = !state.game_over;

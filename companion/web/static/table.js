@@ -44,6 +44,9 @@
     const instruction = document.getElementById("instruction");
     instruction.hidden = !state.last_move;
     instruction.textContent = state.last_move ? `${t("last_move")}: ${moveText(state)}` : "";
+    const pyramidNotice = document.getElementById("pyramid-notice");  // the dice pyramid asks for a hand
+    pyramidNotice.hidden = !(state.pyramid && state.pyramid.notice);
+    pyramidNotice.textContent = (state.pyramid && state.pyramid.notice) || "";
     document.getElementById("money").replaceChildren(...state.players.map((player) =>
       el("tr", { class: player === state.next_player ? "current" : "", "data-player": player }, el("td", {}, playerLabel(state, player)),
         el("td", {}, state.leg_tickets.filter((x) => x.owner === player).map((x) => camelChip(x.camel, String(x.value)))),
