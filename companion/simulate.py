@@ -20,6 +20,7 @@ from typing import Any
 
 from companion.bots import make_bots
 from companion.play import play_game
+from companion.sim.files import usable_directory
 
 
 @dataclass(frozen=True)
@@ -188,7 +189,7 @@ def run_tournament(
     make_bots(list(bots))  # unknown names fail here, before any work
     keep_log = logs is not None
     if logs is not None:
-        logs.mkdir(parents=True, exist_ok=True)
+        logs = usable_directory(logs)  # a bad directory is said before any game is played
     jobs = [(edition, seed, game, keep_log) for game in plan(games, bots, paired)]
     tournament = Tournament(edition, tuple(bots), seed, paired)
     start = time.perf_counter()
