@@ -174,7 +174,7 @@ def _simulate(args: argparse.Namespace) -> int:
     try:
         tournament = run_tournament(
             args.games, args.edition, bots, seed, args.workers, args.paired,
-            Path(args.logs) if args.logs else None, progress,
+            Path(args.logs) if args.logs else None, progress, args.timeout,
         )
     except ValueError as error:
         print(f"camelup simulate: {error}", file=sys.stderr)
@@ -530,7 +530,8 @@ def build_parser() -> argparse.ArgumentParser:
     simulate = commands.add_parser(
         "simulate",
         help="play a tournament of bots with no hardware and print win rates",
-        description="Play whole games between bots (random, greedy, strong). Seats rotate between games; "
+        description="Play whole games between bots: random, greedy, strong, expert, module:Class, "
+        "path/to/bot.py[:Class], exec:COMMAND (a program speaking camelup-bot/1). Seats rotate between games; "
         "the same seed gives the same games whatever --workers is.",
     )
     simulate.add_argument("--games", type=int, default=100)
@@ -542,6 +543,8 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--logs", metavar="DIR", help="write every game as a replayable game log")
     simulate.add_argument("--json", action="store_true", help="print JSON instead of a table")
     simulate.add_argument("--quiet", action="store_true", help="no progress bar")
+    simulate.add_argument("--timeout", type=float, default=5.0,
+                          help="seconds a bot may take for one decision (then it plays a pyramid ticket, counted)")
     simulate.set_defaults(run=_simulate)
 
     from firmware_py.cli import add_pyramid_parser
