@@ -189,6 +189,18 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _league(args: argparse.Namespace) -> int:
+    from companion.sim.cli import run_league_command
+
+    return run_league_command(args)
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    from companion.sim.cli import run_analyse_command
+
+    return run_analyse_command(args)
+
+
 def _make_pyramid(settings: Settings, simulate: bool) -> tuple[DiceSource | None, str]:
     """The dice source the settings ask for: the GPIO rig on a Pi, a simulated pyramid elsewhere."""
     from companion.service import SimulatedPyramid
@@ -546,6 +558,10 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--timeout", type=float, default=5.0,
                           help="seconds a bot may take for one decision (then it plays a pyramid ticket, counted)")
     simulate.set_defaults(run=_simulate)
+
+    from companion.sim.cli import add_sim_parsers
+
+    add_sim_parsers(commands, league=_league, analyse=_analyse)
 
     from firmware_py.cli import add_pyramid_parser
 
