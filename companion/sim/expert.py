@@ -11,6 +11,12 @@ What it considers, each in coins it expects to gain:
   P(wrong), from seeded race rollouts;
 - **a partnership** (2018, 6+ players): the partner's best ticket reward it would copy, from the leg odds.
 
+Then it looks one turn ahead, at the **next player**: every coin that player can expect from their best
+ticket or pyramid ticket after this choice counts against it (weighted 1/(players − 1), since that player is
+one rival among the others). A leg ticket taken leaves only the next, lower one of that colour; a pyramid
+ticket late in a leg shows the next player where the camels went (each roll of the dice valued exactly), which
+is why handing them a sure ticket is expensive.
+
 It takes the best; ties go to the pyramid ticket, then at random.
 """
 
@@ -18,10 +24,21 @@ from __future__ import annotations
 
 import random
 
-from companion.bots import DRAW, Choice, GreedyBot
+from companion.bots import DRAW, Choice, GreedyBot, _Draw
 from companion.odds.leg import LegOdds, draws_left_in_leg, exact_leg_odds, leg_distribution, leg_ticket_evs
 from companion.odds.race import RaceOdds, finish_card_evs, race_odds
-from companion.rules import FinishBet, GameState, LegalActions, LegBet, Partnership, PlaceTile, Tile
+from companion.rules import (
+    GREY_DIE,
+    FinishBet,
+    GameState,
+    LegalActions,
+    LegBet,
+    Partnership,
+    PlaceTile,
+    PyramidTicket,
+    Tile,
+    apply,
+)
 
 
 class ExpertBot(GreedyBot):
@@ -105,10 +122,58 @@ class ExpertBot(GreedyBot):
                         options.append((ev - self.finish_margin, FinishBet(player, pile, camel)))
         return options
 
+    lookahead_from_draws_left = 3
+    """Value the rolls of a pyramid ticket for the next player when this many draws or fewer are left."""
+    fresh_leg_value = 1.6
+    """What the next player can expect from the first turn of a new leg (about a top 5 ticket's worth)."""
+    candidates = 4
+    """How many of its best options it looks ahead from."""
+
+    def next_player_best(self, after: GameState) -> float:
+        """The next player's best sure-or-ticket EV in ``after`` (tiles and finish cards left out: slower)."""
+        if after.game_over:
+            return 0.0
+        odds = self._about_board("exact-leg", after, lambda: exact_leg_odds(after))
+        evs = [ev for ev in leg_ticket_evs(after, odds).values() if ev is not None]  # type: ignore[arg-type]
+        return max([float(after.edition.pyramid_ticket_reward), *evs])
+
+    def after_draw(self, view: GameState, player: str) -> float | None:
+        """Expected next player's best after a pyramid ticket, over every roll (None: too early in the leg)."""
+        draws = draws_left_in_leg(view)
+        if draws > self.lookahead_from_draws_left:
+            return None  # taken as the board now: a lower bound (what the roll shows can only help them)
+        if draws == 1:
+            return self.fresh_leg_value
+        edition = view.edition
+        total = 0.0
+        inside = view.dice_in_pyramid()
+        for die in inside:
+            colours = edition.crazy_camels if die == GREY_DIE else (None,)
+            for value in edition.die_faces:
+                for colour in colours:
+                    p = 1 / (len(inside) * len(edition.die_faces) * len(colours))
+                    after = apply(view, PyramidTicket(player, die, value, colour))
+                    total += p * (self.fresh_leg_value if after.leg != view.leg else self.next_player_best(after))
+        return total
+
     def choose(self, view: GameState, legal: LegalActions, rng: random.Random) -> Choice:
         options = self.options(view, legal, rng)
         if not options:
             return next(iter(legal))
-        best = max(value for value, _ in options)
-        top = [choice for value, choice in options if value >= best - 1e-9]
+        player = legal.player
+        assert player is not None
+        weight = 1 / (len(view.players) - 1)
+        options.sort(key=lambda option: -option[0])
+        if not any(choice is DRAW for _, choice in options[: self.candidates]):
+            options = options[: self.candidates] + [option for option in options if option[1] is DRAW]
+        scored = []
+        for value, choice in options[: self.candidates + 1]:
+            rival = self.after_draw(view, player) if choice is DRAW else None
+            if rival is None:
+                # A face-down card changes nothing for the next player: the board as it is now.
+                rival = self.next_player_best(view if isinstance(choice, FinishBet | _Draw) else apply(view, choice))
+            scored.append((value, rival, choice))
+        ranked = [(value - weight * rival, choice) for value, rival, choice in scored]
+        best = max(value for value, _ in ranked)
+        top = [choice for value, choice in ranked if value >= best - 1e-9]
         return DRAW if DRAW in top else rng.choice(top)
