@@ -8,7 +8,7 @@ What it considers, each in coins it expects to gain:
 - **its tile**: the exact EV of the best few spots (each its own enumeration, since the tile changes the
   moves) *net* of what its tile already on the track earns where it stands;
 - **its finish cards**: P(right) × the payout it would get behind the cards already on the pile, minus
-  P(wrong), from seeded race rollouts;
+  P(wrong), from seeded race rollouts (300 per board);
 - **a partnership** (2018, 6+ players): the partner's best ticket reward it would copy, from the leg odds.
 
 Then it looks one turn ahead, at the **next player**: every coin that player can expect from their best
@@ -43,7 +43,7 @@ from companion.rules import (
 
 class ExpertBot(GreedyBot):
     name = "expert"
-    rollouts = 400
+    rollouts = 300
     """Race rollouts for the finish cards (one run per board, shared at the table)."""
     tile_candidates = 4
     """Spots (space, side) valued exactly, chosen by where moves end now."""
