@@ -576,7 +576,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             from firmware_py.cli import run_pyramid_command
 
             return run_pyramid_command(args)
-        return args.run(args)
+        status = args.run(args)
+        sys.stdout.flush()  # a closed pipe shows here, not in Python's own flush at exit
+        return status
     except BrokenPipeError:
         # The reader went away (`camelup play | head -1`): stop quietly, and keep Python from failing again
         # while flushing standard output at exit.
