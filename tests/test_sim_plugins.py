@@ -10,6 +10,7 @@ from companion.bots import make_bots
 from companion.cli import main
 from companion.gamelog import parse_log
 from companion.rules import HIDDEN
+from companion.sim.plugins import SubprocessBot
 from companion.simulate import run_tournament
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
@@ -114,7 +115,8 @@ def test_a_program_bot_sees_only_what_its_seat_may_know(tmp_path):
      "illegal", "pink"),
     ("import sys\nfor line in sys.stdin:\n    print('hello', flush=True)\n", "illegal", "not JSON"),
 ])
-def test_failing_program_bots_play_pyramid_tickets_and_are_counted(tmp_path, body, fault, words):
+def test_failing_program_bots_play_pyramid_tickets_and_are_counted(tmp_path, monkeypatch, body, fault, words):
+    monkeypatch.setattr(SubprocessBot, "startup_seconds", 0.0)
     bot = script(tmp_path, "bad.py", body)
     spec = f"exec:{sys.executable} {bot}"
     tournament = run_tournament(1, "2014", [spec, "greedy"], seed=4, timeout=0.2)
@@ -122,6 +124,18 @@ def test_failing_program_bots_play_pyramid_tickets_and_are_counted(tmp_path, bod
     assert stats["faults"][fault] > 0
     assert stats["action_mix"]["pyramid"] == 1.0  # every faulty decision became a pyramid ticket
     assert tournament.results[0].records[0]["fault_examples"][fault].find(words) >= 0
+
+
+def test_a_slow_starting_program_gets_extra_time_for_its_first_decision_only(tmp_path):
+    bot = script(tmp_path, "slow.py", """
+        import json, sys, time
+        time.sleep(0.6)  # a slow interpreter start
+        for line in sys.stdin:
+            print(json.dumps({"type": "pyramid"}), flush=True)
+    """)
+    spec = f"exec:{sys.executable} {bot}"
+    tournament = run_tournament(1, "2014", [spec, "greedy"], seed=4, timeout=0.5)
+    assert sum(faults(tournament, spec).values()) == 0
 
 
 def test_failing_python_bots_are_counted_too(tmp_path):

@@ -80,7 +80,7 @@ class GuardedBot:
             return self._fault("crash", f"{type(error).__name__}: {error}")
         elapsed = time.perf_counter() - start
         self.record.seconds.append(elapsed)
-        if elapsed > self.timeout:
+        if choose_timed is None and elapsed > self.timeout:  # a program bot keeps its own time
             return self._fault("timeout", f"answered after {elapsed:.2f} s (limit {self.timeout:g} s)")
         if choice is not DRAW and choice not in legal:
             return self._fault("illegal", f"{choice!r} is not legal now")

@@ -120,6 +120,7 @@ class SubprocessBot:
         self._process: subprocess.Popen[bytes] | None = None
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 — lives as long as the bot; close() closes it
         self._buffer = b""
+        self._started = False
 
     def _start(self) -> subprocess.Popen[bytes]:
         if self._process is None or self._process.poll() is not None:
@@ -134,7 +135,13 @@ class SubprocessBot:
     def choose(self, view: GameState, legal: LegalActions, rng: object) -> Choice:
         return self.choose_within(view, legal, rng, 3600.0)
 
+    startup_seconds = 10.0
+    """Extra time for the bot's first decision, which starts the program (an interpreter or a JVM takes a
+    while). A program started again after a fault has no extra time."""
+
     def choose_within(self, view: GameState, legal: LegalActions, rng: object, timeout: float) -> Choice:
+        starting = not self._started
+        self._started = True
         process = self._start()
         assert process.stdin is not None and process.stdout is not None
         try:
@@ -142,7 +149,7 @@ class SubprocessBot:
             process.stdin.flush()
         except (BrokenPipeError, OSError):
             raise RuntimeError(f"the bot exited{self._last_error()}") from None
-        line = self._read_line(process, timeout)
+        line = self._read_line(process, timeout + (self.startup_seconds if starting else 0.0))
         return parse_answer(line.decode("utf-8", "replace"), legal)
 
     def _read_line(self, process: subprocess.Popen[bytes], timeout: float) -> bytes:
