@@ -153,3 +153,24 @@ def test_failing_python_bots_are_counted_too(tmp_path):
     tournament = run_tournament(1, "2014", [str(bot), "greedy"], seed=4)
     found = faults(tournament, str(bot))
     assert found["crash"] > 0 and found["illegal"] > 0
+
+
+def test_a_python_bot_over_its_time_has_its_answer_thrown_away(tmp_path):
+    bot = script(tmp_path, "slow_python.py", """
+        import time
+        from companion.rules import LegBet
+
+        class Slow:
+            calls = 0
+            def choose(self, view, legal, rng):
+                self.calls += 1
+                if self.calls == 1:
+                    time.sleep(0.3)
+                    return LegBet(legal.player, legal.leg_bets[0])
+                return next(iter(legal.other_than_pyramid()))
+    """)
+    tournament = run_tournament(1, "2014", [str(bot), "greedy"], seed=4, timeout=0.1)
+    record = tournament.results[0].records[0]
+    assert record["faults"]["timeout"] == 1 and "limit 0.1 s" in record["fault_examples"]["timeout"]
+    assert max(record["seconds"]) >= 0.3
+
