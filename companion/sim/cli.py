@@ -19,7 +19,7 @@ def add_sim_parsers(commands: Any, league: Callable[[argparse.Namespace], int],
         help="round-robin paired matches among bots, with a rating table (JSON and CSV too)",
         description="Every pair of bots plays --deals deals of the dice, each in both seatings. Bots: random, "
         "greedy, strong, expert, module:Class, path/to/bot.py[:Class], exec:COMMAND (a program speaking "
-        "camelup-bot/1, see the README). Prints OpenSkill ratings with 95%% intervals, win rates, mean money, "
+        "camelup-bot/1, see the README). Prints OpenSkill ratings with 95% intervals, win rates, mean money, "
         "action mix, faults, decision times and seat effects, and writes league.json, ratings.csv and "
         "pairs.csv into --out. The same --seed gives the same league whatever --workers is.",
     )
@@ -39,7 +39,7 @@ def add_sim_parsers(commands: Any, league: Callable[[argparse.Namespace], int],
         "analyse",
         help="the coach: what every decision of a game log cost, per player",
         description="For every decision in the log: the expected value of what was done and of the best legal "
-        "alternative at that moment (exact leg EVs; finish cards by seeded Monte Carlo with 95%% intervals), "
+        "alternative at that moment (exact leg EVs; finish cards by seeded Monte Carlo with 95% intervals), "
         "each player's total cost, their three most expensive decisions in words, and luck versus skill.",
     )
     coach.add_argument("file", metavar="LOG", help="a game log ('-' reads standard input)")
