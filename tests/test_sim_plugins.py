@@ -71,6 +71,13 @@ def test_unloadable_bots_are_refused_in_words(tmp_path, capsys):
     assert len(make_bots([f"{two}:B"])) == 1
 
 
+def test_the_example_python_bot_file_plays_without_faults():
+    spec = str(ROOT / "examples" / "bots" / "tile_lover.py")
+    tournament = run_tournament(2, "2018", [spec, "greedy"], seed=6, paired=True)
+    stats = tournament.as_json()["bots"][spec]
+    assert sum(stats["faults"].values()) == 0 and stats["action_mix"]["tile"] > 0
+
+
 def test_the_example_program_bot_plays_by_the_protocol(tmp_path):
     spec = f"exec:{sys.executable} {LEADER}"
     tournament = run_tournament(4, "2018", [spec, "greedy"], seed=1, paired=True, logs=tmp_path)
