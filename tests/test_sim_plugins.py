@@ -104,7 +104,7 @@ def test_a_program_bot_sees_only_what_its_seat_may_know(tmp_path):
     requests = [json.loads(line) for line in seen.read_text().splitlines()]
     checked = 0
     for request in requests:
-        assert request["protocol"] == "camelup-bot/1"
+        assert request["protocol"] == "camelup-bot/1" and 0 <= request["seed"] < 2**32
         assert {"type": "pyramid"} in request["legal"]
         for card in request["state"]["winner_pile"] + request["state"]["loser_pile"]:
             if card["owner"] == request["you"]:

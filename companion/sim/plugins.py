@@ -11,6 +11,7 @@ import importlib
 import importlib.util
 import inspect
 import os
+import random
 import selectors
 import shlex
 import subprocess
@@ -145,7 +146,8 @@ class SubprocessBot:
         process = self._start()
         assert process.stdin is not None and process.stdout is not None
         try:
-            process.stdin.write((request(view, legal) + "\n").encode())
+            seed = rng.randrange(2**32) if isinstance(rng, random.Random) else 0
+            process.stdin.write((request(view, legal, seed) + "\n").encode())
             process.stdin.flush()
         except (BrokenPipeError, OSError):
             raise RuntimeError(f"the bot exited{self._last_error()}") from None

@@ -2,7 +2,7 @@
 
 For every decision the engine writes one line to the bot's standard input::
 
-    {"protocol": "camelup-bot/1", "you": "Ann", "state": {...}, "legal": [...]}
+    {"protocol": "camelup-bot/1", "you": "Ann", "seed": 123, "state": {...}, "legal": [...]}
 
 ``state`` is the game as the seat may know it (other players' finish cards on the piles read ``"?"``);
 ``legal`` lists every legal action as a game-log action object without ``player``, with a pyramid ticket
@@ -68,9 +68,10 @@ def legal_to_json(legal: LegalActions) -> list[dict[str, Any]]:
     return actions
 
 
-def request(view: GameState, legal: LegalActions) -> str:
-    """The line written to the bot for one decision (no newline)."""
-    return json.dumps({"protocol": PROTOCOL, "you": legal.player, "state": view_to_json(view),
+def request(view: GameState, legal: LegalActions, seed: int) -> str:
+    """The line written to the bot for one decision (no newline). ``seed`` comes from the game's seeded bot
+    stream: a bot that draws its random numbers from it plays the same game again on the same seed."""
+    return json.dumps({"protocol": PROTOCOL, "you": legal.player, "seed": seed, "state": view_to_json(view),
                        "legal": legal_to_json(legal)}, separators=(",", ":"))
 
 
