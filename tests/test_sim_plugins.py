@@ -1,8 +1,10 @@
 """Bots from files, modules and other programs; the guard turns their failures into counted pyramid tickets."""
 
 import json
+import random
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +15,7 @@ from companion.rules import HIDDEN
 from companion.sim.plugins import SubprocessBot
 from companion.simulate import run_tournament
 
-ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[1]
 LEADER = ROOT / "examples" / "bots" / "leader.py"
 
 
@@ -181,3 +183,30 @@ def test_a_python_bot_over_its_time_has_its_answer_thrown_away(tmp_path):
     assert record["faults"]["timeout"] == 1 and "limit 0.1 s" in record["fault_examples"]["timeout"]
     assert max(record["seconds"]) >= 0.3
 
+
+
+def test_every_listed_legal_action_is_accepted_back_and_nothing_else():
+    from companion.bots import DRAW
+    from companion.gamelog import action_from_json
+    from companion.rules import apply, legal_actions, view_for
+    from companion.sim.protocol import AnswerError, legal_to_json, parse_answer, request
+    from tests.gamegen import random_log
+
+    checked = 0
+    for seed, players in ((1, 6), (2, 3)):
+        game = parse_log(random_log(random.Random(seed), edition="2018", players=players, noise=0))
+        state = game.start()
+        for obj in game.actions:
+            view = view_for(state, state.current_player)
+            legal = legal_actions(view)
+            listed = legal_to_json(legal)
+            assert len(listed) == 1 + sum(1 for _ in legal.other_than_pyramid())
+            for item in listed:
+                choice = parse_answer(json.dumps(item), legal)
+                assert choice is DRAW or choice in legal_actions(state)
+            assert json.loads(request(view, legal, 7))["state"]["players"] == list(state.players)
+            with pytest.raises(AnswerError):
+                parse_answer(json.dumps({"type": "leg_bet", "camel": "red", "player": "Nobody"}), legal)
+            checked += 1
+            state = apply(state, action_from_json(obj))
+    assert checked > 20
