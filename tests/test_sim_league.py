@@ -70,3 +70,4 @@ def test_league_command_errors_are_sentences(tmp_path, capsys):
     assert "is a file, not a directory" in capsys.readouterr().err
     assert main(["league", "--players", "greedy,nobot", "--out", str(tmp_path / "x")]) == 2
     assert "unknown bot 'nobot'" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()  # refused input changes nothing

@@ -51,6 +51,7 @@ def add_sim_parsers(commands: Any, league: Callable[[argparse.Namespace], int],
 
 
 def run_league_command(args: argparse.Namespace) -> int:
+    from companion.bots import make_bots
     from companion.sim.files import usable_directory
     from companion.sim.league import run_league
 
@@ -61,6 +62,8 @@ def run_league_command(args: argparse.Namespace) -> int:
         return bar(results, total, unit="game", desc="league", quiet=args.quiet)
 
     try:
+        if len(bots) >= 2:
+            make_bots(bots)  # a bad bot is said before anything is made on disk
         out = usable_directory(args.out)
         league = run_league(bots, args.deals, args.edition, seed, args.workers, args.timeout, progress)
     except ValueError as error:
