@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint setup tools bench clean
+.PHONY: run test lint setup tools bench mutation clean
 
 setup: $(STAMP)
 
@@ -40,5 +40,10 @@ test: lint tools
 bench: setup
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
+# Mutation testing of the modules that guard secrets, money and durability (slow; not part of `make test`).
+# `make mutation MODULES=companion/store.py` runs one changed module.
+mutation: setup
+	$(BIN)/python scripts/mutation.py $(MODULES)
+
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis mutants

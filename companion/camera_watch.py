@@ -79,8 +79,9 @@ class CameraWatch:
     def _run(self) -> None:
         try:
             source = self._open_source()
-        except CameraError as error:
-            self.status = CameraStatus("unavailable", message=f"{error}: play goes on by hand")
+        except Exception as error:  # any failure to start (a numpy of another ABI raises ValueError) is a notice
+            reason = str(error) if isinstance(error, CameraError) else f"the camera cannot start ({error!r})"
+            self.status = CameraStatus("unavailable", message=f"{reason}: play goes on by hand")
             return
         try:
             while not self._stop.is_set():

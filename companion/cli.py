@@ -279,15 +279,15 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from companion.config import SettingsError, load_settings
-    from companion.doctor import report, run_checks
+    from companion.config import SettingsError
+    from companion.doctor import doctor_settings, report, run_checks
 
     try:
-        settings = load_settings(args.config, port=args.port, data=args.data)
+        settings, configuration = doctor_settings(args.config, port=args.port, data=args.data)
     except SettingsError as error:
         print(f"FAIL  configuration: {error}")
         return 1
-    text, status = report(run_checks(settings, args.simulate))
+    text, status = report([configuration, *run_checks(settings, args.simulate)])
     print(text)
     return status
 
@@ -483,9 +483,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Check everything the companion needs, with a fix for each problem. Exit status 1 when "
         "something needed is broken.",
     )
-    doctor.add_argument("--config", metavar="FILE", help="companion configuration (TOML)")
+    doctor.add_argument("--config", metavar="FILE", help="companion configuration (default: the service's, "
+                        "/etc/camelup/config.toml, when installed)")
     doctor.add_argument("--port", type=int)
-    doctor.add_argument("--data")
+    doctor.add_argument("--data", help="games directory (default: the configuration's, or the service's)")
     doctor.add_argument("--simulate", action="store_true", help="check with simulated GPIO pins")
     doctor.set_defaults(run=_doctor)
 

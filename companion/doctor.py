@@ -1,20 +1,35 @@
 """``camelup doctor``: is this machine ready to be the table's companion? Each check says pass or fail and,
-when it fails, how to fix it. The exit status is 1 when something needed is broken."""
+when it fails, how to fix it. The exit status is 1 when something needed is broken.
+
+On a Pi where deploy/install.sh installed the service, doctor checks what the service uses: its configuration
+(/etc/camelup/config.toml) and its games (/var/lib/camelup), unless told otherwise. Everything it looks at on
+the machine (devices, groups, the service, imports) comes through :class:`Machine`, so tests describe a Pi."""
 
 from __future__ import annotations
 
+import dataclasses
+import grp
 import importlib
 import importlib.metadata
 import os
+import pwd
 import socket
 import sqlite3
+import subprocess
 import sys
+import tomllib
 import urllib.request
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 
-from companion.config import Settings
+from companion.config import Settings, load_settings
+
+SERVICE_USER = "camelup"
+SERVICE_CONFIG = Path("/etc/camelup/config.toml")
+SERVICE_DATA = Path("/var/lib/camelup")
+SERVICE_UNIT = Path("/etc/systemd/system/camelup.service")
 
 
 @dataclass(frozen=True)
@@ -25,6 +40,88 @@ class Check:
     fix: str = ""
     needed: bool = True
     """A failed check that is not needed is a warning (the companion still runs)."""
+
+
+def _service_active() -> bool:
+    try:
+        state = subprocess.run(
+            ["systemctl", "is-active", "--quiet", "camelup.service"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=10, check=False,
+        )
+        return state.returncode == 0
+    except (OSError, subprocess.TimeoutExpired):  # no systemd here
+        return False
+
+
+def _group_names(ids: list[int]) -> set[str]:
+    names = set()
+    for gid in ids:
+        try:
+            names.add(grp.getgrgid(gid).gr_name)
+        except KeyError:
+            continue
+    return names
+
+
+def _member_groups(user: str) -> set[str]:
+    """The groups /etc/group gives ``user`` (what a new login would have)."""
+    try:
+        primary = pwd.getpwnam(user).pw_gid
+    except KeyError:
+        return set()
+    return {group.gr_name for group in grp.getgrall() if user in group.gr_mem or group.gr_gid == primary}
+
+
+def _owner(path: Path) -> str:
+    try:
+        return pwd.getpwuid(path.stat().st_uid).pw_name
+    except (OSError, KeyError):
+        return ""
+
+
+@dataclass
+class Machine:
+    """What doctor looks at on this machine; tests pass another one."""
+
+    dev: Path = Path("/dev")
+    user: str = field(default_factory=lambda: pwd.getpwuid(os.geteuid()).pw_name)
+    is_root: bool = field(default_factory=lambda: os.geteuid() == 0)
+    session_groups: set[str] = field(default_factory=lambda: _group_names([os.getegid(), *os.getgroups()]))
+    """The groups this process has now (a group added since the last login is not among them yet)."""
+    all_groups: set[str] = field(default_factory=lambda: {group.gr_name for group in grp.getgrall()})
+    member_groups: Callable[[str], set[str]] = _member_groups
+    service_active: Callable[[], bool] = _service_active
+    service_config: Path = SERVICE_CONFIG
+    service_data: Path = SERVICE_DATA
+    service_unit: Path = SERVICE_UNIT
+    owner: Callable[[Path], str] = _owner
+    can_open: Callable[[Path], bool] = lambda path: os.access(path, os.R_OK | os.W_OK)
+    import_module: Callable[[str], ModuleType] = importlib.import_module
+
+
+def doctor_settings(
+    config: str | None, port: int | None = None, data: str | None = None, machine: Machine | None = None
+) -> tuple[Settings, Check]:
+    """The settings to check: ``config``, else the service's configuration when it is installed; and the
+    service's data directory when that configuration does not name one. Also a line saying which.
+
+    Raises:
+        SettingsError: the configuration file is unreadable or wrong, naming what.
+    """
+    machine = machine or Machine()
+    if config is None and machine.service_config.exists():
+        config = str(machine.service_config)
+    settings = load_settings(config, port=port, data=data)
+    is_service = config is not None and Path(config) == machine.service_config
+    if is_service and data is None:
+        written = tomllib.loads(Path(config).read_text(encoding="utf-8"))
+        if "data" not in written:  # made before install.sh wrote it: the unit's --data is the one
+            settings = dataclasses.replace(settings, data=machine.service_data)
+    if config is None:
+        where = "none: the defaults (--config FILE to check another)"
+    else:
+        where = f"{config}" + (" (the service's)" if is_service else "")
+    return settings, Check("configuration", True, f"{where}; games in {settings.data}")
 
 
 def _python() -> Check:
@@ -46,16 +143,64 @@ def _packages() -> list[Check]:
         ("gpiozero", "gpiozero"),
         ("qrcode", "qrcode"),
         ("tomli_w", "tomli-w"),
+        ("numpy", "numpy"),
+        ("cv2", "opencv-python-headless"),
     ):
         try:
             importlib.import_module(module)
             checks.append(Check(f"package {package}", True, f"installed {importlib.metadata.version(package)}"))
-        except (ImportError, importlib.metadata.PackageNotFoundError):
-            checks.append(Check(f"package {package}", False, "missing", "reinstall: make run, or deploy/install.sh"))
+        except importlib.metadata.PackageNotFoundError:  # imported from elsewhere, e.g. Debian's numpy
+            checks.append(Check(f"package {package}", True, "installed (by the system)"))
+        except Exception as error:  # a compiled module can fail with more than ImportError
+            checks.append(
+                Check(f"package {package}", False, f"{type(error).__name__}: {error}",
+                      "reinstall: make run, or sudo deploy/install.sh")
+            )
     return checks
 
 
-def _gpio(settings: Settings, simulate: bool) -> list[Check]:
+def _real_pins(settings: Settings, simulate: bool) -> bool:
+    return not simulate and settings.pyramid in ("auto", "gpio")
+
+
+def _groups(settings: Settings, simulate: bool, machine: Machine) -> list[Check]:
+    """This user's (and the service user's) membership of the groups that own the devices used."""
+    wanted = {}
+    if _real_pins(settings, simulate) and any(machine.dev.glob("gpiochip*")):
+        wanted["gpio"] = "the pyramid's GPIO pins (/dev/gpiochip*)"
+    if settings.camera in ("picamera2", "webcam"):
+        wanted["video"] = "the camera (/dev/video*, /dev/media*, /dev/dma_heap/*)"
+    if _real_pins(settings, simulate) and any(machine.dev.glob("i2c-*")):
+        wanted["i2c"] = "the servo board on I²C (/dev/i2c-*)"
+    if not wanted:
+        return []
+    checks = []
+    if machine.is_root:
+        checks.append(Check("groups", True, "running as root: every device is reachable"))
+    else:
+        for group, use in wanted.items():
+            if group not in machine.all_groups:
+                checks.append(Check(f"group {group}", False, f"no {group} group on this system", needed=False))
+            elif group in machine.session_groups:
+                checks.append(Check(f"group {group}", True, f"{machine.user} is in it: {use}"))
+            elif group in machine.member_groups(machine.user):
+                checks.append(Check(f"group {group}", False, f"{machine.user} was added to {group} after logging in",
+                                    "log out and back in (or reboot) so it takes effect"))
+            else:
+                checks.append(Check(f"group {group}", False, f"{machine.user} is not in it, so cannot use {use}",
+                                    f"sudo usermod -aG {group} {machine.user}, then log out and back in"))
+    service_groups = machine.member_groups(SERVICE_USER)
+    if service_groups and machine.user != SERVICE_USER:
+        missing = sorted(g for g in wanted if g in machine.all_groups and g not in service_groups)
+        checks.append(
+            Check(f"groups of the {SERVICE_USER} service", not missing,
+                  f"missing {', '.join(missing)}" if missing else f"in {', '.join(sorted(wanted))}",
+                  "sudo deploy/install.sh adds them (then: sudo systemctl restart camelup)")
+        )
+    return checks
+
+
+def _gpio(settings: Settings, simulate: bool, machine: Machine) -> list[Check]:
     from firmware_py.config import ConfigError, load_config
     from firmware_py.hardware import FactoryError, make_pin_factory
 
@@ -68,10 +213,27 @@ def _gpio(settings: Settings, simulate: bool) -> list[Check]:
         return [
             Check("pyramid configuration", False, str(error), "fix the key it names (hardware/pyramid.example.toml)")
         ]
+    chips = sorted(machine.dev.glob("gpiochip*"))
+    if mode != "simulated" and chips and not any(machine.can_open(chip) for chip in chips):
+        # lgpio cannot open the chip either: the fix is the group, not installing lgpio.
+        return [
+            Check("GPIO access", False, f"{machine.user} cannot open {chips[0]}",
+                  f"add the user to the gpio group: sudo usermod -aG gpio {machine.user} (then log out and in)")
+        ]
+    if mode != "simulated" and machine.service_active():
+        # The running companion holds the pins: claiming them here would fail with "GPIO busy".
+        return [
+            Check("pins", True, f"held by the running {SERVICE_USER} service, as they should be (to test them one "
+                  "by one: sudo systemctl stop camelup; camelup doctor; sudo systemctl start camelup)")
+        ]
     try:
         factory, name = make_pin_factory(config.pin_factory, simulate=mode == "simulated")
     except FactoryError as error:
-        return [Check("GPIO", False, str(error), "sudo apt install python3-lgpio, or run with --simulate")]
+        if "Python module" in str(error):
+            fix = "sudo apt install python3-lgpio (deploy/install.sh does), or run with --simulate"
+        else:
+            fix = "on a Raspberry Pi, check /dev/gpiochip* and the gpio group; elsewhere run with --simulate"
+        return [Check("GPIO", False, str(error), fix)]
     checks = [
         Check(
             "GPIO pin factory",
@@ -79,15 +241,6 @@ def _gpio(settings: Settings, simulate: bool) -> list[Check]:
             f"{name}" + (" (simulated pins: gpiozero's MockFactory)" if name == "mock" else ""),
         )
     ]
-    if name != "mock" and not os.access("/dev/gpiochip0", os.R_OK | os.W_OK):
-        checks.append(
-            Check(
-                "GPIO access",
-                False,
-                "cannot open /dev/gpiochip0",
-                "add the user to the gpio group: sudo usermod -aG gpio $USER (then log in again)",
-            )
-        )
     from gpiozero import DigitalOutputDevice
 
     for key, pin in config.pins().items():
@@ -101,18 +254,74 @@ def _gpio(settings: Settings, simulate: bool) -> list[Check]:
                     f"pin {key}",
                     False,
                     f"GPIO{pin}: {error}",
-                    "is another program using it? check the wiring table in hardware/README.md",
+                    "is another program using it? (sudo lsof /dev/gpiochip*); check the wiring table in "
+                    "hardware/README.md",
                 )
             )
+    factory.close()
     return checks
 
 
-def _camera(settings: Settings) -> Check:
+def _camera_libraries(settings: Settings, machine: Machine) -> list[Check]:
+    """numpy, OpenCV and picamera2 imported into one process, as the companion does: one numpy for both."""
+    if settings.camera != "picamera2":
+        return []
+    from vision.sources import explain_picamera2_failure
+
+    loaded = []
+    for module in ("numpy", "cv2", "picamera2"):
+        try:
+            imported = machine.import_module(module)
+        except Exception as error:  # ValueError "numpy.dtype size changed", ImportError, AttributeError...
+            detail = explain_picamera2_failure(error) if module == "picamera2" else f"{type(error).__name__}: {error}"
+            return [Check("camera libraries", False, detail, "see the README: \"The camera does not start\"",
+                          needed=False)]
+        version = getattr(imported, "__version__", "")
+        where = Path(getattr(imported, "__file__", "") or ".").parent
+        loaded.append(f"{module} {version} ({where})".replace(" ()", ""))
+    return [Check("camera libraries", True, "; ".join(loaded))]
+
+
+def _dma_heap(settings: Settings, machine: Machine) -> list[Check]:
+    """libcamera (picamera2) allocates its frame buffers from /dev/dma_heap/*."""
+    if settings.camera != "picamera2":
+        return []
+    heaps = sorted(machine.dev.glob("dma_heap/*"))
+    if not heaps:
+        return [Check("camera buffers", False, f"no {machine.dev / 'dma_heap'}: libcamera needs it",
+                      "use Raspberry Pi OS Bookworm or later", needed=False)]
+    refused = [heap.name for heap in heaps if not machine.can_open(heap)]
+    if refused:
+        return [Check("camera buffers", False, f"{machine.user} cannot open {', '.join(refused)} in "
+                      f"{machine.dev / 'dma_heap'}",
+                      f"add the user to the video group: sudo usermod -aG video {machine.user} (then log out and in)",
+                      needed=False)]
+    return [Check("camera buffers", True, f"{', '.join(h.name for h in heaps)} in {machine.dev / 'dma_heap'}")]
+
+
+def _service(machine: Machine) -> list[Check]:
+    """The installed systemd service, when there is one."""
+    if not machine.service_unit.exists():
+        return []
+    unit = machine.service_unit.read_text(encoding="utf-8", errors="replace")
+    checks = []
+    if "DeviceAllow=/dev/dma_heap" in unit or "DeviceAllow=char-dma_heap" not in unit:
+        checks.append(Check("service unit", False, f"{machine.service_unit} keeps the camera from its buffers "
+                            "(/dev/dma_heap)", "sudo deploy/install.sh (installs the current unit)", needed=False))
+    if machine.service_active():
+        checks.append(Check("service", True, "running (logs: journalctl -u camelup)"))
+    else:
+        checks.append(Check("service", False, "installed but not running",
+                            "sudo systemctl start camelup; if it stops again: journalctl -u camelup", needed=False))
+    return checks
+
+
+def _camera(settings: Settings, machine: Machine) -> Check:
     """A frame from the configured camera: its size and exposure."""
     if settings.camera == "none":
         return Check("camera", True, "not configured: the board is not read (manual play)", needed=False)
     from vision.calibrate import CalibrationError, load_calibration
-    from vision.sources import CameraError, open_source
+    from vision.sources import open_source
 
     calibrated = ""
     if settings.camera_calibration:
@@ -122,21 +331,34 @@ def _camera(settings: Settings) -> Check:
             fix = "run 'camelup vision calibrate' again, or empty camera.calibration"
             return Check("camera", False, str(error), fix, needed=False)
         calibrated = f", calibrated by {settings.camera_calibration}"
+    if settings.camera in ("picamera2", "webcam") and machine.service_active():
+        return Check("camera", True, f"in use by the running {SERVICE_USER} service: the table screen shows what it "
+                     "sees (to test it here: sudo systemctl stop camelup first)" + calibrated)
     try:
         source = open_source(settings.camera, settings.camera_source)
         try:
             info = source.info()
         finally:
             source.close()
-    except CameraError as error:
+    except Exception as error:  # CameraError says what to check; anything else still must not crash doctor
         return Check("camera", False, str(error), "the companion still runs without it: play is manual", needed=False)
     return Check(
         "camera", True, f"{settings.camera}: a {info.width}×{info.height} frame, exposure {info.exposure}{calibrated}"
     )
 
 
-def _data(settings: Settings) -> Check:
+def _data(settings: Settings, machine: Machine) -> Check:
     path = Path(settings.data)
+    if machine.user != SERVICE_USER and path.resolve() == machine.service_data.resolve():
+        # The service's own games: look, but create nothing (a file made by root or by you would lock it out).
+        if not path.exists():
+            return Check("data directory", False, f"{path} is not there yet",
+                         "sudo deploy/install.sh makes it (the service's first start too)")
+        owner = machine.owner(path)
+        if owner != SERVICE_USER:
+            return Check("data directory", False, f"{path} belongs to {owner or 'nobody'}, not {SERVICE_USER}",
+                         f"sudo chown -R {SERVICE_USER}:{SERVICE_USER} {path}")
+        return Check("data directory", True, f"{path}: the service's games, owned by {SERVICE_USER}")
     try:
         path.mkdir(parents=True, exist_ok=True)
         probe = path / ".doctor"
@@ -195,12 +417,18 @@ def _address(settings: Settings) -> Check:
     return Check("address for phones", True, f"http://{address}:{settings.port}/")
 
 
-def run_checks(settings: Settings, simulate: bool) -> list[Check]:
+def run_checks(settings: Settings, simulate: bool, machine: Machine | None = None) -> list[Check]:
+    machine = machine or Machine()
     checks: list[Check] = [_python(), *_packages()]
+    libraries = _camera_libraries(settings, machine)  # when they fail, opening the camera would say it again
     steps: list[Callable[[], Check | list[Check]]] = [
-        lambda: _gpio(settings, simulate),
-        lambda: _camera(settings),
-        lambda: _data(settings),
+        lambda: _service(machine),
+        lambda: _groups(settings, simulate, machine),
+        lambda: _gpio(settings, simulate, machine),
+        lambda: libraries,
+        lambda: _dma_heap(settings, machine),
+        lambda: _camera(settings, machine) if all(check.ok for check in libraries) else [],
+        lambda: _data(settings, machine),
         lambda: _port(settings),
         lambda: _address(settings),
     ]

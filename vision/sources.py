@@ -10,6 +10,7 @@ Frames are OpenCV's BGR ``uint8`` arrays. Standalone: nothing here knows about t
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,37 +99,67 @@ class Webcam:
         self.capture.release()
 
 
+def explain_picamera2_failure(error: BaseException) -> str:
+    """What a failed ``import picamera2`` means, in words a builder can act on.
+
+    apt's picamera2 (and the simplejpeg it uses) are built against the system's numpy; a numpy from pip in front
+    of it fails with "numpy.dtype size changed" (ValueError), "compiled using NumPy 1.x" or "_ARRAY_API not
+    found" (picamera2 issues #1088, #1211).
+    """
+    text = f"{type(error).__name__}: {error}"
+    if isinstance(error, ModuleNotFoundError) and (error.name or "").split(".")[0] in ("picamera2", "libcamera"):
+        return (
+            "picamera2 is not available: on Raspberry Pi OS run 'sudo apt install python3-picamera2' and use "
+            "a virtual environment made with --system-site-packages (deploy/install.sh does both)"
+        )
+    if "numpy" in text.lower() or "_ARRAY_API" in text:
+        return (
+            f"picamera2 cannot load beside numpy {np.__version__} from {Path(np.__file__).parent} ({text}): apt's "
+            "picamera2 needs the system's numpy; run 'sudo deploy/install.sh' again (it keeps the system's numpy "
+            "and picks an OpenCV built for it), or in your own environment: pip uninstall numpy"
+        )
+    return f"picamera2 cannot load ({text}): check that python3-picamera2 and python3-libcamera are up to date"
+
+
 class PiCamera:
     """The Raspberry Pi camera through picamera2 (from Raspberry Pi OS: python3-picamera2)."""
 
     def __init__(self, width: int = 1280, height: int = 720, settle_seconds: float = 1.5) -> None:
         try:
             from picamera2 import Picamera2  # only on a Pi: it needs the Pi's libcamera
-        except ImportError:
-            raise CameraError(
-                "picamera2 is not available: on Raspberry Pi OS run 'sudo apt install python3-picamera2' and use "
-                "a virtual environment made with --system-site-packages (deploy/install.sh does both)"
-            ) from None
+        except Exception as error:  # not only ImportError: a numpy of another ABI raises ValueError
+            raise CameraError(explain_picamera2_failure(error)) from None
+        self.camera: Any = None
         try:
-            self.camera: Any = Picamera2()
+            self.camera = Picamera2()
             config = self.camera.create_still_configuration(main={"size": (width, height), "format": "RGB888"})
             self.camera.configure(config)  # one configuration for good: no mode switches while reading
             self.camera.start()
-        except Exception as error:  # libcamera reports a missing or busy camera in several ways
-            raise CameraError(f"the Pi camera does not start ({error}): check its ribbon cable") from None
-        time.sleep(settle_seconds)
-        metadata = self.camera.capture_metadata()
-        # Lock exposure and white balance where they settled, so every frame is lit the same way.
-        self.camera.set_controls(
-            {
-                "AeEnable": False,
-                "AwbEnable": False,
-                "ExposureTime": metadata.get("ExposureTime", 10000),
-                "AnalogueGain": metadata.get("AnalogueGain", 1.0),
-                "ColourGains": metadata.get("ColourGains", (1.0, 1.0)),
-            }
-        )
+            time.sleep(settle_seconds)
+            metadata = self.camera.capture_metadata()
+            # Lock exposure and white balance where they settled, so every frame is lit the same way.
+            self.camera.set_controls(
+                {
+                    "AeEnable": False,
+                    "AwbEnable": False,
+                    "ExposureTime": metadata.get("ExposureTime", 10000),
+                    "AnalogueGain": metadata.get("AnalogueGain", 1.0),
+                    "ColourGains": metadata.get("ColourGains", (1.0, 1.0)),
+                }
+            )
+        except Exception as error:  # libcamera reports a missing, busy or refused camera in several ways
+            self._close_quietly()
+            raise CameraError(
+                f"the Pi camera does not start ({type(error).__name__}: {error}): check its ribbon cable, that no "
+                "other program uses it, and 'camelup doctor'"
+            ) from None
         self._exposure_us = metadata.get("ExposureTime")
+
+    def _close_quietly(self) -> None:
+        if self.camera is None:
+            return
+        with contextlib.suppress(Exception):  # already broken: closing is only tidying up
+            self.camera.close()
 
     def read(self) -> np.ndarray:
         # picamera2's "RGB888" is laid out B, G, R in memory: what OpenCV calls BGR.
@@ -153,12 +184,17 @@ def open_source(kind: str, target: str = "") -> FrameSource:
     Raises:
         CameraError: the camera cannot be opened, with what to check.
     """
-    if kind == "picamera2":
-        return PiCamera()
-    if kind == "webcam":
-        return Webcam(int(target) if target.isdigit() else (target or 0))
-    if kind == "files":
-        if not target:
-            raise CameraError("camera mode 'files' needs a file or folder (camera.source)")
-        return ImageFiles(target)
+    try:
+        if kind == "picamera2":
+            return PiCamera()
+        if kind == "webcam":
+            return Webcam(int(target) if target.isdigit() else (target or 0))
+        if kind == "files":
+            if not target:
+                raise CameraError("camera mode 'files' needs a file or folder (camera.source)")
+            return ImageFiles(target)
+    except CameraError:
+        raise
+    except Exception as error:  # whatever a driver raises, the caller gets one kind of error with the reason
+        raise CameraError(f"the {kind} camera cannot start ({type(error).__name__}: {error})") from None
     raise CameraError(f"unknown camera kind {kind!r} ({', '.join(CAMERA_KINDS[1:])})")
