@@ -147,16 +147,29 @@ BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "gree
 
 
 def make_bots(names: list[str]) -> list[Bot]:
-    """New bots for one table, by name (``random``, ``greedy``, ``strong``), sharing one board cache.
+    """New bots for one table, sharing one board cache: built-in names (``random``, ``greedy``, ``strong``,
+    ``expert``), or any form :func:`companion.sim.plugins.bot_factory` loads (``module:Class``,
+    ``path/to/bot.py``, ``exec:COMMAND``).
 
     Raises:
-        ValueError: an unknown name, with the known ones.
+        ValueError: an unknown name or a bot that cannot be loaded, in words.
     """
+    from companion.sim.plugins import bot_factory
+
+    builtin = builtin_bots()
     shared: dict[object, object] = {}
     bots: list[Bot] = []
     for name in names:
-        if name not in BOTS:
-            raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
-        kind = BOTS[name]
-        bots.append(kind() if kind is RandomBot else kind(shared))  # type: ignore[call-arg]
+        kind = builtin.get(name)
+        if kind is None:
+            bots.append(bot_factory(name)())
+        else:
+            bots.append(kind() if kind is RandomBot else kind(shared))  # type: ignore[call-arg]
     return bots
+
+
+def builtin_bots() -> dict[str, type]:
+    """The built-in bots by name (the expert lives in :mod:`companion.sim.expert`)."""
+    from companion.sim.expert import ExpertBot
+
+    return {**BOTS, "expert": ExpertBot}

@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import functools
 import json
+import os
 import random
 import sys
 from collections.abc import Iterable, Sequence
@@ -74,6 +75,13 @@ def _play(args: argparse.Namespace) -> int:
     names = [name.strip() for name in args.players.split(",") if name.strip()]
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
+    if args.log:
+        from companion.sim.files import unwritable_file
+
+        problem = unwritable_file(args.log)
+        if problem:  # said before the game is played, not after
+            print(f"camelup play: cannot write the log: {problem}", file=sys.stderr)
+            return 2
     out = sys.stdout
 
     def narrate(before: GameState, action: object, after: GameState) -> None:
@@ -95,11 +103,17 @@ def _play(args: argparse.Namespace) -> int:
         print("\n".join(describe_leg_scoring(final.leg_scorings[-1])))
     assert final.race_scoring is not None
     print("\n".join(describe_race_scoring(final.race_scoring)))
-    print(f"(seed {seed}; replay it with: camelup play --seed {seed} --edition {args.edition})")
+    from companion.sim.files import play_command
+
+    print(f"(seed {seed}; play it again with: {play_command(seed, args.edition, names)})")
     if args.log:
-        with open(args.log, "w", encoding="utf-8") as handle:
-            json.dump(played.log.to_json(), handle, indent=1)
-            handle.write("\n")
+        from companion.sim.files import write_json
+
+        try:
+            write_json(args.log, played.log.to_json())
+        except OSError as error:
+            print(f"camelup play: cannot write {args.log}: {error.strerror or error}", file=sys.stderr)
+            return 2
         print(f"game log written to {args.log}")
     return 0
 
@@ -123,6 +137,9 @@ def _odds(args: argparse.Namespace) -> int:
     except json.JSONDecodeError as error:
         print(f"camelup odds: {args.file} is not JSON: {error.msg} at line {error.lineno}", file=sys.stderr)
         return 2
+    except UnicodeDecodeError as error:
+        print(f"camelup odds: {args.file} is not UTF-8 text (byte {error.start}): is it a game log?", file=sys.stderr)
+        return 2
     except LogError as error:
         print(f"camelup odds: {args.file}: action {error.action}: {error.message}", file=sys.stderr)
         return 1
@@ -131,9 +148,9 @@ def _odds(args: argparse.Namespace) -> int:
         return 2
     def progress(spots: list[tuple[int, str]]) -> Iterable[tuple[int, str]]:
         """A progress bar on standard error, shown on a terminal only."""
-        from tqdm import tqdm
+        from companion.sim.progress import bar
 
-        return tqdm(spots, desc="tile spots", unit="spot", file=sys.stderr, disable=None, leave=False)
+        return bar(spots, len(spots), unit="spot", desc="tile spots")
 
     report = odds_report(state, args.rollouts, args.seed, args.player, tiles=not args.no_tiles, progress=progress)
     print(json.dumps(report) if args.json else odds_table(report))
@@ -150,22 +167,38 @@ def _simulate(args: argparse.Namespace) -> int:
 
     def progress(results: Iterable[GameResult], total: int) -> Iterable[GameResult]:
         """A progress bar on standard error (hidden with --quiet or off a terminal)."""
-        from tqdm import tqdm
+        from companion.sim.progress import bar
 
-        return tqdm(results, total=total, unit="game", file=sys.stderr, disable=args.quiet or None)
+        return bar(results, total, unit="game", quiet=args.quiet)
 
     try:
         tournament = run_tournament(
             args.games, args.edition, bots, seed, args.workers, args.paired,
-            Path(args.logs) if args.logs else None, progress,
+            Path(args.logs) if args.logs else None, progress, args.timeout,
         )
     except ValueError as error:
         print(f"camelup simulate: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"camelup simulate: cannot write the game logs: {error.strerror or error} ({error.filename})",
+              file=sys.stderr)
         return 2
     print(json.dumps(tournament.as_json()) if args.json else tournament.table())
     if args.logs:
         print(f"game logs written to {args.logs}/", file=sys.stderr)
     return 0
+
+
+def _league(args: argparse.Namespace) -> int:
+    from companion.sim.cli import run_league_command
+
+    return run_league_command(args)
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    from companion.sim.cli import run_analyse_command
+
+    return run_analyse_command(args)
 
 
 def _make_pyramid(settings: Settings, simulate: bool) -> tuple[DiceSource | None, str]:
@@ -514,7 +547,8 @@ def build_parser() -> argparse.ArgumentParser:
     simulate = commands.add_parser(
         "simulate",
         help="play a tournament of bots with no hardware and print win rates",
-        description="Play whole games between bots (random, greedy, strong). Seats rotate between games; "
+        description="Play whole games between bots: random, greedy, strong, expert, module:Class, "
+        "path/to/bot.py[:Class], exec:COMMAND (a program speaking camelup-bot/1). Seats rotate between games; "
         "the same seed gives the same games whatever --workers is.",
     )
     simulate.add_argument("--games", type=int, default=100)
@@ -526,7 +560,13 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--logs", metavar="DIR", help="write every game as a replayable game log")
     simulate.add_argument("--json", action="store_true", help="print JSON instead of a table")
     simulate.add_argument("--quiet", action="store_true", help="no progress bar")
+    simulate.add_argument("--timeout", type=float, default=5.0,
+                          help="seconds a bot may take for one decision (then it plays a pyramid ticket, counted)")
     simulate.set_defaults(run=_simulate)
+
+    from companion.sim.cli import add_sim_parsers
+
+    add_sim_parsers(commands, league=_league, analyse=_analyse)
 
     from firmware_py.cli import add_pyramid_parser
 
@@ -536,11 +576,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command == "pyramid":
-        from firmware_py.cli import run_pyramid_command
+    try:
+        if args.command == "pyramid":
+            from firmware_py.cli import run_pyramid_command
 
-        return run_pyramid_command(args)
-    return args.run(args)
+            return run_pyramid_command(args)
+        status = args.run(args)
+        sys.stdout.flush()  # a closed pipe shows here, not in Python's own flush at exit
+        return status
+    except BrokenPipeError:
+        # The reader went away (`camelup play | head -1`): stop quietly, and keep Python from failing again
+        # while flushing standard output at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        print("camelup: the output was closed before everything was written", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -20,6 +20,8 @@ from typing import Any
 
 from companion.bots import make_bots
 from companion.play import play_game
+from companion.sim.files import usable_directory
+from companion.sim.guard import GuardedBot
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,8 @@ class GameResult:
     actions: int
     legs: int
     log: dict[str, Any] | None = None
+    records: tuple[dict[str, Any], ...] = ()
+    """Per seat: its actions by kind, decision times and faults (:class:`companion.sim.guard.SeatRecord`)."""
 
 
 @dataclass
@@ -48,10 +52,19 @@ class BotStats:
     money: int = 0
     actions: int = 0
     legs: int = 0
+    kinds: dict[str, int] = field(default_factory=dict)
+    faults: dict[str, int] = field(default_factory=dict)
+
+    def add_record(self, record: dict[str, Any]) -> None:
+        for kind, count in record["actions"].items():
+            self.kinds[kind] = self.kinds.get(kind, 0) + count
+        for fault, count in record["faults"].items():
+            self.faults[fault] = self.faults.get(fault, 0) + count
 
     def as_json(self) -> dict[str, Any]:
         n = max(self.games, 1)
         rate = self.wins / n
+        decisions = max(sum(self.kinds.values()), 1)
         return {
             "games": self.games,
             "wins": self.wins,
@@ -60,6 +73,8 @@ class BotStats:
             "mean_money": self.money / n,
             "mean_actions": self.actions / n,
             "mean_legs": self.legs / n,
+            "action_mix": {kind: count / decisions for kind, count in self.kinds.items()},
+            "faults": self.faults,
         }
 
 
@@ -76,8 +91,10 @@ class Tournament:
         stats = {label: BotStats() for label in seat_labels(self.bots)}
         for result in self.results:
             share = 1 / len(result.winners)
-            for label, money in zip(result.seating, result.money, strict=True):
+            records = result.records or ({"actions": {}, "faults": {}},) * len(result.seating)
+            for label, money, record in zip(result.seating, result.money, records, strict=True):
                 entry = stats[label]
+                entry.add_record(record)
                 entry.games += 1
                 entry.money += money
                 entry.actions += result.actions
@@ -101,13 +118,14 @@ class Tournament:
         lines = [f"{len(self.results)} games of the {self.edition} edition, seed {self.seed}"
                  + (", paired seatings" if self.paired else "")
                  + (f", {len(self.results) / self.seconds:.0f} games/s" if self.seconds else "")]
-        lines.append(f"{'bot':12} {'win rate':>9} {'95% interval':>16} {'mean money':>11} {'mean actions':>13}")
+        lines.append(f"{'bot':12} {'win rate':>9} {'95% interval':>16} {'mean money':>11} {'mean actions':>13}"
+                     f" {'faults':>7}")
         for label, stats in self.stats().items():
             data = stats.as_json()
             low, high = data["win_rate_95"]
             lines.append(
                 f"{label:12} {100 * data['win_rate']:8.1f}% {f'{100 * low:.1f}–{100 * high:.1f}%':>16} "
-                f"{data['mean_money']:11.2f} {data['mean_actions']:13.1f}"
+                f"{data['mean_money']:11.2f} {data['mean_actions']:13.1f} {sum(data['faults'].values()):7d}"
             )
         return "\n".join(lines)
 
@@ -141,13 +159,18 @@ def plan(games: int, bots: Sequence[str], paired: bool) -> list[GamePlan]:
     return plans
 
 
-def play_planned(edition: str, seed: int, game: GamePlan, keep_log: bool) -> GameResult:
+def play_planned(edition: str, seed: int, game: GamePlan, keep_log: bool, timeout: float = 5.0) -> GameResult:
     """Play one planned game. Dice and bot choices have separate seeded streams (string seeds are hashed
-    the same way in every process)."""
+    the same way in every process). Every bot plays behind a guard (:mod:`companion.sim.guard`): a crash,
+    a decision slower than ``timeout`` seconds or an illegal answer becomes a pyramid ticket, counted."""
     dice_rng = random.Random(f"camelup:{seed}:{game.deal}:dice")
     bot_rng = random.Random(f"camelup:{seed}:{game.index}:bots")
-    bots = make_bots([label.split("#")[0] for label in game.seating])
-    played = play_game(edition, list(zip(game.seating, bots, strict=True)), dice_rng, bot_rng)
+    bots = [GuardedBot(bot, timeout) for bot in make_bots([label.split("#")[0] for label in game.seating])]
+    try:
+        played = play_game(edition, list(zip(game.seating, bots, strict=True)), dice_rng, bot_rng)
+    finally:
+        for bot in bots:
+            bot.close()
     state = played.state
     return GameResult(
         index=game.index,
@@ -157,10 +180,11 @@ def play_planned(edition: str, seed: int, game: GamePlan, keep_log: bool) -> Gam
         actions=played.actions,
         legs=state.leg,
         log=played.log.to_json() if keep_log else None,
+        records=tuple(bot.record.as_json() for bot in bots),
     )
 
 
-def _worker(job: tuple[str, int, GamePlan, bool]) -> GameResult:
+def _worker(job: tuple[str, int, GamePlan, bool, float]) -> GameResult:
     return play_planned(*job)
 
 
@@ -173,6 +197,7 @@ def run_tournament(
     paired: bool = False,
     logs: Path | None = None,
     progress: Callable[[Iterable[GameResult], int], Iterable[GameResult]] | None = None,
+    timeout: float = 5.0,
 ) -> Tournament:
     """Play ``games`` games. ``progress(results, total)`` may wrap the stream of results (a progress bar).
 
@@ -188,8 +213,10 @@ def run_tournament(
     make_bots(list(bots))  # unknown names fail here, before any work
     keep_log = logs is not None
     if logs is not None:
-        logs.mkdir(parents=True, exist_ok=True)
-    jobs = [(edition, seed, game, keep_log) for game in plan(games, bots, paired)]
+        logs = usable_directory(logs)  # a bad directory is said before any game is played
+    if not timeout > 0:
+        raise ValueError("--timeout must be more than 0 seconds")
+    jobs = [(edition, seed, game, keep_log, timeout) for game in plan(games, bots, paired)]
     tournament = Tournament(edition, tuple(bots), seed, paired)
     start = time.perf_counter()
     pool = multiprocessing.get_context("fork" if os.name == "posix" else "spawn").Pool(workers) if workers > 1 else None
@@ -218,4 +245,5 @@ def run_tournament(
 
 
 def _without_log(result: GameResult) -> GameResult:
-    return GameResult(result.index, result.seating, result.money, result.winners, result.actions, result.legs)
+    return GameResult(result.index, result.seating, result.money, result.winners, result.actions, result.legs,
+                      records=result.records)

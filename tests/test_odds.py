@@ -269,6 +269,8 @@ def test_odds_command_prints_json_with_the_documented_keys(tmp_path, capsys):
     assert main(["odds", write_log(tmp_path, log), "--json", "--rollouts", "500", "--seed", "1"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert set(report) >= {"leg", "leg_ticket_ev", "race", "pyramid_ticket_ev", "tile_ev", "finish_card_ev"}
+    assert set(report["notes"]) <= set(report)  # every number the notes define is in the report, and
+    assert {"leg_ticket_ev", "tile_ev", "finish_card_ev"} <= set(report["notes"])  # the EVs say what they are
     state = parse_log(log).replay()
     exact = exact_leg_odds(state)
     for camel, leg in report["leg"].items():
@@ -288,3 +290,48 @@ def test_odds_command_table_and_errors(tmp_path, capsys):
     assert "no player named 'Zed'" in capsys.readouterr().err
     log["actions"].append({"player": "Nobody", "type": "leg_bet", "camel": "blue"})
     assert main(["odds", write_log(tmp_path, log)]) == 1
+
+
+def _tile_coins(state, player):
+    """Expected coins ``player``'s tile earns for the rest of the leg, by walking every draw with the engine."""
+    total = 0.0
+
+    def walk(s, p, leg):
+        nonlocal total
+        if s.game_over or s.leg != leg:
+            return
+        inside = s.dice_in_pyramid()
+        for die in inside:
+            colours = s.edition.crazy_camels if die == GREY_DIE else (None,)
+            for value in (1, 2, 3):
+                for colour in colours:
+                    q = p / len(inside) / 3 / len(colours)
+                    after = apply(s, PyramidTicket(s.current_player, die, value, colour))
+                    tile = after.last_movement.tile
+                    if tile is not None and tile.owner == player:
+                        total += q
+                    walk(after, q, leg)
+
+    walk(state, 1.0, state.leg)
+    return total
+
+
+def test_tile_ev_is_net_of_the_tile_the_player_already_has_on_the_track():
+    from companion.odds import tile_ev_where_it_is
+    from companion.rules import PlaceTile
+
+    track = {7: ("red",), 3: ("green",), 4: ("yellow",), 5: ("blue",), 6: ("purple",), 14: ("black", "white")}
+    state = new_game(EDITION_2018, ["Ann", "Bob"], track)
+    for die in ("green", "yellow"):
+        state = apply(state, PyramidTicket(state.current_player, die, 1))
+    state = apply(state, PlaceTile("Ann", 9, "cheer"))
+    state = apply(state, PlaceTile("Bob", 12, "boo"))
+    kept = _tile_coins(state, "Ann")
+    assert kept > 0
+    assert tile_ev_where_it_is(state, "Ann") == pytest.approx(kept, abs=1e-12)
+    assert tile_ev_where_it_is(state, "Bob") == pytest.approx(_tile_coins(state, "Bob"), abs=1e-12)
+    net, gross = tile_evs(state), tile_evs(state, net=False)
+    for spot in [(8, "boo"), (10, "cheer"), (16, "cheer")]:
+        moved = apply(state, PlaceTile("Ann", *spot))
+        assert gross[spot] == pytest.approx(_tile_coins(moved, "Ann"), abs=1e-12)
+        assert net[spot] == pytest.approx(gross[spot] - kept, abs=1e-12)

@@ -10,6 +10,7 @@ from companion.odds.leg import (
     leg_ticket_evs,
     pyramid_ticket_ev,
     sampled_leg_odds,
+    tile_ev_where_it_is,
     tile_evs,
 )
 from companion.odds.race import RaceOdds, finish_card_evs, race_odds
@@ -27,5 +28,6 @@ __all__ = [
     "pyramid_ticket_ev",
     "race_odds",
     "sampled_leg_odds",
+    "tile_ev_where_it_is",
     "tile_evs",
 ]

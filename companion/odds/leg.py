@@ -302,7 +302,12 @@ def sampled_leg_odds(state: GameState, samples: int, rng: random.Random) -> LegO
 
 
 def leg_ticket_evs(state: GameState, odds: LegOdds) -> dict[str, float | None]:
-    """Expected coins from taking each colour's top leg ticket now (``None``: no ticket left)."""
+    """Expected coins from taking each colour's top leg ticket now (``None``: no ticket left): its printed
+    value times P(first) + 1 × P(second) − 1 × P(neither).
+
+    Two rules are left out, as the odds report says: the leg's net is floored at 0 EP (a player with little
+    money loses less than the −1 counted here), and a partner (2018, 6+ players) may copy the ticket's
+    reward when it is their best (a gain for the partner, not counted for the taker)."""
     edition = state.edition
     evs: dict[str, float | None] = {}
     for camel, left in state.tickets_left_by_camel().items():
@@ -319,19 +324,37 @@ def pyramid_ticket_ev(state: GameState) -> float:
     return float(state.edition.pyramid_ticket_reward)
 
 
+def tile_ev_where_it_is(state: GameState, player: str) -> float:
+    """Expected coins ``player``'s tile already on the track earns for the rest of the leg if left there
+    (0 when the player's tile is not on the track)."""
+    own = state.tile_of(player)
+    if own is None or state.game_over:
+        return 0.0
+    odds = leg_distribution(
+        state.track, state.tiles_by_space(), state.dice_in_pyramid(), draws_left_in_leg(state), state.edition,
+        rank=False,
+    )
+    return odds.tile_landings.get(own.space, 0.0) * state.edition.tile_reward
+
+
 def tile_evs(
     state: GameState,
     player: str | None = None,
     progress: Callable[[list[tuple[int, str]]], Iterable[tuple[int, str]]] | None = None,
+    net: bool = True,
 ) -> dict[tuple[int, str], float]:
-    """Expected coins ``player``'s tile would earn on each space and side where it may go now, for the
-    rest of the leg (each placement is its own exact enumeration: the tile changes the moves).
+    """Expected coins ``player`` gains by putting their tile on each space and side where it may go now,
+    for the rest of the leg (each placement is its own exact enumeration: the tile changes the moves).
 
+    ``net`` (the default) subtracts what the player's tile already on the track would earn if left where
+    it is (:func:`tile_ev_where_it_is`): moving a tile gives that up, so a spot worth no more than the
+    current one gains 0. ``net=False`` gives what the tile would earn on the new spot alone.
     ``progress`` may wrap the list of spots (a progress bar: early in a leg this takes seconds).
     """
     player = player or state.current_player
     if player is None:
         return {}
+    kept = tile_ev_where_it_is(state, player) if net else 0.0
     others = {space: tile for space, tile in state.tiles_by_space().items() if tile.owner != player}
     as_player = _as_turn_of(state, player)
     spots = [
@@ -346,7 +369,7 @@ def tile_evs(
         odds = leg_distribution(
             state.track, tiles, state.dice_in_pyramid(), draws_left_in_leg(state), state.edition, rank=False
         )
-        evs[(space, side)] = odds.tile_landings.get(space, 0.0) * state.edition.tile_reward
+        evs[(space, side)] = odds.tile_landings.get(space, 0.0) * state.edition.tile_reward - kept
     return evs
 
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from companion.odds.leg import draws_left_in_leg, exact_leg_odds, leg_ticket_evs, pyramid_ticket_ev, tile_evs
+from companion.odds.leg import (
+    draws_left_in_leg,
+    exact_leg_odds,
+    leg_ticket_evs,
+    pyramid_ticket_ev,
+    tile_ev_where_it_is,
+    tile_evs,
+)
 from companion.odds.race import finish_card_evs, race_odds
 from companion.rules import GameState, view_for
 
@@ -18,7 +25,7 @@ def odds_report(
     tiles: bool = True,
     progress: Callable[[list[tuple[int, str]]], Iterable[tuple[int, str]]] | None = None,
 ) -> dict[str, Any]:
-    """The odds of ``state`` as plain data.
+    """The odds of ``state`` as plain data; :data:`NOTES` says what each number is.
 
     ``player`` (default: whoever's turn it is) is whose finish cards and tile are valued, from what that
     player may know. ``rollouts`` 0 skips the race odds. ``progress`` may wrap the tile spots being valued.
@@ -33,12 +40,14 @@ def odds_report(
         "race_ends_this_leg": leg.race_ends,
         "draws_left_in_leg": 0 if state.game_over else draws_left_in_leg(state),
         "player": player,
+        "notes": NOTES,
     }
     if tiles and player is not None and not state.game_over:
         by_space: dict[str, dict[str, float]] = {}
         for (space, side), ev in tile_evs(state, player, progress).items():
             by_space.setdefault(str(space), {})[side] = ev
         report["tile_ev"] = by_space
+        report["tile_ev_where_it_is"] = tile_ev_where_it_is(state, player)
     if rollouts:
         race = race_odds(state, rollouts, seed)
         report["race"] = {
@@ -54,6 +63,25 @@ def odds_report(
         if player is not None:
             report["finish_card_ev"] = finish_card_evs(view_for(state, player), player, race)
     return report
+
+
+NOTES = {
+    "leg": "exact probability that each racing camel is first / second when the leg in progress is scored",
+    "leg_ticket_ev": "expected coins at the leg's scoring from taking that colour's top leg ticket now "
+    "(printed value x P(first) + 1 x P(second) - 1 x P(neither)); null when none is left. Not counted: the leg's "
+    "net is floored at 0 EP, and a partner (2018, 6+ players) may copy the reward",
+    "pyramid_ticket_ev": "coins a pyramid ticket pays at the leg's scoring (sure)",
+    "tile_ev": "expected coins the player gains this leg by putting their tile on that space and side: what it "
+    "would earn there minus tile_ev_where_it_is (moving the tile gives that up)",
+    "tile_ev_where_it_is": "expected coins the player's tile already on the track earns this leg if left there "
+    "(0 when it is not on the track)",
+    "race": "P(win) and P(lose) of the race per camel by seeded Monte Carlo; *_95 is the 95% half-interval",
+    "finish_card_ev": "expected coins at the race's end from playing that finish card now on that pile, "
+    "assuming each earlier hidden card of another player names the pile's answer with that camel's race odds. "
+    "Not counted: a wrong card's -1 is floored at 0 EP",
+    "race_ends_this_leg": "probability that a camel crosses the finish line before the leg ends",
+}
+"""What each key of the report means (also in ``--json`` output, under ``notes``)."""
 
 
 def _pct(p: float) -> str:
@@ -85,7 +113,9 @@ def odds_table(report: dict[str, Any]) -> str:
         best = sorted(((ev, int(space), side) for space, sides in tiles.items() for side, ev in sides.items()),
                       reverse=True)[:3]
         spots = ", ".join(f"space {space} {side} {ev:+.2f}" for ev, space, side in best)
-        lines.append(f"best tile spots for {report['player']}: {spots}")
+        kept = report.get("tile_ev_where_it_is", 0.0)
+        where = f" (net of the tile where it is now, worth {kept:+.2f} left there)" if kept else ""
+        lines.append(f"best tile spots for {report['player']}{where}: {spots}")
     cards = report.get("finish_card_ev")
     if cards:
         parts = [
@@ -94,4 +124,5 @@ def odds_table(report: dict[str, Any]) -> str:
         lines.append(f"{report['player']}'s finish cards: " + "; ".join(parts))
     if race:
         lines.append(f"(race odds from {report['rollouts']} rollouts; ± is the 95% interval)")
+    lines.append("(EVs are coins before the floor at 0 EP; a partner's copied reward is not counted)")
     return "\n".join(lines)

@@ -118,6 +118,10 @@ def _check_pyramid(state: GameState, action: PyramidTicket) -> None:
         faces = ", ".join(map(str, edition.die_faces))
         raise DieNotInPyramidError(f"a die shows {faces}, not {action.value!r}")
     if action.die == GREY_DIE:
+        if action.crazy is None:
+            raise InvalidActionError(
+                f"the grey die's number is {' or '.join(edition.crazy_camels)}: say which ('crazy' is missing)"
+            )
         if action.crazy not in edition.crazy_camels:
             raise InvalidActionError(
                 f"the grey die's number is {' or '.join(edition.crazy_camels)}, not {action.crazy!r}"

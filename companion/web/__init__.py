@@ -42,6 +42,9 @@ def create_app(
     app.extensions["camera"] = camera  # None: no camera, play is by hand
     app.register_blueprint(api)
     app.register_blueprint(pages)
+    from companion.sim.coach_web import coach
+
+    app.register_blueprint(coach)  # the coach page after a race (companion/sim/)
 
     @app.errorhandler(ApiError)
     def api_error(error: ApiError) -> Any:

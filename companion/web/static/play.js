@@ -48,6 +48,7 @@
       document.getElementById("scoring").appendChild(el("p", { class: "turn" },
         t("winner_is", { camel: camelName(race.winner), loser: camelName(race.loser) }), el("br"),
         t("wins", { players: race.winners.join(", "), s: race.winners.length > 1 ? "" : "s" })));
+      document.getElementById("scoring").appendChild(el("p", {}, el("a", { href: `/coach/${gameId}` }, "The coach: what each decision cost")));
     }
     renderBoard(document.getElementById("board"), state);
   }

@@ -58,6 +58,7 @@
     document.getElementById("piles").textContent = t("piles", { w: state.piles.winner, l: state.piles.loser });
     renderLegScoring(document.getElementById("scoring"), state, null);
     if (state.race_scoring) reveal(state.race_scoring);
+    if (state.race_scoring) document.getElementById("scoring").appendChild(el("p", {}, el("a", { href: `/coach/${gameId}` }, "The coach: what each decision cost")));
     showOdds();
   }
 
