@@ -45,7 +45,8 @@ MEASURE = """() => {
     if (!box.width || !box.height) continue;
     let size = parseFloat(getComputedStyle(parent).fontSize);
     if (parent instanceof SVGElement) size *= parent.getScreenCTM().a;
-    out.push({ text: node.textContent.trim().slice(0, 40), size: Math.round(size * 10) / 10, bottom: box.bottom, right: box.right });
+    out.push({ text: node.textContent.trim().slice(0, 40), size: Math.round(size * 10) / 10,
+               bottom: box.bottom, right: box.right });
   }
   return { texts: out, scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
            view: [innerWidth, innerHeight] };
