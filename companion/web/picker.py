@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import io
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.service import ApiError, GameService
 
@@ -38,8 +39,27 @@ def seat_picker_link(game_id: str) -> Any:
 
     if caller(game_id).role not in ("host", "table"):
         raise ApiError(403, "this is for the table screen")
-    row = service().game(game_id).row
-    return jsonify({"url": f"{service().base_url()}/pick/{game_id}#{picker_key(row.table_token)}"})
+    key = picker_key(service().game(game_id).row.table_token)
+    return jsonify({"url": _picker_url(game_id, key), "qr": f"/pick/{game_id}/qr.svg?key={key}"})
+
+
+def _picker_url(game_id: str, key: str) -> str:
+    return f"{service().base_url()}/pick/{game_id}#{key}"
+
+
+@picker.get("/pick/<game_id>/qr.svg")
+def picker_qr(game_id: str) -> Response:
+    """The seat picker's QR code for the table screen (made here: it is a link only this game's key opens)."""
+    import qrcode
+    import qrcode.image.svg
+
+    key = request.args.get("key")
+    _check_key(game_id, key)
+    image = qrcode.make(_picker_url(game_id, str(key)), image_factory=qrcode.image.svg.SvgPathImage, box_size=12,
+                        border=2)
+    out = io.BytesIO()
+    image.save(out)
+    return Response(out.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
 
 
 @picker.get("/api/games/<game_id>/seat-picker")

@@ -151,7 +151,8 @@
 
   // The QR code joins a seat: it opens the seat picker of this game.
   api("GET", `/api/games/${gameId}/seat-picker-link`, token).then((info) => {
-    document.getElementById("join-qr").src = `/qr.svg?data=${encodeURIComponent(info.url)}`;
+    document.getElementById("join-qr").src = info.qr;
+    document.getElementById("join-qr").dataset.url = info.url;
     document.getElementById("join-qr").alt = t("join_hint");
     document.getElementById("join").hidden = false;
   }).catch(() => {});
