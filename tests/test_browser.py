@@ -93,7 +93,12 @@ def test_four_phones_and_a_table_play_a_leg_and_the_end_of_a_race(server, browse
     table = new_page(browser, errors, "table", viewport={"width": 1280, "height": 800})
     table.goto(server.table_url(game))
     big = new_page(browser, errors, "tv", viewport={"width": 1920, "height": 1080})
-    big.goto(server.table_url(game))
+    calm = new_page(browser, errors, "calm", viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
+    for page in (big, calm):  # count the animations the page starts
+        page.add_init_script("""window.animations = 0; const animate = Element.prototype.animate;
+          Element.prototype.animate = function (...args) {
+            window.animations += 1; return animate.apply(this, args); };""")
+        page.goto(server.table_url(game))
     phones = {player: phone(browser, server, game, player, errors) for player in PLAYERS}
     expect(phones["Ann"].locator("#turn")).to_have_class("turn mine")
     expect(table.locator("#turn")).to_contain_text("Ann")
@@ -120,7 +125,10 @@ def test_four_phones_and_a_table_play_a_leg_and_the_end_of_a_race(server, browse
             expect(big.locator("#instruction")).to_have_text("Move red 2 (carrying purple) → space 14, on top of black")
             check_fits(table)
             check_fits(big, min_text_px=24)
-            big.wait_for_timeout(1200)  # the move's animation along the track
+            # The draw moves the camels along the track, except for a reader who asked for less motion.
+            expect(calm.locator("#instruction")).to_contain_text("Move red 2")
+            assert big.evaluate("window.animations") == 2 and calm.evaluate("window.animations") == 0
+            big.wait_for_timeout(1200)  # let the animation end before the picture
             table.screenshot(path=str(SHOTS / "table-1280x800.png"))
             big.screenshot(path=str(SHOTS / "table-1920x1080.png"))
             phones["Ann"].screenshot(path=str(SHOTS / "phone-390x844.png"))
@@ -184,5 +192,5 @@ def test_four_phones_and_a_table_play_a_leg_and_the_end_of_a_race(server, browse
     host.wait_for_url("**/host/*")
     expect(host.locator("#turn")).to_contain_text("Entering for Ann")
     assert game["game_id"] not in host.url
-    for page in (table, big, host, *phones.values()):
+    for page in (table, big, calm, host, *phones.values()):
         page.context.close()

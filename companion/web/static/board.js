@@ -94,7 +94,7 @@ function drawCamelInSpace(camel, space, height, stackLength, crazy) {
 }
 
 function renderBoard(svg, state, { centre = true } = {}) {
-  const previous = svg.camelPositions || {};
+  const previous = svg.camelPositions;  // undefined on the first drawing: nothing to animate from
   svg.replaceChildren();
   svg.setAttribute("viewBox", `0 0 ${SIZE} ${SIZE}`);
   svg.setAttribute("role", "img");
@@ -197,9 +197,8 @@ function finishedCentre(crossed, crazy) {
 function animateMove(svg, state, previous) {
   const move = state.move_current && state.last_action && state.last_action.move;
   if (!move || svg.animatedFor === state.last_action.n) return;
-  const firstDraw = svg.animatedFor === undefined;
   svg.animatedFor = state.last_action.n;
-  if (firstDraw || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  if (!previous || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
   const unit = [move.camel, ...move.carried];
   const from = previous[move.camel];
   if (!from || from === move.end || move.end > 16 || move.end < 1) return;

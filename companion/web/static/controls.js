@@ -55,7 +55,13 @@ function renderControls(container, state, send) {
   }
 
   // Finish cards: a seat sees its own hand; the scorekeeper enters whatever the player names.
-  const hand = Array.isArray(legal.finish_cards) ? legal.finish_cards : (legal.finish_cards > 0 ? state.racing_camels : []);
+  // A seat whose phone has joined plays its cards from that phone (the server refuses the scorekeeper).
+  const fromPhone = !state.you && (state.joined || []).includes(legal.player);
+  const hand = fromPhone ? [] : Array.isArray(legal.finish_cards) ? legal.finish_cards : (legal.finish_cards > 0 ? state.racing_camels : []);
+  if (fromPhone && legal.finish_cards > 0) {
+    container.appendChild(el("h2", {}, t("finish_cards")));
+    container.appendChild(el("p", { class: "muted" }, t("cards_from_phone", { player: legal.player })));
+  }
   if (hand.length) {
     const camel = el("select", { id: "card-camel", "aria-label": t("finish_cards") }, hand.map((c) => el("option", { value: c }, camelName(c))));
     const play = (pile) => {
