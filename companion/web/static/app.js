@@ -23,6 +23,8 @@ function t(key, params = {}) {
 }
 function camelName(camel) { return hasText(`camel.${camel}`) ? t(`camel.${camel}`) : camel; }
 function money(amount) { return t("money", { money: amount }); }
+// "Label: text", with the colon as the page's language writes it.
+function labelled(label, text) { return t("labelled", { label, text }); }
 function signed(amount) { return amount > 0 ? `+${amount}` : amount < 0 ? `−${-amount}` : "0"; }
 
 // The page's fixed words: elements marked data-t (text) or data-t-label (aria-label) or data-t-title.
@@ -203,7 +205,7 @@ function putBackText(undo) {
   else if (action.type === "finish_bet") what = t("put_back_card", { player: action.player, pile: pileName(action.pile) });
   else if (action.type === "partnership") what = t("put_back_partnership", { player: action.player, partner: action.partner });
   else what = t("put_back_die_only", { die: camelName(action.die) });
-  return `${by}: ${what}`;
+  return labelled(by, what);
 }
 
 function rewardText(reward) {
@@ -218,7 +220,7 @@ function instructionOf(state) {
   // the camels of the draw just made, or set up the board before the first action.
   if (state.undo) return { kind: "undo", text: putBackText(state.undo) };
   if (state.move_current && state.last_action.move) return { kind: "move", text: moveText(state.last_action.move), move: state.last_action.move };
-  if (!state.actions_taken) return { kind: "setup", text: `${t("setup_board")}: ${trackWords(state.start_track)}` };
+  if (!state.actions_taken) return { kind: "setup", text: labelled(t("setup_board"), trackWords(state.start_track)) };
   return null;
 }
 
@@ -234,7 +236,7 @@ function renderInstruction(box, state) {
   } else if (last) {
     box.hidden = false;
     box.classList.add("past");
-    box.replaceChildren(el("span", {}, `${t("last_move")}: ${moveText(last.move)}`));
+    box.replaceChildren(el("span", {}, labelled(t("last_move"), moveText(last.move))));
   } else box.hidden = true;
 }
 

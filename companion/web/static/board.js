@@ -225,7 +225,7 @@ function trackWords(track) {
     .sort((a, b) => Number(a[0]) - Number(b[0]))
     .map(([space, stack]) => t("space_words", { space, camels: stackWords(stack) })).join("; ");
 }
-function boardWords(state) { return `${t("board")}: ${trackWords(state.track)}`; }
+function boardWords(state) { return labelled(t("board"), trackWords(state.track)); }
 function dieWords(die) {
   return die.die === "grey" ? t("grey_die_words", { value: die.value, camel: camelName(die.crazy) })
     : t("die_words", { camel: camelName(die.die), value: die.value });

@@ -16,7 +16,7 @@
     } catch (error) {
       await updates.refresh();
       if (state) render(state);
-      toast(`${t("refused")}: ${error.message}`);
+      toast(labelled(t("refused"), error.message));
     }
   }
 

@@ -24,7 +24,7 @@
       // Read the game again first: the refusal is shown over what is true now, not over an old turn.
       await updates.refresh();
       if (state) render(state);
-      toast(`${t("refused")}: ${error.message}`);
+      toast(labelled(t("refused"), error.message));
     }
   }
 

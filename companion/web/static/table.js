@@ -51,16 +51,15 @@
       const current = state.next_player === player && !state.game_over;
       return el("li", { class: `player${current ? " current" : ""}`, "data-player": player },
         el("span", { class: "who" }, current ? el("span", { class: "marker", "aria-label": t("their_turn") }, "▶") : "",
-          el("b", {}, player), (state.characters || {})[player] ? el("span", { class: "muted" }, ` ${(state.characters || {})[player]}`) : "",
-          partner ? el("span", { class: "partner" }, `🤝 ${partner}`) : ""),
-        el("span", { class: "held" }, tickets, pyramid ? el("span", { class: "pyramid-ticket", title: t("pyramid_tickets", { n: pyramid }) }, `▲×${pyramid}`) : ""),
+          el("b", {}, player), (state.characters || {})[player] ? el("span", { class: "muted" }, ` ${(state.characters || {})[player]}`) : ""),
+        el("span", { class: "held" }, partner ? el("span", { class: "partner" }, `🤝 ${partner}`) : "", tickets, pyramid ? el("span", { class: "pyramid-ticket", title: t("pyramid_tickets", { n: pyramid }) }, `▲×${pyramid}`) : ""),
         leg ? el("span", { class: "leg-delta" }, signed(leg.after - leg.before)) : "",
         el("b", { class: "num money" }, money(state.money[player])));
     }));
   }
 
   function renderTicker() {
-    document.getElementById("ticker").replaceChildren(...state.ticker.slice(-4).reverse().map((action, index) =>
+    document.getElementById("ticker").replaceChildren(...state.ticker.slice(-3).reverse().map((action, index) =>
       el("li", { class: index ? "muted" : "" }, actionText(action))));
   }
 
