@@ -1,5 +1,5 @@
-"""Shared by the real-browser tests: one server and one Chromium (Debian's, driven by Playwright) for the
-whole session, and helpers to open the pages as the people at the table do."""
+"""Shared by the real-browser tests: one server for the session and one Chromium (Debian's, driven by
+Playwright) per test module, and helpers to open the pages as the people at the table do."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def server(tmp_path_factory):
     process.wait()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")  # not longer: a test that starts Playwright itself must find no loop running
 def browser():
     sync_api = pytest.importorskip("playwright.sync_api")
     if CHROMIUM is None:

@@ -136,3 +136,23 @@ def test_a_partnership_asks_first_and_shows_on_both_phones_and_the_table(server,
     assert errors == []
     for page in (ann, cy, table):
         page.context.close()
+
+
+def test_the_phone_buzzes_when_the_turn_comes_and_stays_awake_while_the_race_runs(server, browser):
+    game = server.create(["Ann", "Bob"], SETUP)
+    errors = []
+    bob = new_page(browser, errors, "Bob", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    bob.add_init_script("""window.calls = [];
+      navigator.vibrate = (pattern) => { window.calls.push('vibrate'); return true; };
+      Object.defineProperty(navigator, 'wakeLock', { value: { request: async (kind) => {
+        window.calls.push(`wake ${kind}`); return { addEventListener() {} }; } } });""")
+    bob.goto(server.join_url(game, "Bob"))
+    bob.wait_for_url(f"**/play/{game['game_id']}")
+    expect(bob.locator("#turn")).to_contain_text("Ann's turn")
+    assert bob.evaluate("window.calls") == ["wake screen"]
+    server.act(game, "Ann", type="leg_bet", camel="red")
+    expect(bob.locator("#turn")).to_have_class("turn mine")
+    expect(bob.locator("#announce")).to_contain_text("Your turn")  # and screen readers hear it
+    assert bob.evaluate("window.calls") == ["wake screen", "vibrate"]
+    assert errors == []
+    bob.context.close()

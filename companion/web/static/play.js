@@ -99,6 +99,7 @@
   let wakeLock = null;
   async function keepAwake() {
     if (!("wakeLock" in navigator) || !state || state.game_over || wakeLock || document.visibilityState !== "visible") return;
+    wakeLock = "asking";  // one request at a time
     try { wakeLock = await navigator.wakeLock.request("screen"); wakeLock.addEventListener("release", () => { wakeLock = null; }); }
     catch (_) { wakeLock = null; }
   }
