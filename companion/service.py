@@ -317,6 +317,8 @@ class GameService:
                 if last.kind != "action" or last.by != caller.player:
                     raise ApiError(409, "only your own last action can be taken back, before anyone acts",
                                    "TakeBackNotYours")
+                if last.body.get("type") == "pyramid":  # a die cannot be un-rolled (nor re-drawn for a better one)
+                    raise ApiError(409, "a draw cannot be taken back: ask the host to undo", "TakeBackDraw")
                 if self.store.now() - last.at > TAKE_BACK_SECONDS:
                     raise ApiError(409, "too late to take it back: ask the host to undo", "TakeBackTooLate")
             state = _state_after(game.row, game.actions[:-1])

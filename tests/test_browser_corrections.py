@@ -59,7 +59,8 @@ def test_a_player_takes_back_their_own_tap_and_a_double_tap_sends_one_action(ser
     ann.wait_for_timeout(500)
     expect(ann.locator("#toast")).to_have_count(0)
     expect(bob.locator("#instruction")).to_contain_text("Move blue 1 (carrying purple) → space 4")
-    # Bob cannot take back Ann's draw: the button is only on the phone that acted.
+    # A draw cannot be taken back (no second try at a better die), and Bob cannot take back Ann's action.
+    expect(ann.locator("#take-back-button")).to_have_count(0)
     expect(bob.locator("#take-back-button")).to_have_count(0)
     assert errors == []
     for page in (ann, bob):

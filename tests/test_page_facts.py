@@ -82,6 +82,10 @@ def test_a_player_takes_back_their_own_tap_only_quickly_and_only_if_nobody_acted
     assert late.status_code == 409 and late.get_json()["code"] == "TakeBackTooLate"
     assert state(client, game, game["table_token"])["leg_tickets"][-1] == {"owner": "Bob", "camel": "green",
                                                                           "value": 3}
+    store._clock = real
+    act(client, game, game["seat"]["Cy"], type="pyramid", die="blue", value=1)
+    redraw = undo(client, game, game["seat"]["Cy"])  # no second try at a better die
+    assert redraw.status_code == 409 and redraw.get_json()["code"] == "TakeBackDraw"
 
 
 def test_the_final_breakdown_adds_up_to_the_money(client):

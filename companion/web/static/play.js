@@ -37,7 +37,8 @@
 
   function renderTakeBack() {
     const box = document.getElementById("take-back");
-    const mine = state.last_action_by === state.you.player && Date.now() < takeBackUntil;
+    const mine = state.last_action_by === state.you.player && Date.now() < takeBackUntil && !state.game_over &&
+      state.last_action.type !== "pyramid";  // a die cannot be un-rolled
     if (!mine) { box.replaceChildren(); return; }
     box.replaceChildren(el("button", { type: "button", id: "take-back-button", onclick: takeBack }, `↶ ${t("take_back")}`));
     setTimeout(() => { if (Date.now() >= takeBackUntil) box.replaceChildren(); }, takeBackUntil - Date.now() + 50);
