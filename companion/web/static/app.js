@@ -267,12 +267,18 @@ function turnText(state, me) {
   return state.next_player === me ? t("your_turn") : t("turn_of", { player: state.next_player });
 }
 
+// Players by money, richest first, each with their place (players with the same money share it).
+function rankedMoney(money) {
+  const order = Object.entries(money).sort((a, b) => b[1] - a[1]);
+  return order.map(([player, amount]) => [player, amount, 1 + order.filter(([, other]) => other > amount).length]);
+}
+
 // Final standings with each player's breakdown (start, legs, finish cards, tiles).
 function standingsEl(race) {
-  const order = Object.entries(race.final_money).sort((a, b) => b[1] - a[1]);
-  return el("ol", { class: "standings" }, order.map(([player, amount]) => {
+  const order = rankedMoney(race.final_money);
+  return el("ol", { class: "standings" }, order.map(([player, amount, rank]) => {
     const parts = race.breakdown[player];
-    return el("li", { class: race.winners.includes(player) ? "winner" : "" },
+    return el("li", { class: race.winners.includes(player) ? "winner" : "", value: rank },
       el("span", { class: "who" }, player), el("b", { class: "num" }, money(amount)),
       el("span", { class: "muted parts" }, t("breakdown", { start: parts.start, legs: signed(parts.legs), cards: signed(parts.cards), tiles: signed(parts.tiles) })));
   }));

@@ -115,7 +115,8 @@
       el("li", {}, el("span", { class: "who" }, player), el("div", { class: "bar" }, bars[player]), amounts[player])));
     const finale = el("div", { class: "finale", id: "finale" });
     box.replaceChildren(el("div", { class: "reveal-inner" },
-      el("h2", { class: "reveal-title" }, t("race_result", { camel: camelName(race.winner), loser: camelName(race.loser) })),
+      el("h2", { class: "reveal-title" }, camelIcon(race.winner, 90), t("race_result", { camel: camelName(race.winner), loser: camelName(race.loser) }),
+        camelIcon(race.loser, 60)),
       el("div", { class: "reveal-grid" }, el("section", {}, el("h3", {}, t("reveal")), cards), el("section", {}, el("h3", {}, t("money_title")), money_)),
       finale));
     setMoney();
@@ -139,9 +140,12 @@
 
   function showFinale(end, finale) {
     const race = end.race_scoring;
-    const order = Object.entries(race.final_money).sort((a, b) => b[1] - a[1]);
-    const podium = el("div", { class: "podium" }, [1, 0, 2].filter((i) => order[i]).map((i) =>
-      el("div", { class: `step step-${i + 1}` }, el("b", {}, order[i][0]), el("span", {}, money(order[i][1])), el("div", { class: "block" }, String(i + 1)))));
+    const order = rankedMoney(race.final_money);  // the podium: the first three places, ties side by side
+    const podium = el("div", { class: "podium" }, [1, 0, 2].filter((i) => order[i]).map((i) => {
+      const [player, amount, rank] = order[i];
+      return el("div", { class: `step step-${Math.min(rank, 3)}` }, el("b", {}, player), el("span", {}, money(amount)),
+        el("div", { class: "block" }, String(rank)));
+    }));
     finale.replaceChildren(el("p", { class: "winners", id: "winners" }, `🏆 ${winnersText(race)}`),
       el("div", { class: "finale-grid" }, podium, standingsEl(race)));
     document.getElementById("reveal").classList.add("done");
