@@ -192,5 +192,12 @@ def test_four_phones_and_a_table_play_a_leg_and_the_end_of_a_race(server, browse
     host.wait_for_url("**/host/*")
     expect(host.locator("#turn")).to_contain_text("Entering for Ann")
     assert game["game_id"] not in host.url
+    new_id = host.url.split("/host/")[1].split("#")[0]
+    # The finished game's phones and table screen follow to their places in the new race.
+    phones["Cy"].wait_for_url(f"**/play/{new_id}")
+    expect(phones["Cy"].locator("#turn")).to_contain_text("Ann's turn")
+    expect(phones["Cy"].locator("#instruction")).to_contain_text("Set up the camels")
+    table.wait_for_url(f"**/table/{new_id}")
+    expect(table.locator("#banner")).to_contain_text("Set up the camels")
     for page in (table, big, calm, host, *phones.values()):
         page.context.close()

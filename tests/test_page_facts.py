@@ -105,3 +105,24 @@ def test_the_final_breakdown_adds_up_to_the_money(client):
     assert breakdown["Bob"]["cards"] == 8 and breakdown["Ann"]["legs"] == 5 + 1
     rewards = {line["player"]: line["rewards"] for line in end["leg_scoring"]["players"]}
     assert rewards["Ann"][0] == {"source": "leg_ticket", "amount": 5, "camel": "purple", "printed": 5, "place": 1}
+
+
+def test_a_rematch_is_the_host_s_and_every_seat_finds_its_place(client):
+    setup = {"track": {"16": ["yellow"], "1": ["green", "red", "blue", "purple"], "2": ["black"], "3": ["white"]}}
+    game = create(client, setup=setup, characters={"Ann": "Nefertiti"})
+    gid = game["game_id"]
+    early = client.post(f"/api/games/{gid}/rematch", headers=bearer(game["host_token"]))
+    assert early.status_code == 409
+    act(client, game, game["seat"]["Ann"], type="pyramid", die="yellow", value=1)
+    assert client.post(f"/api/games/{gid}/rematch", headers=bearer(game["seat"]["Ann"])).status_code == 403
+    assert client.get(f"/api/games/{gid}/rematch", headers=bearer(game["seat"]["Bob"])).status_code == 404
+    made = client.post(f"/api/games/{gid}/rematch", headers=bearer(game["host_token"])).get_json()
+    again = client.post(f"/api/games/{gid}/rematch", headers=bearer(game["host_token"])).get_json()
+    assert again["game_id"] == made["game_id"] != gid  # a second tap does not make a third game
+    bob = client.get(f"/api/games/{gid}/rematch", headers=bearer(game["seat"]["Bob"])).get_json()
+    assert bob == {"game_id": made["game_id"], "token": {s["player"]: s["token"] for s in made["seats"]}["Bob"]}
+    new = client.get(f"/api/games/{made['game_id']}/state", headers=bearer(bob["token"])).get_json()
+    assert new["players"] == ["Ann", "Bob", "Cy"] and new["characters"] == {"Ann": "Nefertiti"}
+    assert new["you"]["player"] == "Bob" and new["actions_taken"] == 0
+    table = client.get(f"/api/games/{gid}/rematch", headers=bearer(game["table_token"])).get_json()
+    assert table["token"] == made["table_token"]

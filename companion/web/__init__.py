@@ -29,6 +29,7 @@ def create_app(
     from companion.web.net import base_url_for
     from companion.web.pages import pages
     from companion.web.picker import picker
+    from companion.web.rematch import rematch
 
     data = Path(data_dir)
     data.mkdir(parents=True, exist_ok=True)
@@ -45,6 +46,7 @@ def create_app(
     app.register_blueprint(api)
     app.register_blueprint(pages)
     app.register_blueprint(picker)
+    app.register_blueprint(rematch)
     app.register_blueprint(catalogs)
 
     @app.errorhandler(ApiError)

@@ -318,3 +318,16 @@ function watchCamera(box, gameId, token, { host = false, onState = () => {} } = 
   show();
   return setInterval(show, 2000);
 }
+
+// Once the race is over, watch for the host's rematch and go to this device's place in it.
+let rematchTimer = null;
+function followRematch(gameId, token, kind, page) {
+  if (rematchTimer) return;
+  const look = () => api("GET", `/api/games/${gameId}/rematch`, token).then((next) => {
+    clearInterval(rematchTimer);
+    localStorage.setItem(`camelup:${kind}:${next.game_id}`, next.token);
+    location.replace(`/${page}/${next.game_id}`);
+  }).catch(() => {});
+  rematchTimer = setInterval(look, 3000);
+  look();
+}

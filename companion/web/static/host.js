@@ -49,9 +49,8 @@
   }
 
   async function rematch() {
-    const body = { edition: state.edition, players: state.players, characters: state.characters, dice: state.dice_mode };
     try {
-      const game = await api("POST", "/api/games", null, body);
+      const game = await api("POST", `/api/games/${gameId}/rematch`, token);
       location.href = `/host/${game.game_id}#${game.host_token}`;
     } catch (error) { toast(error.message); }
   }

@@ -133,6 +133,7 @@
     renderBoard(document.getElementById("board"), state);
     alertTurn(mine);
     keepAwake();
+    if (state.game_over) followRematch(gameId, token, "seat", "play");
     if (!before || before.version !== state.version) {
       const now = instructionOf(state);
       announce([now ? now.text : "", turn.textContent].filter(Boolean).join(". "));

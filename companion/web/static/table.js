@@ -87,6 +87,7 @@
       if (odds) loadOdds();
     }
     if (state.race_scoring) startReveal(state);
+    if (state.game_over) followRematch(gameId, token, "table", "table");
   }
 
   // ---------------------------------------------------------------------------------------------------
