@@ -199,5 +199,13 @@ def test_four_phones_and_a_table_play_a_leg_and_the_end_of_a_race(server, browse
     expect(phones["Cy"].locator("#instruction")).to_contain_text("Set up the camels")
     table.wait_for_url(f"**/table/{new_id}")
     expect(table.locator("#banner")).to_contain_text("Set up the camels")
-    for page in (table, big, calm, host, *phones.values()):
+    # Past games are links: to the host page on the device that hosts it, else to the result once it is over.
+    host.goto(f"{server.base}/")
+    expect(host.locator(f'#games a[href="/host/{new_id}"]')).to_be_visible()
+    expect(host.locator(f'#games a[href="/host/{game["game_id"]}"]')).to_be_visible()
+    guest = new_page(browser, errors, "guest", viewport={"width": 390, "height": 844})
+    guest.goto(f"{server.base}/")
+    guest.locator(f'#games a[href="/results/{game["game_id"]}"]').click()
+    expect(guest.locator("#result .standings li").first).to_contain_text(f"Cy{expected['money']['Cy']} EP")
+    for page in (table, big, calm, host, guest, *phones.values()):
         page.context.close()
