@@ -134,8 +134,11 @@ def test_a_partnership_asks_first_and_shows_on_both_phones_and_the_table(server,
     expect(cy.locator("#partner")).to_have_text("🤝 Partner this leg: Ann")
     expect(table.locator('#players li[data-player="Ann"] .partner')).to_have_text("🤝 Cy")
     expect(table.locator('#players li[data-player="Cy"] .partner')).to_have_text("🤝 Ann")
+    host = new_page(browser, errors, "host", viewport={"width": 420, "height": 900})
+    host.goto(server.host_url(game))
+    expect(host.locator('#players li[data-player="Ann"] .partner-line')).to_have_text("🤝 Partner this leg: Cy")
     assert errors == []
-    for page in (ann, cy, table):
+    for page in (ann, cy, table, host):
         page.context.close()
 
 
