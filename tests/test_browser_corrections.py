@@ -160,3 +160,18 @@ def test_the_phone_buzzes_when_the_turn_comes_and_stays_awake_while_the_race_run
     assert bob.evaluate("window.calls") == ["wake screen", "vibrate"]
     assert errors == []
     bob.context.close()
+
+
+def test_a_double_tap_on_the_pyramid_s_draw_draws_once(server, browser):
+    game = server.create(["Ann", "Bob"], SETUP, dice="pyramid")
+    errors = []
+    ann = phone(browser, server, game, "Ann", errors)
+    ann.locator("#draw").dblclick()
+    expect(ann.locator("#turn")).to_contain_text("Bob's turn")
+    ann.wait_for_timeout(500)
+    expect(ann.locator("#toast")).to_have_count(0)
+    expect(ann.locator("#instruction")).to_have_class("instruction move")
+    _, state = request(server.port, "GET", f"/api/games/{game['game_id']}/state", token=game["table_token"])
+    assert state["actions_taken"] == 1 and len(state["dice_out"]) == 1
+    assert errors == []
+    ann.context.close()

@@ -45,3 +45,5 @@ def test_a_bad_game_id_gives_a_page_not_json(client):
         response = client.get(path)
         assert response.status_code == 404 and response.mimetype == "text/html", path
         assert 'data-t="no_game"' in response.get_data(as_text=True)
+    gone = client.get("/join/not-a-seat")
+    assert gone.status_code == 404 and 'data-t="link_gone"' in gone.get_data(as_text=True)
