@@ -108,6 +108,12 @@ def test_four_phones_and_a_table_play_a_leg_and_the_end_of_a_race(server, browse
     expect(big.locator("#board g.camel")).to_have_count(7)
     check_fits(big, min_text_px=24)
     big.screenshot(path=str(SHOTS / "table-1920x1080-setup.png"))
+    # The odds switch (off by default): each colour's chance to lead the leg under its ticket stack.
+    expect(table.locator(".stack-box .odds")).to_have_count(0)
+    table.check("#odds-toggle")
+    expect(table.locator(".stack-box .odds")).to_have_count(5)
+    expect(table.locator(".stack-box").first).to_contain_text("% first")
+    table.uncheck("#odds-toggle")
 
     for index, (player, kind, args) in enumerate(SCRIPT, start=1):
         tap(phones[player], kind, args)
