@@ -134,8 +134,6 @@ class GameService:
         self._games: dict[str, LiveGame] = {}
         self._lock = threading.Lock()
         self._last_active: str | None = None
-        self._rematches: dict[str, str] = {}
-        """Finished game → its rematch, so the finished game's pages can follow (kept while the server runs)."""
         for row in store.games():
             self._games[row.id] = self._replay(row, store.entries(row.id))
         on_button = getattr(self.pyramid, "on_button", None)
@@ -209,38 +207,6 @@ class GameService:
         with self._lock:
             self._games[row.id] = LiveGame(row, [], parsed.start())
         return self.credentials(row.id)
-
-    def rematch(self, game_id: str, caller: Caller) -> dict[str, Any]:
-        """The host starts a new race with the same players, characters, edition and dice (the start rolled
-        anew); the finished game's phones and table screen can then find their place in it."""
-        if caller.role != "host":
-            raise ApiError(403, "only the host can start a rematch")
-        game = self.game(game_id)
-        if not game.state.game_over:
-            raise ApiError(409, "the race is not over yet", "RaceNotOver")
-        with self._lock:
-            known = self._rematches.get(game_id)
-        if known is not None:
-            return self.credentials(known)
-        row = game.row
-        made = self.create({"edition": row.edition, "players": list(row.players), "characters": row.characters,
-                            "dice": row.dice})
-        with self._lock:
-            self._rematches[game_id] = made["game_id"]
-        return made
-
-    def rematch_for(self, game_id: str, caller: Caller) -> dict[str, Any]:
-        """Where ``caller`` of a finished game sits in its rematch: the new game and the token for the same
-        seat (or table screen, or host). 404 while there is none."""
-        with self._lock:
-            new_id = self._rematches.get(game_id)
-        if new_id is None:
-            raise ApiError(404, "no rematch of this game yet", "NoRematch")
-        row = self.game(new_id).row
-        token = {"host": row.host_token, "table": row.table_token}.get(caller.role)
-        if caller.role == "seat" and caller.player is not None:
-            token = row.seat_tokens[caller.player]
-        return {"game_id": new_id, "token": token}
 
     def credentials(self, game_id: str) -> dict[str, Any]:
         row = self.game(game_id).row
