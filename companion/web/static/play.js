@@ -99,6 +99,7 @@
   // The Screen Wake Lock while the race runs, so the phone does not sleep between turns.
   let wakeLock = null;
   async function keepAwake() {
+    if (state && state.game_over && wakeLock && wakeLock.release) { wakeLock.release(); wakeLock = null; return; }
     if (!("wakeLock" in navigator) || !state || state.game_over || wakeLock || document.visibilityState !== "visible") return;
     wakeLock = "asking";  // one request at a time
     try { wakeLock = await navigator.wakeLock.request("screen"); wakeLock.addEventListener("release", () => { wakeLock = null; }); }
