@@ -223,7 +223,7 @@ function stackWords(stack) {
 function trackWords(track) {
   return Object.entries(track).filter(([, stack]) => stack.length)
     .sort((a, b) => Number(a[0]) - Number(b[0]))
-    .map(([space, stack]) => t("space_words", { space, camels: stackWords(stack) })).join("; ");
+    .map(([space, stack]) => t("space_words", { space, camels: stackWords(stack) })).join(t("list_separator"));
 }
 function boardWords(state) { return labelled(t("board"), trackWords(state.track)); }
 function dieWords(die) {
