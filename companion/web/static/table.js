@@ -161,6 +161,7 @@
     document.getElementById("join").hidden = false;
   }).catch(() => {});
 
+  watchCamera(document.getElementById("camera"), gameId, token);
   document.getElementById("odds-toggle").addEventListener("change", loadOdds);
   languageSwitch(document.getElementById("lang"), () => { revealFor = null; if (state) { const s = state; state = null; render(s); } });
   live(gameId, token, render, { onStatus: connectionStatus });
