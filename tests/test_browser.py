@@ -91,6 +91,12 @@ def test_four_phones_and_a_table_play_a_leg_and_the_end_of_a_race(server, browse
     game = server.create(PLAYERS, SETUP)
     errors = []
     table = new_page(browser, errors, "table", viewport={"width": 1280, "height": 800})
+    # What the reveal shows, in the order it shows it: a card turned, or the winners named.
+    table.add_init_script("""window.reveal = []; new MutationObserver((changes) => changes.forEach((change) =>
+      change.addedNodes.forEach((node) => {
+        if (node.matches && node.matches('.card-turned')) window.reveal.push('card');
+        if (node.matches && (node.matches('#winners') || node.querySelector('#winners'))) window.reveal.push('winners');
+      }))).observe(document, { childList: true, subtree: true });""")
     table.goto(server.table_url(game))
     big = new_page(browser, errors, "tv", viewport={"width": 1920, "height": 1080})
     calm = new_page(browser, errors, "calm", viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
@@ -160,10 +166,10 @@ def test_four_phones_and_a_table_play_a_leg_and_the_end_of_a_race(server, browse
 
     # The reveal: cards turn one by one with the money running; the winner only at the end.
     expect(table.locator("#reveal")).to_be_visible(timeout=5000)
-    expect(table.locator("#reveal-cards li")).to_have_count(1, timeout=5000)
-    expect(table.locator("#winners")).to_have_count(0)
+    expect(table.locator("#reveal-cards li").first).to_be_visible(timeout=5000)
     table.screenshot(path=str(SHOTS / "table-reveal.png"))
     expect(table.locator("#winners")).to_be_visible(timeout=10000)
+    assert table.evaluate("window.reveal") == ["card", "card", "winners"]  # the winner named after the last card
     expect(table.locator(".podium .step")).to_have_count(3)
     check_fits(table)
     table.screenshot(path=str(SHOTS / "table-race-over.png"))
