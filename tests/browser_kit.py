@@ -3,6 +3,7 @@ Playwright) per test module, and helpers to open the pages as the people at the 
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -78,3 +79,11 @@ def phone(browser, server: Server, game: dict[str, Any], player: str, errors: li
     page.goto(server.join_url(game, player))
     page.wait_for_url(f"**/play/{game['game_id']}")
     return page
+
+
+NAMES = re.compile(r"\b(Ann|Bob|Cy|Dee|Eve|Fay)\b")
+
+
+def said(text: str) -> str:
+    """``text`` as the pages write it: each player's name isolated for bidirectional text (U+2068 … U+2069)."""
+    return NAMES.sub(lambda match: f"\u2068{match.group(1)}\u2069", text)

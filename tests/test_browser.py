@@ -8,7 +8,7 @@ import json
 import pytest
 
 from companion.gamelog import parse_log, summary
-from tests.browser_kit import SHOTS, new_page, phone
+from tests.browser_kit import SHOTS, new_page, phone, said
 from tests.test_crash import request
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -155,7 +155,7 @@ def test_four_phones_and_a_table_play_a_leg_and_the_end_of_a_race(server, browse
             expect(phones["Cy"].locator("#instruction")).to_have_class("instruction past")
             expect(phones["Cy"].locator("#instruction")).to_contain_text("Last move: Move green 3")
             expect(table.locator("#banner")).to_be_hidden()
-            expect(table.locator("#ticker li").first).to_have_text("Ann took purple 5")
+            expect(table.locator("#ticker li").first).to_have_text(said("Ann took purple 5"))
         if index == 8:  # the leg is over: the ranking on the banner, each player's gain beside their money
             expect(table.locator("#banner")).to_contain_text("Leg 1 is over")
             expect(table.locator('#players li[data-player="Ann"] .leg-delta')).to_be_visible()
@@ -182,7 +182,7 @@ def test_four_phones_and_a_table_play_a_leg_and_the_end_of_a_race(server, browse
            "actions": [{"player": p, "type": k, **a} for p, k, a in SCRIPT]}
     expected = summary(parse_log(log).replay())
     assert expected["winners"] == ["Cy"]
-    expect(table.locator("#winners")).to_contain_text("Cy wins!")
+    expect(table.locator("#winners")).to_contain_text(said("Cy wins!"))
     standings = table.locator("#finale .standings li")
     expect(standings.first).to_contain_text(f"Cy{expected['money']['Cy']} EP")
     expect(standings.first).to_contain_text("start 3, legs")
@@ -194,7 +194,7 @@ def test_four_phones_and_a_table_play_a_leg_and_the_end_of_a_race(server, browse
     # The host page shows the result too, with a rematch.
     host = new_page(browser, errors, "host", viewport={"width": 420, "height": 900})
     host.goto(server.host_url(game))
-    expect(host.locator("#winners")).to_contain_text("Cy wins!")
+    expect(host.locator("#winners")).to_contain_text(said("Cy wins!"))
     expect(host.locator("#rematch")).to_be_visible()
     assert errors == []
     _, exported = request(server.port, "GET", f"/api/games/{game['game_id']}/log", token=game["host_token"])
@@ -202,12 +202,12 @@ def test_four_phones_and_a_table_play_a_leg_and_the_end_of_a_race(server, browse
     # Rematch: one tap, same players, a new race.
     host.click("#rematch")
     host.wait_for_url("**/host/*")
-    expect(host.locator("#turn")).to_contain_text("Entering for Ann")
+    expect(host.locator("#turn")).to_contain_text(said("Entering for Ann"))
     assert game["game_id"] not in host.url
     new_id = host.url.split("/host/")[1].split("#")[0]
     # The finished game's phones and table screen follow to their places in the new race.
     phones["Cy"].wait_for_url(f"**/play/{new_id}")
-    expect(phones["Cy"].locator("#turn")).to_contain_text("Ann's turn")
+    expect(phones["Cy"].locator("#turn")).to_contain_text(said("Ann's turn"))
     expect(phones["Cy"].locator("#instruction")).to_contain_text("Set up the camels")
     table.wait_for_url(f"**/table/{new_id}")
     expect(table.locator("#banner")).to_contain_text("Set up the camels")

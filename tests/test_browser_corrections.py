@@ -4,7 +4,7 @@ code joins a seat, partnerships ask first and show on both phones and the table,
 
 import pytest
 
-from tests.browser_kit import new_page, phone
+from tests.browser_kit import new_page, phone, said
 from tests.test_crash import request
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -28,7 +28,7 @@ def test_undo_asks_first_then_every_page_says_what_to_put_back(server, browser):
     host.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
     host.click("#undo")
     expect(bob.locator("#instruction")).to_have_class("instruction move")
-    assert asked == ["Undo “Ann drew green 2”? Everyone will be told what to put back."]
+    assert asked == [said("Undo “Ann drew green 2”? Everyone will be told what to put back.")]
     host.once("dialog", lambda dialog: dialog.accept())
     host.click("#undo")
     told = ("Undone by the host: move green back from space 3 to space 1 (carrying red); "
@@ -36,7 +36,7 @@ def test_undo_asks_first_then_every_page_says_what_to_put_back(server, browser):
     expect(bob.locator("#instruction")).to_have_text(told)
     expect(table.locator("#instruction")).to_have_text(told)
     expect(host.locator("#instruction")).to_have_text(told)
-    expect(bob.locator("#turn")).to_contain_text("Ann's turn")
+    expect(bob.locator("#turn")).to_contain_text(said("Ann's turn"))
     assert errors == []
     for page in (host, bob, table):
         page.context.close()
@@ -50,7 +50,8 @@ def test_a_player_takes_back_their_own_tap_and_a_double_tap_sends_one_action(ser
     ann.click("button.bet[data-camel=red]")
     expect(bob.locator("#turn")).to_have_class("turn mine")
     ann.click("#take-back-button")
-    expect(bob.locator("#instruction")).to_contain_text("Ann took it back: Ann puts the red 5 ticket back on its stack")
+    taken_back = said("Ann took it back: Ann puts the red 5 ticket back on its stack")
+    expect(bob.locator("#instruction")).to_contain_text(taken_back)
     expect(ann.locator("#turn")).to_have_class("turn mine")
     # Two quick taps on the draw: one draw, no refusal.
     ann.select_option("#die", "blue")
@@ -82,8 +83,8 @@ def test_a_refused_tap_reads_the_game_again_and_a_replaced_seat_says_so(server, 
     ann.route("**/actions", host_first)
     ann.click("button.bet[data-camel=red]")
     expect(ann.locator("#toast")).to_contain_text("Not allowed")
-    expect(ann.locator("#turn")).to_contain_text("Bob's turn")
-    expect(ann.locator("#actions")).to_contain_text("Waiting for Bob")
+    expect(ann.locator("#turn")).to_contain_text(said("Bob's turn"))
+    expect(ann.locator("#actions")).to_contain_text(said("Waiting for Bob"))
     # The host gives Ann's seat a new link: the old phone says so instead of reconnecting for ever.
     request(server.port, "POST", f"/api/games/{game['game_id']}/seats/Ann/reissue", None, game["host_token"])
     ann.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
@@ -129,14 +130,14 @@ def test_a_partnership_asks_first_and_shows_on_both_phones_and_the_table(server,
     asked = []
     ann.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     ann.click("button.partner-button[data-partner=Cy]")
-    assert asked == ["Enter a partnership with Cy for this leg?"]
-    expect(ann.locator("#partner")).to_have_text("🤝 Partner this leg: Cy")
-    expect(cy.locator("#partner")).to_have_text("🤝 Partner this leg: Ann")
+    assert asked == [said("Enter a partnership with Cy for this leg?")]
+    expect(ann.locator("#partner")).to_have_text(said("🤝 Partner this leg: Cy"))
+    expect(cy.locator("#partner")).to_have_text(said("🤝 Partner this leg: Ann"))
     expect(table.locator('#players li[data-player="Ann"] .partner')).to_have_text("🤝 Cy")
     expect(table.locator('#players li[data-player="Cy"] .partner')).to_have_text("🤝 Ann")
     host = new_page(browser, errors, "host", viewport={"width": 420, "height": 900})
     host.goto(server.host_url(game))
-    expect(host.locator('#players li[data-player="Ann"] .partner-line')).to_have_text("🤝 Partner this leg: Cy")
+    expect(host.locator('#players li[data-player="Ann"] .partner-line')).to_have_text(said("🤝 Partner this leg: Cy"))
     assert errors == []
     for page in (ann, cy, table, host):
         page.context.close()
@@ -152,7 +153,7 @@ def test_the_phone_buzzes_when_the_turn_comes_and_stays_awake_while_the_race_run
         window.calls.push(`wake ${kind}`); return { addEventListener() {} }; } } });""")
     bob.goto(server.join_url(game, "Bob"))
     bob.wait_for_url(f"**/play/{game['game_id']}")
-    expect(bob.locator("#turn")).to_contain_text("Ann's turn")
+    expect(bob.locator("#turn")).to_contain_text(said("Ann's turn"))
     assert bob.evaluate("window.calls") == ["wake screen"]
     server.act(game, "Ann", type="leg_bet", camel="red")
     expect(bob.locator("#turn")).to_have_class("turn mine")
@@ -167,7 +168,7 @@ def test_a_double_tap_on_the_pyramid_s_draw_draws_once(server, browser):
     errors = []
     ann = phone(browser, server, game, "Ann", errors)
     ann.locator("#draw").dblclick()
-    expect(ann.locator("#turn")).to_contain_text("Bob's turn")
+    expect(ann.locator("#turn")).to_contain_text(said("Bob's turn"))
     ann.wait_for_timeout(500)
     expect(ann.locator("#toast")).to_have_count(0)
     expect(ann.locator("#instruction")).to_have_class("instruction move")

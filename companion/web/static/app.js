@@ -17,10 +17,13 @@ function currentLanguage() {
 let LANG = currentLanguage();
 
 function hasText(key) { return Boolean(CATALOGS[LANG][key] || CATALOGS.en[key]); }
+const NAMES = new Set(["player", "players", "owner", "partner"]);
 function t(key, params = {}) {
   const text = CATALOGS[LANG][key] || CATALOGS.en[key] || key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? params[name] : ""));
+  return text.replace(/\{(\w+)\}/g, (_, name) => (!(name in params) ? "" : NAMES.has(name) ? isolate(params[name]) : params[name]));
 }
+// A name written right to left must not reorder the words and numbers around it (Unicode bidi isolation).
+function isolate(text) { return String(text).startsWith("\u2068") ? text : `\u2068${text}\u2069`; }
 function camelName(camel) { return hasText(`camel.${camel}`) ? t(`camel.${camel}`) : camel; }
 function money(amount) { return t("money", { money: amount }); }
 // "Label: text", with the colon as the page's language writes it.
@@ -249,13 +252,13 @@ function renderLegScoring(section, state, viewer) {
     el("p", { class: "ranking" }, camelChip(scoring.ranking[0]), ` ${t("first")} · `, camelChip(scoring.ranking[1]), ` ${t("second")}`),
     el("ul", { class: "scoring" }, scoring.players
       .filter((p) => !viewer || p.player === viewer)
-      .map((p) => el("li", {}, el("b", {}, `${p.player}: `), `${p.explain}  (${money(p.before)} → ${money(p.after)})`,
+      .map((p) => el("li", {}, el("b", {}, `${isolate(p.player)}: `), `${p.explain}  (${money(p.before)} → ${money(p.after)})`,
         el("div", { class: "muted" }, (p.rewards || []).map(rewardText).join(" · ") || t("no_tickets"))))));
 }
 
 function playerLabel(state, player) {
   const character = (state.characters || {})[player];
-  return character ? `${player} · ${character}` : player;
+  return character ? `${isolate(player)} · ${isolate(character)}` : isolate(player);
 }
 function partnerOf(state, player) {
   const pair = (state.partnerships || []).find((p) => p.includes(player));
@@ -279,7 +282,7 @@ function standingsEl(race) {
   return el("ol", { class: "standings" }, order.map(([player, amount, rank]) => {
     const parts = race.breakdown[player];
     return el("li", { class: race.winners.includes(player) ? "winner" : "", value: rank },
-      el("span", { class: "who" }, player), el("b", { class: "num" }, money(amount)),
+      el("bdi", { class: "who" }, player), el("b", { class: "num" }, money(amount)),
       el("span", { class: "muted parts" }, t("breakdown", { start: parts.start, legs: signed(parts.legs), cards: signed(parts.cards), tiles: signed(parts.tiles) })));
   }));
 }

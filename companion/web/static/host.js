@@ -72,6 +72,9 @@
     const turn = document.getElementById("turn");
     turn.textContent = state.game_over ? t("race_over") : `${t("leg", { leg: state.leg })} · ${t("acting_for", { player: playerLabel(state, state.next_player) })}`;
     renderInstruction(document.getElementById("instruction"), state);
+    const pyramidNotice = document.getElementById("pyramid-notice");  // the dice pyramid asks for a hand
+    pyramidNotice.hidden = !(state.pyramid && state.pyramid.notice);
+    pyramidNotice.textContent = (state.pyramid && state.pyramid.notice) || "";
     renderControls(document.getElementById("actions"), state, send);
     renderPlayers();
     renderBoard(document.getElementById("board"), state);

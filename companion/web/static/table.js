@@ -51,8 +51,8 @@
       const current = state.next_player === player && !state.game_over;
       return el("li", { class: `player${current ? " current" : ""}`, "data-player": player },
         el("span", { class: "who" }, current ? el("span", { class: "marker", "aria-label": t("their_turn") }, "▶") : "",
-          el("b", {}, player), (state.characters || {})[player] ? el("span", { class: "muted" }, ` ${(state.characters || {})[player]}`) : ""),
-        el("span", { class: "held" }, partner ? el("span", { class: "partner" }, `🤝 ${partner}`) : "", tickets, pyramid ? el("span", { class: "pyramid-ticket", title: t("pyramid_tickets", { n: pyramid }) }, `▲×${pyramid}`) : ""),
+          el("b", {}, el("bdi", {}, player)), (state.characters || {})[player] ? el("span", { class: "muted" }, " ", el("bdi", {}, (state.characters || {})[player])) : ""),
+        el("span", { class: "held" }, partner ? el("span", { class: "partner" }, "🤝 ", el("bdi", {}, partner)) : "", tickets, pyramid ? el("span", { class: "pyramid-ticket", title: t("pyramid_tickets", { n: pyramid }) }, `▲×${pyramid}`) : ""),
         leg ? el("span", { class: "leg-delta" }, signed(leg.after - leg.before)) : "",
         el("b", { class: "num money" }, money(state.money[player])));
     }));
@@ -78,6 +78,9 @@
     turn.textContent = state.game_over ? t("race_over") : t("turn_of", { player: playerLabel(state, state.next_player) });
     renderBoard(document.getElementById("board"), state);
     renderBanner();
+    const pyramidNotice = document.getElementById("pyramid-notice");  // the dice pyramid asks for a hand
+    pyramidNotice.hidden = !(state.pyramid && state.pyramid.notice);
+    pyramidNotice.textContent = (state.pyramid && state.pyramid.notice) || "";
     renderStacks();
     renderPlayers();
     renderTicker();
