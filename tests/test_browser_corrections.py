@@ -23,6 +23,7 @@ def test_undo_asks_first_then_every_page_says_what_to_put_back(server, browser):
     table = new_page(browser, errors, "table", viewport={"width": 1280, "height": 800})
     table.goto(server.table_url(game))
     expect(bob.locator("#instruction")).to_contain_text("Move green 2 (carrying red) → space 3, on top of purple")
+    expect(bob.locator('#board rect[data-marked="move"]')).to_have_attribute("data-space", "3")
     # Declining the question changes nothing.
     asked = []
     host.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
@@ -35,6 +36,7 @@ def test_undo_asks_first_then_every_page_says_what_to_put_back(server, browser):
             "put the green die back in the pyramid")
     expect(bob.locator("#instruction")).to_have_text(told)
     expect(table.locator("#instruction")).to_have_text(told)
+    expect(table.locator("#board rect[data-marked]")).to_have_attribute("data-space", "1")  # where they go back
     expect(host.locator("#instruction")).to_have_text(told)
     expect(bob.locator("#turn")).to_contain_text(said("Ann's turn"))
     assert errors == []

@@ -102,12 +102,15 @@ function renderBoard(svg, state, { centre = true } = {}) {
   svg.appendChild(svgEl("rect", { x: 0, y: 0, width: SIZE, height: SIZE, rx: 22, fill: "#e9c98e" }));
   svg.appendChild(svgEl("rect", { x: MARGIN + CELL, y: MARGIN + CELL, width: 3 * CELL, height: 3 * CELL, rx: 12, fill: "#d9b070" }));
   const tiles = Object.fromEntries((state.tiles || []).map((tile) => [tile.space, tile]));
+  // The space the hands must go to: where the move just drawn ends, or where an undone move's camels go back.
   const highlight = state.move_current && state.last_action && state.last_action.move ? state.last_action.move.end : null;
+  const putBack = state.undo && state.undo.camels ? state.undo.camels.to : null;
   for (let space = 1; space <= 16; space++) {
     const { x, y } = cellOrigin(space);
+    const marked = space === highlight ? ["#fff2a8", "#b8860b"] : space === putBack ? ["#ffd0b5", "#b3261e"] : null;
     svg.appendChild(svgEl("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, rx: 10,
-      fill: space === highlight ? "#fff2a8" : "#fbf1d9", stroke: space === highlight ? "#b8860b" : "#a47c3c",
-      "stroke-width": space === highlight ? 5 : 2 }));
+      fill: marked ? marked[0] : "#fbf1d9", stroke: marked ? marked[1] : "#a47c3c", "stroke-width": marked ? 5 : 2,
+      "data-space": space, "data-marked": space === highlight ? "move" : space === putBack ? "put-back" : null }));
     svg.appendChild(svgEl("text", { x: x + 10, y: y + 24, class: "space-number" }, String(space)));
     const tile = tiles[space];
     if (tile) {
