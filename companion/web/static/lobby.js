@@ -14,7 +14,7 @@
     const track = {};
     for (const part of text.split(";").map((p) => p.trim()).filter(Boolean)) {
       const [space, camels] = part.split(":");
-      if (!camels) throw new Error(t("setup_bad", { part }));
+      if (!camels) throw Object.assign(new Error(t("setup_bad", { part })), { code: "setup" });  // worded here
       track[space.trim()] = camels.trim().split(/[\s,]+/).filter(Boolean).map(camelId);
     }
     return { track };
@@ -36,7 +36,7 @@
       if (form.get("setup").trim()) body.setup = parseSetup(form.get("setup"));
       const game = await api("POST", "/api/games", null, body);
       location.href = `/host/${game.game_id}#${game.host_token}`;
-    } catch (error) { toast(error.message); }
+    } catch (error) { toast(LANG === "en" || error.code ? error.message : t("create_refused")); }
   });
 
   // With a camera beside the board, the starting positions can be read instead of typed.
