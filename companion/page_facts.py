@@ -117,4 +117,7 @@ def table_facts(row: GameRow, entries: Sequence[Entry], state: GameState, public
         "last_action_by": last_entry.by if last_entry is not None and last_entry.kind == "action" else None,
         "move_current": bool(ticker) and ticker[-1]["type"] == "pyramid" and undo is None,
         "undo": undo,
+        # Seats whose phone has joined (kept by the server model where it has them): they play their own finish
+        # cards, so the scorekeeper page leaves those to the phone. Read at each new version.
+        "joined": list(getattr(row, "joined", ())),
     }
