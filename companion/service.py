@@ -20,6 +20,7 @@ from companion.correction import Amendment, amendments_explaining
 from companion.dice import roll_setup
 from companion.gamelog import FORMAT, LogError, action_from_json, action_to_json, parse_log, summary
 from companion.narrate import describe_movement, movement_facts
+from companion.page_facts import table_facts
 from companion.rules import (
     EDITIONS,
     GREY_DIE,
@@ -31,6 +32,9 @@ from companion.rules import (
     view_for,
 )
 from companion.store import Entry, GameRow, Store, effective_actions
+
+TAKE_BACK_SECONDS = 15.0
+"""How long a player may take back their own last tap (the phone offers it for a little less)."""
 
 
 class ApiError(Exception):
@@ -314,24 +318,34 @@ class GameService:
             try:
                 action = action_from_json(obj)
             except RuleError as error:
-                raise ApiError(400, str(error), type(error).__name__) from None
+                raise ApiError(400, str(error), error.code) from None
             try:
                 after = apply(game.state, action)
             except RuleError as error:
-                raise ApiError(409, str(error), type(error).__name__) from None
+                raise ApiError(409, str(error), error.code) from None
             self._commit(game, "action", action_to_json(action), caller.player or "host", after)
             return after
 
     def undo(self, game_id: str, caller: Caller) -> GameState:
-        """The host takes back the last action (recorded in the stored log as an undo)."""
-        if caller.role != "host":
+        """The host takes back the last action (recorded in the stored log as an undo). A player may take back
+        their own last tap within ``TAKE_BACK_SECONDS``, if nobody has acted since."""
+        if caller.role not in ("host", "seat"):
             raise ApiError(403, "only the host can undo")
         game = self.game(game_id)
         with game.lock:
             if not game.actions:
                 raise ApiError(409, "there is no action to undo")
+            if caller.role == "seat":
+                last = game.entries[-1]
+                if last.kind != "action" or last.by != caller.player:
+                    raise ApiError(409, "only your own last action can be taken back, before anyone acts",
+                                   "TakeBackNotYours")
+                if last.body.get("type") == "pyramid":  # a die cannot be un-rolled (nor re-drawn for a better one)
+                    raise ApiError(409, "a draw cannot be taken back: ask the host to undo", "TakeBackDraw")
+                if self.store.now() - last.at > TAKE_BACK_SECONDS:
+                    raise ApiError(409, "too late to take it back: ask the host to undo", "TakeBackTooLate")
             state = _state_after(game.row, game.actions[:-1])
-            self._commit(game, "undo", {}, "host", state)
+            self._commit(game, "undo", {}, caller.player or "host", state)
             return state
 
     def correct_from_camera(
@@ -535,6 +549,7 @@ def public_state_json(game: LiveGame, version: int, state: GameState) -> dict[st
         "leg_scoring": _leg_scoring_json(state),
         "race_scoring": _race_scoring_json(state),
     })
+    out.update(table_facts(game.row, game.entries[:version], state, out))  # the pages' extras (additive)
     return out
 
 

@@ -165,10 +165,11 @@ def test_no_one_but_the_owner_can_learn_a_face_down_card(tmp_path):
     assert log.status_code == 409 and "face-down" in log.get_json()["error"]
 
 
-def test_undo_by_the_host_only_and_recorded(client, app):
+def test_undo_by_the_host_and_recorded(client, app):
     game = create(client)
     act(client, game, game["seat"]["Ann"], type="leg_bet", camel="red")
-    assert client.post(f"/api/games/{game['game_id']}/undo", headers=bearer(game["seat"]["Ann"])).status_code == 403
+    refused = client.post(f"/api/games/{game['game_id']}/undo", headers=bearer(game["seat"]["Bob"]))
+    assert refused.status_code == 409 and refused.get_json()["code"] == "TakeBackNotYours"
     response = client.post(f"/api/games/{game['game_id']}/undo", headers=bearer(game["host_token"]))
     assert response.status_code == 200 and response.get_json()["state"]["next_player"] == "Ann"
     entries = app.extensions["camelup"].store.entries(game["game_id"])

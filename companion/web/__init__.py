@@ -25,8 +25,11 @@ def create_app(
 ) -> Flask:
     """The companion as a WSGI app. Games live in ``data_dir/games.sqlite3``."""
     from companion.web.api import api
+    from companion.web.i18n import catalogs
     from companion.web.net import base_url_for
     from companion.web.pages import pages
+    from companion.web.picker import picker
+    from companion.web.rematch import rematch
 
     data = Path(data_dir)
     data.mkdir(parents=True, exist_ok=True)
@@ -42,6 +45,9 @@ def create_app(
     app.extensions["camera"] = camera  # None: no camera, play is by hand
     app.register_blueprint(api)
     app.register_blueprint(pages)
+    app.register_blueprint(picker)
+    app.register_blueprint(rematch)
+    app.register_blueprint(catalogs)
     from companion.sim.coach_web import coach
 
     app.register_blueprint(coach)  # the coach page after a race (companion/sim/)

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request
 
-from companion.service import GameService
+from companion.service import ApiError, GameService
 
 pages = Blueprint("pages", __name__, static_folder="static", static_url_path="/static")
 
@@ -26,32 +26,53 @@ def lobby() -> str:
     return _page("lobby.html")
 
 
+def _message(title: str, text: str, status: int) -> tuple[str, int]:
+    """A page (never JSON) saying what went wrong; ``title`` and ``text`` are catalog keys."""
+    return _page("message.html", title=title, text=text), status
+
+
+def _game_page(template: str, game_id: str) -> Any:
+    try:
+        service().game(game_id)
+    except ApiError:
+        return _message("no_game", "no_game_hint", 404)
+    return _page(template, game_id=game_id)
+
+
 @pages.get("/join/<token>")
 def join(token: str) -> Any:
     found = service().find_seat(token)
     if found is None:
-        return _page("message.html", title="This link no longer works",
-                     text="Ask the host for a new link or QR code for your seat."), 404
+        return _message("link_gone", "link_gone_hint", 404)
     game_id, player = found
     return _page("join.html", game_id=game_id, player=player, token=token)
 
 
 @pages.get("/play/<game_id>")
-def play(game_id: str) -> str:
-    service().game(game_id)
-    return _page("play.html", game_id=game_id)
+def play(game_id: str) -> Any:
+    return _game_page("play.html", game_id)
 
 
 @pages.get("/host/<game_id>")
-def host(game_id: str) -> str:
-    service().game(game_id)
-    return _page("host.html", game_id=game_id)
+def host(game_id: str) -> Any:
+    return _game_page("host.html", game_id)
 
 
 @pages.get("/table/<game_id>")
-def table(game_id: str) -> str:
-    service().game(game_id)
-    return _page("table.html", game_id=game_id)
+def table(game_id: str) -> Any:
+    return _game_page("table.html", game_id)
+
+
+@pages.get("/pick/<game_id>")
+def pick(game_id: str) -> Any:
+    """The seat picker the table screen's QR code opens."""
+    return _game_page("pick.html", game_id)
+
+
+@pages.get("/results/<game_id>")
+def results(game_id: str) -> Any:
+    """A finished game's result, linked from the lobby's list of past games."""
+    return _game_page("results.html", game_id)
 
 
 @pages.get("/qr.svg")

@@ -1,109 +1,57 @@
-// Shared by every page: the API client, live updates, English/French strings and the SVG board.
+// Shared by every page: words from the message catalogs, the API client, live updates, and the wording of
+// the facts the server sends (moves, actions, scoring, what to put back).
 "use strict";
 
-const CAMEL_COLOURS = {
-  blue: "#2f6fd6", green: "#2e9b48", orange: "#f08a24", yellow: "#f2c81f", white: "#f4f1ea",
-  red: "#d8383a", purple: "#8a4fc9", black: "#262626",
-};
-const TEXT_ON = { yellow: "#222", white: "#222", orange: "#222" };
-
 // ---------------------------------------------------------------------------------------------------------
-// Languages: from the browser, with a switch remembered on this device.
-const STRINGS = {
-  en: {
-    your_turn: "Your turn", turn_of: "{player}'s turn", race_over: "The race is over",
-    leg: "Leg {leg}", money: "{money} EP", draw: "Draw a die", draw_hint: "Take a pyramid ticket (+1 EP)",
-    leg_bets: "Leg tickets", tile: "Your tile", place_tile: "Place tile", finish_cards: "Finish cards",
-    winner_pile: "Overall winner", loser_pile: "Overall loser", play_card: "Play card face down",
-    partnership: "Partnership", partner_with: "Partner with {player}", manual_roll: "What did the die show?",
-    die: "Die", value: "Value", colour: "Colour", record_roll: "Record roll", waiting: "Waiting for {player}…",
-    your_tickets: "Your tickets", pyramid_tickets: "Pyramid tickets: {n}", no_tickets: "No tickets yet",
-    leg_scoring: "Leg {leg} scoring", first: "first", second: "second", reconnecting: "Reconnecting…",
-    refused: "Not allowed", undo: "Undo last action", seats: "Seats", reissue: "New link",
-    open_table: "Open the table screen", export_log: "Download game log", scorekeeper: "Scorekeeper",
-    acting_for: "Entering for {player}", odds: "Odds", odds_off: "Odds panel (off)", money_title: "Money",
-    tickets_left: "Leg tickets left", dice_out: "Dice out", piles: "Finish piles: winner {w}, loser {l}",
-    last_move: "Last move", reveal: "Reveal", winner_is: "{camel} wins, {loser} comes last",
-    final_money: "Final money", wins: "{players} win{s}!", create: "Create game", edition: "Edition",
-    players: "Players, one per line in seating order: Name (character)", dice_from: "Dice", from_pyramid: "Electronic pyramid",
-    manual: "Entered by hand", setup: "Starting positions",
-    roll_hint: "Bottom camel first. Leave empty to have them rolled.",
-    past_games: "Past games", join_hint: "Scan to take your seat", cheer: "cheering (+1)", boo: "booing (−1)",
-    oasis: "oasis (+1)", mirage: "mirage (−1)", space: "Space", side: "Side", your_cards: "Your finish cards",
-    played_cards: "Played: {cards}", confirm_card: "Play your {camel} card on the {pile} pile?",
-    joined: "You are {player}", import_log: "Import a game log", none: "none", language: "Français",
-    address: "Phones: {url}", no_game: "No such game", copy: "Copy", ev: "value {ev}", camera: "Camera",
-    camera_correct: "The camera is right: correct the draw", read_camera: "Read from the camera",
-  },
-  fr: {
-    your_turn: "À vous de jouer", turn_of: "Au tour de {player}", race_over: "La course est finie",
-    leg: "Manche {leg}", money: "{money} £", draw: "Tirer un dé", draw_hint: "Prendre une tuile Pyramide (+1 £)",
-    leg_bets: "Tuiles Pari-Manche", tile: "Votre tuile", place_tile: "Poser la tuile", finish_cards: "Cartes Pari-Course",
-    winner_pile: "Vainqueur", loser_pile: "Dernier", play_card: "Jouer la carte face cachée",
-    partnership: "Partenariat", partner_with: "Partenaire de {player}", manual_roll: "Qu'a donné le dé ?",
-    die: "Dé", value: "Valeur", colour: "Couleur", record_roll: "Enregistrer", waiting: "En attente de {player}…",
-    your_tickets: "Vos tuiles", pyramid_tickets: "Tuiles Pyramide : {n}", no_tickets: "Aucune tuile",
-    leg_scoring: "Décompte de la manche {leg}", first: "premier", second: "deuxième", reconnecting: "Reconnexion…",
-    refused: "Refusé", undo: "Annuler la dernière action", seats: "Places", reissue: "Nouveau lien",
-    open_table: "Ouvrir l'écran de table", export_log: "Télécharger la partie", scorekeeper: "Arbitre",
-    acting_for: "Saisie pour {player}", odds: "Probabilités", odds_off: "Probabilités (masquées)", money_title: "Argent",
-    tickets_left: "Tuiles Pari-Manche restantes", dice_out: "Dés sortis", piles: "Paris : vainqueur {w}, dernier {l}",
-    last_move: "Dernier mouvement", reveal: "Révélation", winner_is: "{camel} gagne, {loser} est dernier",
-    final_money: "Argent final", wins: "{players} gagne{s} !", create: "Créer la partie", edition: "Édition",
-    players: "Joueurs, un par ligne dans l'ordre : Nom (personnage)", dice_from: "Dés", from_pyramid: "Pyramide électronique",
-    manual: "Saisis à la main", setup: "Positions de départ",
-    roll_hint: "Chameau du dessous d'abord. Laissez vide pour les tirer au hasard.",
-    past_games: "Parties précédentes", join_hint: "Scannez pour prendre votre place", cheer: "encouragements (+1)",
-    boo: "huées (−1)", oasis: "oasis (+1)", mirage: "mirage (−1)", space: "Case", side: "Face",
-    your_cards: "Vos cartes Pari-Course", played_cards: "Jouées : {cards}",
-    confirm_card: "Jouer votre carte {camel} sur le pari {pile} ?", joined: "Vous êtes {player}",
-    import_log: "Importer une partie", none: "aucune", language: "English", address: "Téléphones : {url}",
-    no_game: "Partie introuvable", copy: "Copier", ev: "valeur {ev}", camera: "Caméra",
-    camera_correct: "La caméra a raison : corriger le tirage", read_camera: "Lire avec la caméra",
-    // What the camera is doing, by state (the server's detail, in English, follows in brackets).
-    "camera:starting": "La caméra démarre", "camera:unsettled": "En attente d'un plateau immobile",
-    "camera:board not found": "Plateau introuvable", "camera:unavailable": "Caméra indisponible : on joue à la main",
-    "camera:other board": "La caméra est réglée pour l'autre édition",
-    // Refusals by the rules, by kind (the detail stays in the rules engine's words).
-    NotYourTurnError: "Ce n'est pas votre tour", NoTicketLeftError: "Plus de tuile Pari-Manche de cette couleur",
-    TilePlacementError: "La tuile ne peut pas aller là", DieNotInPyramidError: "Ce dé n'est plus dans la pyramide",
-    FinishCardError: "Carte déjà jouée", PartnershipError: "Partenariat impossible",
-    RaceOverError: "La course est finie", InvalidActionError: "Action impossible",
-  },
-};
-const CAMEL_NAMES_FR = { blue: "bleu", green: "vert", orange: "orange", yellow: "jaune", white: "blanc",
-  red: "rouge", purple: "violet", black: "noir", grey: "gris" };
-
+// Languages: CATALOGS comes from /i18n/catalogs.js (built from the .po files). The browser's language, or
+// a switch remembered on this device.
+const LANGUAGES = Object.keys(CATALOGS);
 function currentLanguage() {
   const chosen = localStorage.getItem("camelup:lang");
-  if (chosen) return chosen;
+  if (chosen && CATALOGS[chosen]) return chosen;
   const configured = document.documentElement.dataset.language;
-  if (configured && configured !== "auto") return configured;
-  return (navigator.language || "en").toLowerCase().startsWith("fr") ? "fr" : "en";
+  if (configured && CATALOGS[configured]) return configured;
+  const browser = (navigator.language || "en").slice(0, 2).toLowerCase();
+  return CATALOGS[browser] ? browser : "en";
 }
 let LANG = currentLanguage();
 
+function hasText(key) { return Boolean(CATALOGS[LANG][key] || CATALOGS.en[key]); }
+const NAMES = new Set(["player", "players", "owner", "partner"]);
 function t(key, params = {}) {
-  const text = (STRINGS[LANG] && STRINGS[LANG][key]) || STRINGS.en[key] || key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? params[name] : ""));
+  const text = CATALOGS[LANG][key] || CATALOGS.en[key] || key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (!(name in params) ? "" : NAMES.has(name) ? isolate(params[name]) : params[name]));
 }
-function camelName(camel) { return LANG === "fr" ? (CAMEL_NAMES_FR[camel] || camel) : camel; }
+// A name written right to left must not reorder the words and numbers around it (Unicode bidi isolation).
+function isolate(text) { return String(text).startsWith("\u2068") ? text : `\u2068${text}\u2069`; }
+function camelName(camel) { return hasText(`camel.${camel}`) ? t(`camel.${camel}`) : camel; }
+function money(amount) { return t("money", { money: amount }); }
+// "Label: text", with the colon as the page's language writes it.
+function labelled(label, text) { return t("labelled", { label, text }); }
+function signed(amount) { return amount > 0 ? `+${amount}` : amount < 0 ? `−${-amount}` : "0"; }
 
-// The page's fixed words (elements marked data-t) in the current language.
-function translatePage() { document.querySelectorAll("[data-t]").forEach((node) => { node.textContent = t(node.dataset.t); }); }
+// The page's fixed words: elements marked data-t (text) or data-t-label (aria-label) or data-t-title.
+function translatePage() {
+  document.documentElement.lang = LANG;
+  document.querySelectorAll("[data-t]").forEach((node) => { node.textContent = t(node.dataset.t); });
+  document.querySelectorAll("[data-t-label]").forEach((node) => node.setAttribute("aria-label", t(node.dataset.tLabel)));
+  document.querySelectorAll("[data-t-placeholder]").forEach((node) => node.setAttribute("placeholder", t(node.dataset.tPlaceholder)));
+  const title = document.querySelector("[data-t-title]");
+  if (title) document.title = t(title.dataset.tTitle);
+}
 
 function languageSwitch(container, onChange) {
-  const button = el("button", { class: "lang", type: "button" }, t("language"));
+  const next = () => LANGUAGES[(LANGUAGES.indexOf(LANG) + 1) % LANGUAGES.length];
+  const button = el("button", { class: "lang", type: "button", lang: next() }, t(`language.${next()}`));
   button.addEventListener("click", () => {
-    LANG = LANG === "fr" ? "en" : "fr";
+    LANG = next();
     localStorage.setItem("camelup:lang", LANG);
-    button.textContent = t("language");
-    document.documentElement.lang = LANG;
+    button.textContent = t(`language.${next()}`);
+    button.setAttribute("lang", next());
     translatePage();
     onChange();
   });
-  container.appendChild(button);
-  document.documentElement.lang = LANG;
+  container.replaceChildren(button);
   translatePage();
 }
 
@@ -121,9 +69,15 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// A camel's name with its picture (glyph and colour), for lists and sentences.
 function camelChip(camel, label) {
-  return el("span", { class: "chip", style: `background:${CAMEL_COLOURS[camel] || "#999"};color:${TEXT_ON[camel] || "#fff"}` },
-    label === undefined ? camelName(camel) : label);
+  return el("span", { class: "chip" }, camelIcon(camel, 34), el("span", {}, label === undefined ? camelName(camel) : label));
+}
+
+// A leg ticket drawn as a ticket: the camel, its name and the printed value.
+function ticketEl(camel, value, extra = "") {
+  return el("span", { class: `ticket ${extra}`, "data-camel": camel, style: `--camel:${CAMEL_COLOURS[camel]}` },
+    camelIcon(camel, 38), el("span", { class: "ticket-name" }, camelName(camel)), el("b", { class: "ticket-value" }, String(value)));
 }
 
 let toastTimer = null;
@@ -133,11 +87,22 @@ function toast(message, kind = "error") {
   box.textContent = message;
   box.className = `toast ${kind} show`;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { box.className = `toast ${kind}`; }, 4500);
+  toastTimer = setTimeout(() => { box.className = `toast ${kind}`; }, 5000);
+}
+
+// A polite live region: screen readers hear turn changes and moves.
+let lastAnnounced = "";
+function announce(text) {
+  if (!text || text === lastAnnounced) return;
+  lastAnnounced = text;
+  let region = document.getElementById("announce");
+  if (!region) { region = el("div", { id: "announce", class: "sr-only", "aria-live": "polite", role: "status" }); document.body.appendChild(region); }
+  region.textContent = text;
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The API client.
+// The API client. A refusal is worded from its stable code in the page's language (the server's English
+// detail is kept for English pages, where it says more).
 async function api(method, path, token, body) {
   const headers = { "Content-Type": "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -145,11 +110,11 @@ async function api(method, path, token, body) {
   let data = null;
   try { data = await response.json(); } catch (_) { data = null; }
   if (!response.ok) {
-    let message = (data && data.error) || `${response.status} ${response.statusText}`;
-    // In French, say which rule refused it in French first; the detail follows in the engine's words.
-    if (data && data.code && LANG !== "en" && STRINGS[LANG][data.code]) message = `${STRINGS[LANG][data.code]} (${message})`;
+    let message = (data && data.error) || `${response.status}`;
+    if (LANG !== "en") message = data && data.code && hasText(`refusal.${data.code}`) ? t(`refusal.${data.code}`) : t("refusal.other");
     const error = new Error(message);
     error.status = response.status;
+    error.code = data && data.code;
     throw error;
   }
   return data;
@@ -166,21 +131,27 @@ function tokenFor(kind, gameId) {
   return localStorage.getItem(key);
 }
 
-// Live updates: Server-Sent Events, reconnecting by itself; on waking up, fetch the state at once.
-function live(gameId, token, onState, onStatus = () => {}) {
+// Live updates: Server-Sent Events, reconnecting by itself; on waking up, fetch the state at once. A token
+// that stopped working (the host gave the seat a new link) ends the updates and says so.
+function live(gameId, token, onState, { onStatus = () => {}, onGone = () => {} } = {}) {
   let source = null;
   let latest = -1;
+  let gone = false;
   const deliver = (state) => { if (state.version >= latest) { latest = state.version; onState(state); } };
+  const refresh = () => api("GET", `/api/games/${gameId}/state`, token).then(deliver).catch((error) => {
+    if (error.status === 401 && !gone) { gone = true; if (source) source.close(); onGone(); }
+  });
   const connect = () => {
+    if (gone) return;
     if (source) source.close();
     source = new EventSource(`/api/games/${gameId}/events?token=${encodeURIComponent(token)}`);
     source.addEventListener("state", (event) => { onStatus(true); deliver(JSON.parse(event.data)); });
     source.onerror = () => {
       onStatus(false);
+      refresh();
       if (source.readyState === EventSource.CLOSED) setTimeout(connect, 1500);
     };
   };
-  const refresh = () => api("GET", `/api/games/${gameId}/state`, token).then(deliver).catch(() => {});
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") { refresh(); if (!source || source.readyState === EventSource.CLOSED) connect(); }
   });
@@ -189,104 +160,134 @@ function live(gameId, token, onState, onStatus = () => {}) {
   return { refresh, deliver };
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// The board: 16 spaces around a square, as on the real board (the finish line between 16 and 1).
-const CELL = 100;
-function spaceCell(space) {
-  // Clockwise from the top left: 1..5 along the top, 6..8 down the right, 9..13 back along the bottom,
-  // 14..16 up the left, so the finish line lies between 16 and 1 at the top left.
-  if (space <= 5) return { x: space - 1, y: 0 };
-  if (space <= 8) return { x: 4, y: space - 5 };
-  if (space <= 13) return { x: 13 - space, y: 4 };
-  return { x: 0, y: 17 - space };
-}
-
-function svgEl(tag, attrs = {}, ...children) {
-  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  for (const child of children.flat()) if (child) node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
-  return node;
-}
-
-function camelBar(camel, x, y, width, crazy, title) {
-  const group = svgEl("g", { class: "camel", "data-camel": camel });
-  group.appendChild(svgEl("rect", { x, y: y - 7, width, height: 14, rx: 5, fill: CAMEL_COLOURS[camel] || "#999",
-    stroke: "#222", "stroke-width": 1.2 }, svgEl("title", {}, title)));
-  // A letter as well as a colour, for colour-blind players; crazy camels point backwards.
-  group.appendChild(svgEl("text", { x: x + width / 2, y: y + 4, "text-anchor": "middle", class: "camel-letter",
-    fill: TEXT_ON[camel] || "#fff" }, `${crazy ? "◀ " : ""}${camelName(camel)[0].toUpperCase()}`));
-  return group;
-}
-
-function renderBoard(svg, state) {
-  svg.replaceChildren();
-  svg.setAttribute("viewBox", `-10 -10 ${5 * CELL + 20} ${5 * CELL + 20}`);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "race track");
-  svg.appendChild(svgEl("rect", { x: -10, y: -10, width: 5 * CELL + 20, height: 5 * CELL + 20, fill: "#f3e2bd", rx: 18 }));
-  const tiles = {};
-  for (const tile of state.tiles || []) tiles[tile.space] = tile;
-  for (let space = 1; space <= 16; space++) {
-    const { x, y } = spaceCell(space);
-    const gx = x * CELL, gy = y * CELL;
-    svg.appendChild(svgEl("rect", { x: gx + 3, y: gy + 3, width: CELL - 6, height: CELL - 6, rx: 10,
-      fill: space === 1 ? "#fff8e6" : "#fbf1d9", stroke: "#c9a46a", "stroke-width": 2 }));
-    svg.appendChild(svgEl("text", { x: gx + 10, y: gy + 22, class: "space-number" }, String(space)));
-    const tile = tiles[space];
-    if (tile) {
-      const plus = tile.side === (state.tile_sides || [])[0];
-      svg.appendChild(svgEl("rect", { x: gx + 14, y: gy + 30, width: CELL - 28, height: 44, rx: 8,
-        fill: plus ? "#9be39b" : "#f3a0a0", stroke: "#555" }));
-      svg.appendChild(svgEl("text", { x: gx + CELL / 2, y: gy + 50, "text-anchor": "middle", class: "tile-sign" }, plus ? "+1" : "−1"));
-      svg.appendChild(svgEl("text", { x: gx + CELL / 2, y: gy + 68, "text-anchor": "middle", class: "tile-owner" }, tile.owner));
-    }
-  }
-  // The finish line, between 16 and 1.
-  svg.appendChild(svgEl("line", { x1: -6, y1: CELL, x2: CELL, y2: CELL, stroke: "#111", "stroke-width": 6, "stroke-dasharray": "8 6" }));
-  const crazy = state.crazy_camels || [];
-  let crossedRow = 0;
-  for (const [key, stack] of Object.entries(state.track)) {
-    const space = Number(key);
-    if (space < 1 || space > 16) {
-      // A unit across the line is drawn in the middle of the board, with the way it crossed.
-      const y = 1.5 * CELL + crossedRow * 90;
-      crossedRow += 1;
-      svg.appendChild(svgEl("text", { x: 2.5 * CELL, y, "text-anchor": "middle", class: "crossed" },
-        space > 16 ? `🏁 ${space}` : `🏁 ${space} ◀`));
-      stack.forEach((camel, height) =>
-        svg.appendChild(camelBar(camel, 1.5 * CELL, y + 24 + (stack.length - 1 - height) * 16, 2 * CELL, crazy.includes(camel), `${camelName(camel)} (${space})`)));
-      continue;
-    }
-    const { x, y } = spaceCell(space);
-    stack.forEach((camel, height) =>
-      svg.appendChild(camelBar(camel, x * CELL + 10, y * CELL + CELL - 16 - height * 15, CELL - 20, crazy.includes(camel), `${camelName(camel)} (${space})`)));
-  }
-  return svg;
+function connectionStatus(ok) {
+  const status = document.getElementById("status");
+  if (status) status.textContent = ok ? "" : t("reconnecting");
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Shared by the phone, the scorekeeper and the table screen.
+// Facts worded in the page's language.
+function pileName(pile) { return t(pile === "winner" ? "winner_pile_short" : "loser_pile_short"); }
+
+function moveText(move) {
+  let text = t("move", { camel: camelName(move.camel), steps: move.steps });
+  if (move.carried.length) text += t("move_carrying", { camels: move.carried.map(camelName).join(", ") });
+  if (move.tile) text += t("move_tile", { owner: move.tile.owner, space: move.tile.space, end: move.end });
+  else if (move.end > 16) text += t("move_finish");
+  else text += t("move_to", { end: move.end });
+  if (move.under) text += t("move_under", { camel: camelName(move.under) });
+  else if (move.on) text += t("move_on", { camel: camelName(move.on) });
+  if (move.crossed) text += t("move_crossed");
+  return text;
+}
+
+function actionText(action) {
+  const p = { player: action.player };
+  if (action.type === "leg_bet") return t("did_leg_bet", { ...p, camel: camelName(action.camel), value: action.value });
+  if (action.type === "spectator") return t("did_tile", { ...p, space: action.space, side: t(action.side) });
+  if (action.type === "finish_bet") return t("did_finish_bet", { ...p, pile: pileName(action.pile) });
+  if (action.type === "partnership") return t("did_partnership", { ...p, partner: action.partner });
+  if (action.die === "grey") return t("did_draw_grey", { ...p, value: action.value, camel: camelName(action.crazy) });
+  return t("did_draw", { ...p, die: camelName(action.die), value: action.value });
+}
+
+// After an undo: what to put back on the real table.
+function putBackText(undo) {
+  const action = undo.action;
+  const by = undo.by === "host" ? t("undone_by_host") : t("taken_back_by", { player: undo.by });
+  let what;
+  if (undo.camels) {
+    const c = undo.camels;
+    what = t("put_back_camel", { camel: camelName(c.camel), from: c.from > 16 ? t("finish_line") : c.from, to: c.to });
+    if (c.unit.length > 1) what += t("move_carrying", { camels: c.unit.filter((x) => x !== c.camel).map(camelName).join(", ") });
+    if (c.on) what += t("move_on", { camel: camelName(c.on) });
+    else if (c.under) what += t("move_under", { camel: camelName(c.under) });
+    what += t("put_back_die", { die: camelName(action.die) });
+  } else if (action.type === "leg_bet") what = t("put_back_ticket", { camel: camelName(action.camel), value: action.value, player: action.player });
+  else if (action.type === "spectator") what = t("put_back_tile", { player: action.player, space: action.space });
+  else if (action.type === "finish_bet") what = t("put_back_card", { player: action.player, pile: pileName(action.pile) });
+  else if (action.type === "partnership") what = t("put_back_partnership", { player: action.player, partner: action.partner });
+  else what = t("put_back_die_only", { die: camelName(action.die) });
+  return labelled(by, what);
+}
+
+function rewardText(reward) {
+  if (reward.source === "pyramid_ticket") return t("reward_pyramid", { amount: signed(reward.amount) });
+  if (reward.source === "partner") return t("reward_partner", { partner: reward.partner, line: rewardText(reward.copied), amount: signed(reward.amount) });
+  const place = reward.place === 1 ? t("first") : reward.place === 2 ? t("second") : t("not_placed");
+  return t("reward_ticket", { camel: camelName(reward.camel), printed: reward.printed, place, amount: signed(reward.amount) });
+}
+
+function instructionOf(state) {
+  // What the people at the table must do with their hands now, if anything: put back after an undo, move
+  // the camels of the draw just made, or set up the board before the first action.
+  if (state.undo) return { kind: "undo", text: putBackText(state.undo) };
+  if (state.move_current && state.last_action.move) return { kind: "move", text: moveText(state.last_action.move), move: state.last_action.move };
+  if (!state.actions_taken) return { kind: "setup", text: labelled(t("setup_board"), trackWords(state.start_track)) };
+  return null;
+}
+
+// The move line on phones and the host page: current (an order) or past (muted, labelled "Last move").
+function renderInstruction(box, state) {
+  const now = instructionOf(state);
+  const last = state.ticker.slice().reverse().find((action) => action.type === "pyramid" && action.move);
+  box.className = "instruction";
+  if (now) {
+    box.hidden = false;
+    box.classList.add(now.kind);
+    box.replaceChildren(now.move ? camelIcon(now.move.camel, 44) : "", el("span", {}, now.text));
+  } else if (last) {
+    box.hidden = false;
+    box.classList.add("past");
+    box.replaceChildren(el("span", {}, labelled(t("last_move"), moveText(last.move))));
+  } else box.hidden = true;
+}
+
 function renderLegScoring(section, state, viewer) {
   const scoring = state.leg_scoring;
   if (!scoring) { section.hidden = true; return; }
   section.hidden = false;
   section.replaceChildren(
     el("h2", {}, t("leg_scoring", { leg: scoring.leg })),
-    el("p", {}, camelChip(scoring.ranking[0]), ` ${t("first")}, `, camelChip(scoring.ranking[1]), ` ${t("second")}`),
+    el("p", { class: "ranking" }, camelChip(scoring.ranking[0]), ` ${t("first")} · `, camelChip(scoring.ranking[1]), ` ${t("second")}`),
     el("ul", { class: "scoring" }, scoring.players
       .filter((p) => !viewer || p.player === viewer)
-      .map((p) => el("li", {}, el("b", {}, `${p.player}: `), `${p.explain}  (${p.before} → ${p.after})`,
-        el("div", { class: "muted" }, p.lines.join(" · "))))));
+      .map((p) => el("li", {}, el("b", {}, `${isolate(p.player)}: `), `${p.explain}  (${money(p.before)} → ${money(p.after)})`,
+        el("div", { class: "muted" }, (p.rewards || []).map(rewardText).join(" · ") || t("no_tickets"))))));
 }
 
 function playerLabel(state, player) {
   const character = (state.characters || {})[player];
-  return character ? `${player} · ${character}` : player;
+  return character ? `${isolate(player)} · ${isolate(character)}` : isolate(player);
+}
+function partnerOf(state, player) {
+  const pair = (state.partnerships || []).find((p) => p.includes(player));
+  return pair ? pair.find((p) => p !== player) : null;
 }
 
 function turnText(state, me) {
   if (state.game_over) return t("race_over");
   return state.next_player === me ? t("your_turn") : t("turn_of", { player: state.next_player });
+}
+
+// Players by money, richest first, each with their place (players with the same money share it).
+function rankedMoney(money) {
+  const order = Object.entries(money).sort((a, b) => b[1] - a[1]);
+  return order.map(([player, amount]) => [player, amount, 1 + order.filter(([, other]) => other > amount).length]);
+}
+
+// Final standings with each player's breakdown (start, legs, finish cards, tiles).
+function standingsEl(race) {
+  const order = rankedMoney(race.final_money);
+  return el("ol", { class: "standings" }, order.map(([player, amount, rank]) => {
+    const parts = race.breakdown[player];
+    return el("li", { class: race.winners.includes(player) ? "winner" : "", value: rank },
+      el("bdi", { class: "who" }, player), el("b", { class: "num" }, money(amount)),
+      el("span", { class: "muted parts" }, t("breakdown", { start: parts.start, legs: signed(parts.legs), cards: signed(parts.cards), tiles: signed(parts.tiles) })));
+  }));
+}
+function winnersText(race) {
+  return t(race.winners.length > 1 ? "winners_are" : "winner_is_player", { players: race.winners.join(", ") });
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -307,10 +308,10 @@ function watchCamera(box, gameId, token, { host = false, onState = () => {} } = 
       box.hidden = camera.state === "off";
       const differences = camera.differences || [];
       const lines = differences.map((text) => el("li", {}, text));
-      // Readings come worded in the page's language; other news is translated by state, detail after it.
-      const translated = STRINGS[LANG][`camera:${camera.state}`];
-      const message = camera.differences || !translated ? camera.message || camera.state
-        : `${translated}${camera.message ? ` (${camera.message})` : ""}`;
+      // Readings come worded in the page's language; other news is translated by state.
+      const key = `camera.${camera.state}`;
+      const message = camera.differences || !hasText(key) ? camera.message || camera.state
+        : LANG === "en" && camera.message ? `${t(key)} (${camera.message})` : t(key);
       box.replaceChildren(...[el("h2", {}, t("camera")),
         el("p", { class: differences.length ? "instruction" : "muted" }, message),
         lines.length ? el("ul", {}, lines) : null,
@@ -321,16 +322,15 @@ function watchCamera(box, gameId, token, { host = false, onState = () => {} } = 
   return setInterval(show, 2000);
 }
 
-// The last move as an instruction in the page's language (the server words it in English).
-function moveText(state) {
-  const m = state.last_movement;
-  if (!m || LANG !== "fr") return state.last_move || "";
-  let text = `Déplacez ${camelName(m.camel)} de ${m.steps}`;
-  if (m.carried.length) text += ` (avec ${m.carried.map(camelName).join(", ")})`;
-  if (m.tile) text += ` : tombe sur la tuile de ${m.tile.owner} case ${m.tile.space} (${m.tile.owner} +1), puis va case ${m.end}`;
-  else text += ` : case ${m.end}`;
-  if (m.under) text += `, sous ${camelName(m.under)}`;
-  else if (m.on) text += `, sur ${camelName(m.on)}`;
-  if (m.crossed) text += " — la ligne d'arrivée est franchie !";
-  return text;
+// Once the race is over, watch for the host's rematch and go to this device's place in it.
+let rematchTimer = null;
+function followRematch(gameId, token, kind, page) {
+  if (rematchTimer) return;
+  const look = () => api("GET", `/api/games/${gameId}/rematch`, token).then((next) => {
+    clearInterval(rematchTimer);
+    localStorage.setItem(`camelup:${kind}:${next.game_id}`, next.token);
+    location.replace(`/${page}/${next.game_id}`);
+  }).catch(() => {});
+  rematchTimer = setInterval(look, 3000);
+  look();
 }

@@ -1,17 +1,23 @@
-// The host's page: scorekeeper mode (enter everything for whoever's turn it is), undo, seats and links.
+// The host's page: scorekeeper mode (enter everything for whoever's turn it is, naming them), the board,
+// money and tickets, undo that asks first, seats and their links, and the result with a rematch.
 "use strict";
 (() => {
   const main = document.querySelector("main");
   const gameId = main.dataset.game;
   const token = tokenFor("host", gameId);
   let state = null;
-  if (!token) { main.replaceChildren(el("p", {}, "This device is not the host of this game.")); return; }
+  let updates = null;
+  if (!token) { main.replaceChildren(el("section", { class: "card" }, el("p", {}, t("not_host")))); return; }
 
   async function send(action) {
     try {
       const result = await api("POST", `/api/games/${gameId}/actions`, token, { ...action, player: state.legal.player });
       render(result.state);
-    } catch (error) { toast(`${t("refused")}: ${error.message}`); }
+    } catch (error) {
+      await updates.refresh();
+      if (state) render(state);
+      toast(labelled(t("refused"), error.message));
+    }
   }
 
   async function showSeats() {
@@ -20,33 +26,73 @@
     document.getElementById("address").textContent = t("address", { url: credentials.table_url.split("/table/")[0] });
     document.getElementById("seats").replaceChildren(...credentials.seats.map((seat) =>
       el("div", { class: "seat" },
-        el("img", { class: "qr", alt: `QR ${seat.player}`, src: `/qr.svg?data=${encodeURIComponent(seat.join_url)}` }),
+        el("img", { class: "qr", alt: t("qr_for", { player: seat.player }), src: `/qr.svg?data=${encodeURIComponent(seat.join_url)}` }),
         el("div", {}, el("b", {}, seat.player), el("div", { class: "muted" }, t("join_hint")),
           el("div", { class: "muted" }, el("a", { href: seat.join_url }, seat.join_url)),
-          el("button", { onclick: async () => {
+          el("button", { type: "button", onclick: async () => {
+            if (!confirm(t("confirm_reissue", { player: seat.player }))) return;
             await api("POST", `/api/games/${gameId}/seats/${encodeURIComponent(seat.player)}/reissue`, token);
             showSeats();
           } }, t("reissue"))))));
   }
 
+  function renderPlayers() {
+    document.getElementById("players").replaceChildren(...state.players.map((player) => {
+      const partner = partnerOf(state, player);
+      const tickets = state.leg_tickets.filter((ticket) => ticket.owner === player);
+      return el("li", { class: state.next_player === player && !state.game_over ? "current" : "", "data-player": player },
+        el("div", { class: "host-player-head" }, el("b", {}, playerLabel(state, player)), el("b", { class: "num" }, money(state.money[player]))),
+        el("div", { class: "ticket-row" }, tickets.map((ticket) => ticketEl(ticket.camel, ticket.value, "small")),
+          state.pyramid_tickets[player] ? el("span", { class: "muted" }, t("pyramid_tickets", { n: state.pyramid_tickets[player] })) : ""),
+        partner ? el("div", { class: "partner-line" }, `🤝 ${t("partner_is", { player: partner })}`) : "");
+    }));
+  }
+
+  async function rematch() {
+    try {
+      const game = await api("POST", `/api/games/${gameId}/rematch`, token);
+      location.href = `/host/${game.game_id}#${game.host_token}`;
+    } catch (error) { toast(error.message); }
+  }
+
+  function renderResult() {
+    const box = document.getElementById("result");
+    const race = state.race_scoring;
+    if (!race) { box.hidden = true; return; }
+    box.hidden = false;
+    box.replaceChildren(el("h2", {}, t("race_result", { camel: camelName(race.winner), loser: camelName(race.loser) })),
+      el("p", { class: "turn", id: "winners" }, `🏆 ${winnersText(race)}`), standingsEl(race),
+      el("button", { class: "primary", type: "button", id: "rematch", onclick: rematch }, t("rematch")));
+  }
+
   function render(next) {
     if (state && next.version < state.version) return;
+    const before = state;
     state = next;
     const turn = document.getElementById("turn");
-    turn.textContent = state.game_over ? t("race_over") : `${t("leg", { leg: state.leg })} · ${t("acting_for", { player: state.next_player })}`;
-    const instruction = document.getElementById("instruction");
-    instruction.hidden = !state.last_move;
-    instruction.textContent = moveText(state);
+    turn.textContent = state.game_over ? t("race_over") : `${t("leg", { leg: state.leg })} · ${t("acting_for", { player: playerLabel(state, state.next_player) })}`;
+    renderInstruction(document.getElementById("instruction"), state);
     const pyramidNotice = document.getElementById("pyramid-notice");  // the dice pyramid asks for a hand
     pyramidNotice.hidden = !(state.pyramid && state.pyramid.notice);
     pyramidNotice.textContent = (state.pyramid && state.pyramid.notice) || "";
     renderControls(document.getElementById("actions"), state, send);
+    renderPlayers();
+    renderBoard(document.getElementById("board"), state);
     renderLegScoring(document.getElementById("scoring"), state, null);
+    renderResult();
     document.getElementById("export").hidden = !state.game_over;
+    document.getElementById("undo").disabled = !state.actions_taken;
+    if (!before || before.version !== state.version) {
+      const now = instructionOf(state);
+      announce([now ? now.text : "", turn.textContent].filter(Boolean).join(". "));
+    }
   }
 
+  // Undo asks first, naming what it takes back; then every page says what to put back on the table.
   document.getElementById("undo").addEventListener("click", async () => {
-    try { render((await api("POST", `/api/games/${gameId}/undo`, token)).state); toast(t("undo"), "ok"); }
+    if (!state || !state.last_action) return;
+    if (!confirm(t("confirm_undo", { action: actionText(state.last_action) }))) return;
+    try { render((await api("POST", `/api/games/${gameId}/undo`, token)).state); }
     catch (error) { toast(error.message); }
   });
   document.getElementById("export").addEventListener("click", async () => {
@@ -58,5 +104,5 @@
   languageSwitch(document.getElementById("lang"), () => { state && render(state); showSeats(); });
   showSeats();
   watchCamera(document.getElementById("camera"), gameId, token, { host: true, onState: render });
-  live(gameId, token, render, (ok) => { document.getElementById("status").textContent = ok ? "" : t("reconnecting"); });
+  updates = live(gameId, token, render, { onStatus: connectionStatus });
 })();

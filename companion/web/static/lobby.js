@@ -1,13 +1,21 @@
 // The lobby: create a game (the host), list past games, import a game log.
 "use strict";
 (() => {
+  // Camel names as typed, in any of the catalogs' languages ("vert" or "green"), to the game's camel ids.
+  function camelId(word) {
+    const lower = word.toLowerCase();
+    for (const catalog of Object.values(CATALOGS)) {
+      for (const [key, name] of Object.entries(catalog)) if (key.startsWith("camel.") && name.toLowerCase() === lower) return key.slice(6);
+    }
+    return lower;
+  }
   function parseSetup(text) {
     // "1: green red; 3: yellow blue purple" → {"track": {"1": ["green", "red"], ...}} (bottom first)
     const track = {};
     for (const part of text.split(";").map((p) => p.trim()).filter(Boolean)) {
       const [space, camels] = part.split(":");
-      if (!camels) throw new Error(`"${part}" is not "space: camels"`);
-      track[space.trim()] = camels.trim().split(/[\s,]+/).filter(Boolean);
+      if (!camels) throw Object.assign(new Error(t("setup_bad", { part })), { code: "setup" });  // worded here
+      track[space.trim()] = camels.trim().split(/[\s,]+/).filter(Boolean).map(camelId);
     }
     return { track };
   }
@@ -28,7 +36,7 @@
       if (form.get("setup").trim()) body.setup = parseSetup(form.get("setup"));
       const game = await api("POST", "/api/games", null, body);
       location.href = `/host/${game.game_id}#${game.host_token}`;
-    } catch (error) { toast(error.message); }
+    } catch (error) { toast(LANG === "en" || error.code ? error.message : t("create_refused")); }
   });
 
   // With a camera beside the board, the starting positions can be read instead of typed.
@@ -39,7 +47,7 @@
       const { edition, setup } = await api("GET", "/api/camera/setup");
       const form = document.getElementById("create");
       form.elements.edition.value = edition;
-      form.elements.setup.value = Object.entries(setup.track).map(([space, stack]) => `${space}: ${stack.join(" ")}`).join("; ");
+      form.elements.setup.value = Object.entries(setup.track).map(([space, stack]) => `${space}: ${stack.map(camelName).join(" ")}`).join("; ");
     } catch (error) { toast(error.message); }
   });
 
@@ -51,10 +59,18 @@
     } catch (error) { toast(error.message); }
   });
 
-  api("GET", "/api/games").then(({ games }) => {
-    document.getElementById("games").replaceChildren(...games.map((game) => el("li", {},
-      `${new Date(game.created * 1000).toLocaleString()} · ${game.edition} · ${game.players.join(", ")} · `,
-      game.game_over ? `🏆 ${game.winners.join(", ")}` : t("leg", { leg: game.leg }))));
-  });
-  languageSwitch(document.getElementById("lang"), () => {});
+  // Past games are links: the host page where this device hosts the game, the result once it is over.
+  function showGames() {
+    api("GET", "/api/games").then(({ games }) => {
+      document.getElementById("games").replaceChildren(...games.map((game) => {
+        const hosted = localStorage.getItem(`camelup:host:${game.game_id}`);
+        const label = `${new Date(game.created * 1000).toLocaleString(LANG)} · ${game.edition} · ${game.players.join(", ")} · ` +
+          (game.game_over ? `🏆 ${game.winners.join(", ")}` : t("leg", { leg: game.leg }));
+        const href = hosted ? `/host/${game.game_id}` : game.game_over ? `/results/${game.game_id}` : null;
+        return el("li", {}, href ? el("a", { href }, label) : el("span", { class: "muted" }, `${label} · ${t("hosted_elsewhere")}`));
+      }));
+    }).catch(() => {});
+  }
+  showGames();
+  languageSwitch(document.getElementById("lang"), showGames);
 })();

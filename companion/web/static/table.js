@@ -1,80 +1,172 @@
-// The table screen (tablet or TV): the race for everyone to see. Read-only.
+// The table screen (TV or tablet): the race as a broadcast, readable from across the table. Read-only.
 "use strict";
 (() => {
-  const main = document.querySelector("main");
-  const gameId = main.dataset.game;
+  const screen = document.querySelector(".screen");
+  const gameId = screen.dataset.game;
   const token = tokenFor("table", gameId);
   let state = null;
-  let revealed = null;
-  if (!token) { main.replaceChildren(el("p", {}, "Open the table screen from the host's page.")); return; }
+  let odds = null;
+  if (!token) { screen.replaceChildren(el("p", { class: "banner" }, t("table_no_token"))); return; }
 
-  async function showOdds() {
-    const box = document.getElementById("odds");
-    box.hidden = !document.getElementById("odds-toggle").checked;
-    if (box.hidden || !state || state.game_over) return;
-    const odds = await api("GET", `/api/games/${gameId}/odds`, token);
-    box.replaceChildren(el("table", { class: "money" }, Object.entries(odds.leg).map(([camel, p]) =>
-      el("tr", {}, el("td", {}, camelChip(camel)), el("td", { class: "num" }, `${(100 * p.first).toFixed(1)}%`),
-        el("td", { class: "num" }, `${(100 * p.second).toFixed(1)}%`),
-        el("td", { class: "num" }, odds.leg_ticket_ev[camel] === null ? "—" : t("ev", { ev: odds.leg_ticket_ev[camel].toFixed(2) }))))));
+  // The one big line: what the people at the table must do with their hands now.
+  function renderBanner() {
+    const banner = document.getElementById("banner");
+    const now = instructionOf(state);
+    const legOver = state.leg_scoring && state.last_action && state.last_action.leg_over && !state.undo && !state.game_over;
+    if (!now && !legOver) { banner.hidden = true; return; }
+    banner.hidden = false;
+    banner.className = `banner ${now ? now.kind : "leg"}`;
+    const parts = [];
+    if (now && now.move) parts.push(camelIcon(now.move.camel, 86, (state.crazy_camels || []).includes(now.move.camel)));
+    const words = el("div", { class: "banner-words" });
+    if (now) words.appendChild(el("div", { class: "banner-main", id: "instruction" }, now.text));
+    if (legOver) {
+      const ranking = state.leg_scoring.ranking;
+      words.appendChild(el("div", { class: "banner-sub" }, t("leg_over", { leg: state.leg_scoring.leg, first: camelName(ranking[0]), second: camelName(ranking[1]) })));
+    }
+    parts.push(words);
+    banner.replaceChildren(...parts);
   }
 
-  function reveal(race) {
-    // At the end: the winner pile, then the loser pile, card by card, with each payout.
-    const section = document.getElementById("reveal");
-    section.hidden = false;
-    if (revealed === state.version) return;
-    revealed = state.version;
-    const items = race.cards.map((card) => el("li", {},
-      `${card.pile === "winner" ? "🏆" : "🐌"} ${card.owner}: `, camelChip(card.camel),
-      ` ${card.amount > 0 ? "+" : ""}${card.amount} (${card.before} → ${card.after})`));
-    section.replaceChildren(el("h2", {}, t("reveal")),
-      el("p", { class: "turn" }, t("winner_is", { camel: camelName(race.winner), loser: camelName(race.loser) })),
-      el("ol", { class: "reveal" }, items),
-      el("p", { class: "turn", id: "winners" }, t("wins", { players: race.winners.join(", "), s: race.winners.length > 1 ? "" : "s" })));
-    items.forEach((item, index) => setTimeout(() => item.classList.add("shown"), 700 * (index + 1)));
+  // The leg-ticket stacks as in the box: the top ticket's value, with the ones under it peeking out.
+  function renderStacks() {
+    const box = document.getElementById("stacks");
+    box.replaceChildren(...state.racing_camels.map((camel) => {
+      const left = state.tickets_left[camel];
+      const pile = el("div", { class: "stack", style: `--depth:${Math.max(left.length - 1, 0)}` },
+        left.length ? ticketEl(camel, left[0]) : el("span", { class: "ticket empty" }, camelIcon(camel, 38), el("span", { class: "ticket-name" }, camelName(camel)), el("b", { class: "ticket-value" }, "—")));
+      const chance = odds && odds.leg[camel] ? el("div", { class: "odds" }, t("odds_first", { p: Math.round(100 * odds.leg[camel].first) })) : null;
+      return el("div", { class: "stack-box", "aria-label": t("stack_words_tickets", { camel: camelName(camel), values: left.join(", ") || t("none") }) }, pile, chance);
+    }));
+  }
+
+  function renderPlayers() {
+    const scored = state.leg_scoring && state.last_action && state.last_action.leg_over
+      ? Object.fromEntries(state.leg_scoring.players.map((p) => [p.player, p])) : {};
+    document.getElementById("players").replaceChildren(...state.players.map((player) => {
+      const tickets = state.leg_tickets.filter((ticket) => ticket.owner === player).map((ticket) => ticketEl(ticket.camel, ticket.value, "small"));
+      const pyramid = state.pyramid_tickets[player] || 0;
+      const partner = partnerOf(state, player);
+      const leg = scored[player];
+      const current = state.next_player === player && !state.game_over;
+      return el("li", { class: `player${current ? " current" : ""}`, "data-player": player },
+        el("span", { class: "who" }, current ? el("span", { class: "marker", "aria-label": t("their_turn") }, "▶") : "",
+          el("b", {}, el("bdi", {}, player)), (state.characters || {})[player] ? el("span", { class: "muted" }, " ", el("bdi", {}, (state.characters || {})[player])) : ""),
+        el("span", { class: "held" }, partner ? el("span", { class: "partner" }, "🤝 ", el("bdi", {}, partner)) : "", tickets, pyramid ? el("span", { class: "pyramid-ticket", title: t("pyramid_tickets", { n: pyramid }) }, `▲×${pyramid}`) : ""),
+        leg ? el("span", { class: "leg-delta" }, signed(leg.after - leg.before)) : "",
+        el("b", { class: "num money" }, money(state.money[player])));
+    }));
+  }
+
+  function renderTicker() {
+    document.getElementById("ticker").replaceChildren(...state.ticker.slice(-3).reverse().map((action, index) =>
+      el("li", { class: index ? "muted" : "" }, actionText(action))));
+  }
+
+  async function loadOdds() {
+    const wanted = document.getElementById("odds-toggle").checked && state && !state.game_over;
+    odds = wanted ? await api("GET", `/api/games/${gameId}/odds`, token).catch(() => null) : null;
+    if (state) renderStacks();
   }
 
   function render(next) {
     if (state && next.version < state.version) return;
+    const before = state;
     state = next;
     document.getElementById("leg").textContent = t("leg", { leg: state.leg });
-    document.getElementById("turn").textContent = turnText(state, null);
+    const turn = document.getElementById("turn");
+    turn.textContent = state.game_over ? t("race_over") : t("turn_of", { player: playerLabel(state, state.next_player) });
     renderBoard(document.getElementById("board"), state);
-    const instruction = document.getElementById("instruction");
-    instruction.hidden = !state.last_move;
-    instruction.textContent = state.last_move ? `${t("last_move")}: ${moveText(state)}` : "";
+    renderBanner();
     const pyramidNotice = document.getElementById("pyramid-notice");  // the dice pyramid asks for a hand
     pyramidNotice.hidden = !(state.pyramid && state.pyramid.notice);
     pyramidNotice.textContent = (state.pyramid && state.pyramid.notice) || "";
-    document.getElementById("money").replaceChildren(...state.players.map((player) =>
-      el("tr", { class: player === state.next_player ? "current" : "", "data-player": player }, el("td", {}, playerLabel(state, player)),
-        el("td", {}, state.leg_tickets.filter((x) => x.owner === player).map((x) => camelChip(x.camel, String(x.value)))),
-        el("td", { class: "num" }, String(state.money[player])))));
-    document.getElementById("tickets-left").replaceChildren(...Object.entries(state.tickets_left).map(([camel, values]) =>
-      camelChip(camel, `${camelName(camel)} ${values.length ? values[0] : "—"}`)));
-    document.getElementById("dice-out").textContent = `${t("dice_out")}: ` + (state.dice_out.map((d) =>
-      `${camelName(d.die)} ${d.value}${d.crazy ? ` (${camelName(d.crazy)})` : ""}`).join(", ") || t("none"));
-    document.getElementById("piles").textContent = t("piles", { w: state.piles.winner, l: state.piles.loser });
-    renderLegScoring(document.getElementById("scoring"), state, null);
-    if (state.race_scoring) reveal(state.race_scoring);
-    if (state.race_scoring) document.getElementById("scoring").appendChild(el("p", {}, el("a", { href: `/coach/${gameId}` }, "The coach: what each decision cost")));
-    showOdds();
+    renderStacks();
+    renderPlayers();
+    renderTicker();
+    if (!before || before.version !== state.version) {
+      const now = instructionOf(state);
+      announce([state.last_action ? actionText(state.last_action) : "", now ? now.text : "", turn.textContent].filter(Boolean).join(". "));
+      if (odds) loadOdds();
+    }
+    if (state.race_scoring) startReveal(state);
+    if (state.game_over) followRematch(gameId, token, "table", "table");
   }
 
-  // The Wi-Fi to join (when the Pi is the table's hotspot) and the companion's address, as QR codes.
-  api("GET", `/api/games/${gameId}/table`, token).then((info) => {
-    const codes = [];
-    if (info.wifi) codes.push(el("figure", {}, el("img", { class: "qr", alt: "Wi-Fi", src: `/qr.svg?data=${encodeURIComponent(info.wifi.qr)}` }),
-      el("figcaption", { class: "muted" }, `Wi-Fi: ${info.wifi.ssid} / ${info.wifi.password}`)));
-    codes.push(el("figure", {}, el("img", { class: "qr", alt: "companion", src: `/qr.svg?data=${encodeURIComponent(info.address)}` }),
-      el("figcaption", { class: "muted" }, info.address)));
-    document.getElementById("join-codes").replaceChildren(...codes);
-  }).catch(() => { document.getElementById("join").hidden = true; });
+  // ---------------------------------------------------------------------------------------------------
+  // The reveal: the winner pile then the loser pile, card by card, with everyone's money running; the
+  // winner is named only after the last card, then the podium and the standings with their breakdowns.
+  let revealFor = null;
+  let revealTimer = null;
+  function startReveal(end) {
+    const race = end.race_scoring;
+    const box = document.getElementById("reveal");
+    if (revealFor === `${end.version}:${LANG}`) return;
+    revealFor = `${end.version}:${LANG}`;
+    clearTimeout(revealTimer);
+    box.hidden = false;
+    const running = Object.fromEntries(end.players.map((player) => [player, race.final_money[player] - race.cards
+      .filter((card) => card.owner === player).reduce((sum, card) => sum + card.amount, 0)]));
+    const top = Math.max(...Object.values(race.final_money), ...Object.values(running), 1);
+    const bars = Object.fromEntries(end.players.map((player) => [player, el("div", { class: "bar-fill" })]));
+    const amounts = Object.fromEntries(end.players.map((player) => [player, el("b", { class: "num" })]));
+    const setMoney = () => end.players.forEach((player) => {
+      bars[player].style.width = `${Math.max(2, 100 * running[player] / top)}%`;
+      amounts[player].textContent = money(running[player]);
+    });
+    const cards = el("ol", { class: "cards", id: "reveal-cards" });
+    const money_ = el("ul", { class: "running", id: "running" }, end.players.map((player) =>
+      el("li", {}, el("span", { class: "who" }, player), el("div", { class: "bar" }, bars[player]), amounts[player])));
+    const finale = el("div", { class: "finale", id: "finale" });
+    box.replaceChildren(el("div", { class: "reveal-inner" },
+      el("h2", { class: "reveal-title" }, camelIcon(race.winner, 90), t("race_result", { camel: camelName(race.winner), loser: camelName(race.loser) }),
+        camelIcon(race.loser, 60)),
+      el("div", { class: "reveal-grid" }, el("section", {}, el("h3", {}, t("reveal")), cards), el("section", {}, el("h3", {}, t("money_title")), money_)),
+      finale));
+    setMoney();
+    const steps = race.cards.slice();
+    const fast = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    const pause = fast ? 700 : 1300;
+    const turnNext = () => {
+      const card = steps.shift();
+      if (!card) { showFinale(end, finale); return; }
+      running[card.owner] = card.after;
+      cards.appendChild(el("li", { class: `card-turned ${card.right ? "right" : "wrong"}` },
+        el("span", { class: "pile" }, card.pile === "winner" ? "🏆" : "🐌"), el("b", {}, card.owner), camelChip(card.camel),
+        el("span", { class: "verdict" }, card.right ? t("card_right") : t("card_wrong")), el("b", { class: "num" }, signed(card.amount))));
+      while (cards.children.length > 6) cards.firstChild.remove();
+      setMoney();
+      announce(t("card_announce", { player: card.owner, camel: camelName(card.camel), amount: signed(card.amount) }));
+      revealTimer = setTimeout(turnNext, pause);
+    };
+    revealTimer = setTimeout(turnNext, pause);
+  }
+
+  function showFinale(end, finale) {
+    const race = end.race_scoring;
+    const order = rankedMoney(race.final_money);  // the podium: the first three places, ties side by side
+    const podium = el("div", { class: "podium" }, [1, 0, 2].filter((i) => order[i]).map((i) => {
+      const [player, amount, rank] = order[i];
+      return el("div", { class: `step step-${Math.min(rank, 3)}` }, el("b", {}, player), el("span", {}, money(amount)),
+        el("div", { class: "block" }, String(rank)));
+    }));
+    finale.replaceChildren(el("p", { class: "winners", id: "winners" }, `🏆 ${winnersText(race)}`),
+      el("div", { class: "finale-grid" }, podium, standingsEl(race)),
+      el("p", {}, el("a", { href: `/coach/${gameId}` }, t("coach_link"))));
+    document.getElementById("reveal").classList.add("done");
+    announce(winnersText(race));
+  }
+
+  // The QR code joins a seat: it opens the seat picker of this game.
+  api("GET", `/api/games/${gameId}/seat-picker-link`, token).then((info) => {
+    document.getElementById("join-qr").src = info.qr;
+    document.getElementById("join-qr").dataset.url = info.url;
+    document.getElementById("join-qr").alt = t("join_hint");
+    document.getElementById("join").hidden = false;
+  }).catch(() => {});
 
   watchCamera(document.getElementById("camera"), gameId, token);
-
-  document.getElementById("odds-toggle").addEventListener("change", showOdds);
-  languageSwitch(document.getElementById("lang"), () => { revealed = null; state && render(state); });
-  live(gameId, token, render, (ok) => { document.getElementById("status").textContent = ok ? "" : t("reconnecting"); });
+  document.getElementById("odds-toggle").addEventListener("change", loadOdds);
+  languageSwitch(document.getElementById("lang"), () => { revealFor = null; if (state) { const s = state; state = null; render(s); } });
+  live(gameId, token, render, { onStatus: connectionStatus });
 })();

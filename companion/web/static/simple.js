@@ -1,0 +1,3 @@
+// A page with fixed words only (a message): the language switch.
+"use strict";
+languageSwitch(document.getElementById("lang"), () => {});
