@@ -23,7 +23,7 @@ ENDPOINTS = [  # (method, path under /api/games/<id>, body, the status per role:
     ("GET", "/table", None, {"host": 200, "table": 200, "seat": 403}),
     ("GET", "/odds", None, {"host": 200, "table": 200, "seat": 403}),
     ("GET", "/log", None, {"host": 409, "table": 403, "seat": 403}),  # the host's, once the race is over
-    ("POST", "/undo", {}, {"host": 200, "table": 403, "seat": 403}),
+    ("POST", "/undo", {}, {"host": 200, "table": 403, "seat": 409}),  # a seat may take back only its own tap
     ("POST", "/seats/Bob/reissue", {}, {"host": 200, "table": 403, "seat": 403}),
     ("POST", "/actions", LEG_BET, {"host": 200, "table": 403, "seat": 200}),
 ]

@@ -76,7 +76,7 @@
         `${card.pile === "winner" ? "🏆" : "🐌"} `, camelChip(card.camel), ` ${card.right ? t("card_right") : t("card_wrong")} `, el("b", {}, signed(card.amount)))))
         : el("p", { class: "muted" }, t("no_cards_played")),
       el("p", { class: "turn", id: "winners" }, `🏆 ${winnersText(race)}`), standingsEl(race),
-      el("p", {}, el("a", { href: `/coach/${gameId}` }, t("coach_link"))));
+      el("p", {}, el("a", { class: "button-link", href: `/coach/${gameId}` }, t("coach_link"))));
   }
 
   function alertTurn(mine) {

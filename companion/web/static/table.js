@@ -152,7 +152,7 @@
     }));
     finale.replaceChildren(el("p", { class: "winners", id: "winners" }, `🏆 ${winnersText(race)}`),
       el("div", { class: "finale-grid" }, podium, standingsEl(race)),
-      el("p", {}, el("a", { href: `/coach/${gameId}` }, t("coach_link"))));
+      el("p", {}, el("a", { class: "button-link", href: `/coach/${gameId}` }, t("coach_link"))));
     document.getElementById("reveal").classList.add("done");
     announce(winnersText(race));
   }
