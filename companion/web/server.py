@@ -181,7 +181,7 @@ class CompanionServer:
         watcher = asyncio.create_task(hang_up())
         try:
             headers = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-cache"),
-                       (b"x-accel-buffering", b"no"), *_security_headers()]
+                       (b"x-accel-buffering", b"no"), (b"connection", b"close"), *_security_headers()]
             await send({"type": "http.response.start", "status": 200, "headers": headers})
             version = service.game(game_id).version
             first = await asyncio.to_thread(service.state_text, game_id, who)
