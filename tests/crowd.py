@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 def phone_address(index: int) -> str:
     """A distinct loopback source address per simulated phone (never 127.0.0.1 itself)."""
-    return f"127.0.{10 + index // 250}.{1 + index % 250}"
+    return f"127.0.{10 + (index // 250) % 240}.{1 + index % 250}"
 
 
 async def connect(port: int, source: str | None = None) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -97,11 +97,13 @@ async def slow_client(port: int, stop: asyncio.Event, every: float = 5.0, source
 
 
 def http(port: int, method: str, path: str, body: object = None, token: str | None = None,
-         timeout: float = 15.0) -> tuple[int, dict]:
-    """One blocking request (a fresh connection, like a phone's), returning status and JSON body."""
+         timeout: float = 15.0, source: str | None = None) -> tuple[int, dict]:
+    """One blocking request (a fresh connection, like a phone's, from ``source`` if given), returning status and
+    JSON body."""
     import http.client
 
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout,
+                                            source_address=(source, 0) if source else None)
     headers = {"Content-Type": "application/json"}
     if token:
         headers["Authorization"] = f"Bearer {token}"
