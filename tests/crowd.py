@@ -25,7 +25,7 @@ async def connect(port: int, source: str | None = None) -> tuple[asyncio.StreamR
     return await asyncio.open_connection(sock=sock)
 
 
-@dataclass
+@dataclass(eq=False)
 class Stream:
     """One open live page: counts the events it got."""
 
@@ -38,6 +38,7 @@ class Stream:
     ended: asyncio.Event = field(default_factory=asyncio.Event)
     opened: asyncio.Event = field(default_factory=asyncio.Event)
     writer: asyncio.StreamWriter | None = None
+    ended_at: float | None = None
 
     async def run(self) -> None:
         try:
@@ -56,6 +57,7 @@ class Stream:
         except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError, IndexError):
             pass
         finally:
+            self.ended_at = time.monotonic()
             self.opened.set()
             self.ended.set()
             self.close()

@@ -196,7 +196,7 @@ try:
         task = asyncio.create_task(phone.run())
         await phone.opened.wait()
         assert http(8000, "GET", "/healthz")[1]["streams"] == 1
-        for rule in (["INPUT", "-s"], ["OUTPUT", "-d"]):  # the phone's Wi-Fi is gone: no packet either way
+        for rule in (["INPUT", "-s"], ["INPUT", "-d"]):  # the phone's Wi-Fi is gone: packets are lost either way
             subprocess.run(["iptables", "-A", rule[0], rule[1], "127.0.0.9", "-j", "DROP"], check=True)
         gone = time.monotonic()
         while http(8000, "GET", "/healthz")[1]["streams"] and time.monotonic() - gone < 60:
@@ -225,4 +225,4 @@ def test_a_phone_that_vanishes_from_the_network_is_let_go_within_30_s(tmp_path):
     import json
 
     outcome = json.loads(result.stdout.strip().splitlines()[-1])
-    assert outcome["streams"] == 0 and outcome["freed_after"] <= 30, outcome
+    assert outcome["streams"] == 0 and 10 <= outcome["freed_after"] <= 30, outcome  # TCP's timeout, not a refusal

@@ -85,8 +85,11 @@ let LANG = currentLanguage();
 
 function t(key, params = {}) {
   const text = (STRINGS[LANG] && STRINGS[LANG][key]) || STRINGS.en[key] || key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? params[name] : ""));
+  return text.replace(/\{(\w+)\}/g, (_, name) => (!(name in params) ? ""
+    : name === "player" || name === "players" ? isolate(params[name]) : params[name]));
 }
+// A name written right to left must not reorder the words and numbers around it (Unicode bidi isolation).
+function isolate(text) { return `\u2068${text}\u2069`; }
 function camelName(camel) { return LANG === "fr" ? (CAMEL_NAMES_FR[camel] || camel) : camel; }
 
 // The page's fixed words (elements marked data-t) in the current language.
@@ -275,13 +278,13 @@ function renderLegScoring(section, state, viewer) {
     el("p", {}, camelChip(scoring.ranking[0]), ` ${t("first")}, `, camelChip(scoring.ranking[1]), ` ${t("second")}`),
     el("ul", { class: "scoring" }, scoring.players
       .filter((p) => !viewer || p.player === viewer)
-      .map((p) => el("li", {}, el("b", {}, `${p.player}: `), `${p.explain}  (${p.before} → ${p.after})`,
+      .map((p) => el("li", {}, el("b", {}, `${isolate(p.player)}: `), `${p.explain}  (${p.before} → ${p.after})`,
         el("div", { class: "muted" }, p.lines.join(" · "))))));
 }
 
 function playerLabel(state, player) {
   const character = (state.characters || {})[player];
-  return character ? `${player} · ${character}` : player;
+  return character ? `${isolate(player)} · ${isolate(character)}` : isolate(player);
 }
 
 function turnText(state, me) {
