@@ -226,3 +226,22 @@ def test_a_phone_that_vanishes_from_the_network_is_let_go_within_30_s(tmp_path):
 
     outcome = json.loads(result.stdout.strip().splitlines()[-1])
     assert outcome["streams"] == 0 and 10 <= outcome["freed_after"] <= 30, outcome  # TCP's timeout, not a refusal
+
+
+def test_slow_headers_get_408_and_every_answer_carries_the_security_headers(server):
+    import socket
+
+    port = server
+    game = new_game(port)
+    with socket.create_connection(("127.0.0.1", port), timeout=HEADER_TIMEOUT_SECONDS + 5) as slow:
+        slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        started = time.monotonic()
+        answer = slow.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 408") and time.monotonic() - started <= HEADER_TIMEOUT_SECONDS + 1
+        assert b"frame-ancestors 'none'" in answer.lower() and b"x-content-type-options: nosniff" in answer.lower()
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as page:
+        page.sendall(f"GET /api/games/{game['game_id']}/events?token={game['table_token']} HTTP/1.1\r\n"
+                     "Host: x\r\n\r\n".encode())
+        head = page.recv(4096).split(b"\r\n\r\n")[0].lower()
+        assert head.startswith(b"http/1.1 200") and b"content-security-policy:" in head
+        assert b"referrer-policy: no-referrer" in head

@@ -295,3 +295,34 @@ def test_the_join_page_keeps_the_seat_without_inline_script(client):
     assert '<script src="/static/join.js">' in page and f'data-token="{game["seat"]["Ann"]}"' in page
     assert client.get("/static/join.js").status_code == 200
     assert json.dumps(game["seat"]["Ann"]) not in page.split("<main", 1)[0]
+
+
+def test_serve_on_a_read_only_disk_says_so_and_keeps_serving(tmp_path, immutable):
+    """Finding 9: a new data directory on a read-only disk was a raw traceback."""
+    from tests.test_crash import free_port
+
+    immutable(tmp_path)
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--data", str(tmp_path / "new" / "data"), "--simulate"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=Path(__file__).resolve().parents[1])
+    try:
+        lines = [process.stdout.readline() for _ in range(3)]
+        assert any("WARNING: games cannot be saved" in line and "read-only" in line for line in lines), lines
+        from tests.crowd import http
+
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                _, health = http(port, "GET", "/healthz", timeout=2)
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        assert health["status"] == "degraded"
+        assert http(port, "POST", "/api/games", {"edition": "2018", "players": ["A", "B"]})[0] == 503
+    finally:
+        process.kill()
+        process.wait()
+    assert "Traceback" not in process.stdout.read()
