@@ -42,7 +42,6 @@ ACTION_DEADLINE_SECONDS = 8.0
 """An action that waited this long for its turn is refused, never applied after the phone gave up on it."""
 
 
-
 class ApiError(Exception):
     """An error for the caller: ``status`` is the HTTP status, ``message`` says what is wrong in words."""
 
