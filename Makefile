@@ -22,11 +22,13 @@ lint: setup
 	$(BIN)/ruff check .
 
 # Test tools from Debian: Chromium for the real-browser test (Playwright never downloads a browser of its
-# own), shellcheck for deploy/install.sh; systemd-analyze comes with systemd; openscad renders the pyramid's
-# printable parts (about 55 MB without its recommends).
-TOOLS := chromium fonts-noto-color-emoji shellcheck
+# own), shellcheck for deploy/install.sh, iptables to cut a simulated phone off the network (in a network
+# namespace of the test's own); systemd-analyze comes with systemd; openscad renders the pyramid's printable
+# parts (about 55 MB without its recommends).
+TOOLS := chromium fonts-noto-color-emoji shellcheck iptables
 tools:
-	@if ! command -v chromium >/dev/null 2>&1 || ! command -v shellcheck >/dev/null 2>&1; then \
+	@if ! command -v chromium >/dev/null 2>&1 || ! command -v shellcheck >/dev/null 2>&1 \
+			|| ! command -v iptables >/dev/null 2>&1; then \
 		if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
 			echo "installing $(TOOLS) for the tests"; \
 			apt-get update -q && apt-get install -y -q $(TOOLS); \

@@ -27,6 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tests.crowd import phone_address
 from tests.gamegen import random_log
 from tests.test_crash import free_port, request, start_server
 
@@ -36,12 +37,13 @@ VERSION = re.compile(rb'"version": (\d+)')
 class Page(threading.Thread):
     """One open page: reads the event stream and notes when each version arrived."""
 
-    def __init__(self, port: int, game_id: str, token: str) -> None:
+    def __init__(self, port: int, game_id: str, token: str, source: str) -> None:
         super().__init__(daemon=True)
         self.port, self.game_id, self.token = port, game_id, token
         self.arrivals: list[tuple[int, float]] = []
         self.ready = threading.Event()
-        self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        # Each page is a phone of its own (a loopback address of its own): the server caps pages per device.
+        self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60, source_address=(source, 0))
         self.sock: socket.socket | None = None
 
     def close(self) -> None:
@@ -72,7 +74,7 @@ class Page(threading.Thread):
 
 def watch(port: int, game_id: str, tokens: list[str], clients: int, ready, stop, results) -> None:
     """The open pages, in a process of their own (so the readers do not slow the one sending actions)."""
-    pages = [Page(port, game_id, tokens[i % len(tokens)]) for i in range(clients)]
+    pages = [Page(port, game_id, tokens[i % len(tokens)], phone_address(i)) for i in range(clients)]
     for page in pages:
         page.start()
     for page in pages:
@@ -136,7 +138,7 @@ def main() -> None:
                 stop.set()
                 arrivals = results.get(timeout=30)
                 watcher.join()
-                time.sleep(2.5)  # the server frees a departed page's thread at its next keep-alive
+                time.sleep(0.5)  # the server lets go of the departed pages
                 for page in arrivals:
                     for version, at in sent.items():
                         seen = next((t for v, t in page if v >= version), None)

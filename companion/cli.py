@@ -248,11 +248,10 @@ def _make_camera(settings: Settings) -> CameraWatch | None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from waitress import create_server
-
     from companion.config import SettingsError, load_settings
     from companion.web import create_app
     from companion.web.net import table_address
+    from companion.web.server import listening_socket, serve
     from firmware_py.config import ConfigError
     from firmware_py.hardware import FactoryError
     from firmware_py.servos import BusError
@@ -267,18 +266,20 @@ def _serve(args: argparse.Namespace) -> int:
     camera = _make_camera(settings)
     app = create_app(settings.data, pyramid, settings.public_url, settings.language, hotspot=hotspot, camera=camera)
     try:
-        # Threads: one per live page (Server-Sent Events) plus the requests; a table has a dozen pages.
-        server = create_server(
-            app, host=settings.host, port=settings.port, threads=100, connection_limit=300, channel_timeout=300
-        )
+        # An event loop holds every connection (live pages cost no thread): see companion/web/server.py.
+        sock = listening_socket(settings.host, settings.port)
     except OSError as error:
         print(f"camelup serve: cannot listen on {settings.host}:{settings.port} ({error.strerror})", file=sys.stderr)
         return 2
     address = settings.public_url or f"http://{table_address() or 'localhost'}:{settings.port}"
     print(f"Camel Up companion on {address}  (pyramid: {pyramid_name}; games in {settings.data}/)", flush=True)
+    problem = app.extensions["camelup"].store.problem
+    if problem:  # loud: on the journal, on /healthz and on every page; actions are refused with 503
+        print(f"camelup serve: WARNING: games cannot be saved ({problem}); every action will be refused until "
+              "this is fixed", flush=True)
     print(f"Open {address}/ on the host's phone or tablet to start a game. Ctrl-C stops.", flush=True)
     with contextlib.suppress(KeyboardInterrupt):
-        server.run()
+        serve(app, sock)
     return 0
 
 
@@ -471,7 +472,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser(
         "serve",
         help="serve the table companion: phones, host page, table screen",
-        description="Serve the companion with a production WSGI server (waitress). Off a Raspberry Pi the "
+        description="Serve the companion (uvicorn: one event loop for every live page). Off a Raspberry Pi the "
         "pyramid is simulated.",
     )
     serve.add_argument("--host", help="address to listen on (default 0.0.0.0: every interface)")

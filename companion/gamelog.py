@@ -143,7 +143,8 @@ def _parse_setup(setup: object) -> dict[int, tuple[str, ...]]:
         raise LogError("'setup' must be an object with a 'track' object (space number to stack, bottom first)")
     track: dict[int, tuple[str, ...]] = {}
     for key, stack in setup["track"].items():
-        if not (key.isdigit() and str(int(key)) == key):
+        # ASCII digits only, and few of them: int() of thousands of digits is refused by Python itself.
+        if not (key.isascii() and key.isdigit() and len(key) <= 3 and str(int(key)) == key):
             raise LogError(f"setup track space {json.dumps(key)} must be a space number such as \"1\"")
         if not isinstance(stack, list) or not all(isinstance(camel, str) for camel in stack):
             raise LogError(f"setup track space {key} must list camel names, bottom first, not {json.dumps(stack)}")

@@ -7,12 +7,14 @@ double-tapped button is accepted once.
 
 from __future__ import annotations
 
+import contextlib
 import json
-import queue
 import secrets
 import threading
+import time
+import unicodedata
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -31,7 +33,14 @@ from companion.rules import (
     new_game,
     view_for,
 )
-from companion.store import Entry, GameRow, Store, effective_actions
+from companion.store import KEEP, Entry, GameRow, StorageError, Store, effective_actions
+
+NAME_LENGTH = 32
+"""Longest player or character name, in characters."""
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Characters that reorder the text around them: a name holding one can turn "3 → 4" into "4 → 3"."""
+ACTION_DEADLINE_SECONDS = 8.0
+"""An action that waited this long for its turn is refused, never applied after the phone gave up on it."""
 
 TAKE_BACK_SECONDS = 15.0
 """How long a player may take back their own last tap (the phone offers it for a little less)."""
@@ -90,7 +99,8 @@ class LiveGame:
     entries: list[Entry]
     state: GameState
     lock: threading.Lock = field(default_factory=threading.Lock)
-    listeners: list[queue.Queue[int]] = field(default_factory=list)
+    listeners: list[Callable[[], None]] = field(default_factory=list)
+    """Live pages' wake-up calls: after every change, and when a seat's link is replaced."""
     version: int = 0
     views: dict[tuple[int, str, str | None], str] = field(default_factory=dict)
     """Serialised views of the current version, one per kind of viewer (most pages share one)."""
@@ -118,6 +128,31 @@ class LiveGame:
 
 def _token() -> str:
     return secrets.token_urlsafe(24)
+
+
+def same_token(given: str, expected: str) -> bool:
+    """Constant-time comparison of any text a caller sent (any characters, even lone surrogates)."""
+    return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), expected.encode("utf-8", "surrogatepass"))
+
+
+def check_name(name: object, what: str) -> str:
+    """A player's or character's name as it will be shown, or a 400 naming the limit it breaks."""
+    if not isinstance(name, str):
+        raise ApiError(400, f"{what} must be text")
+    name = name.strip()
+    if not name:
+        raise ApiError(400, f"{what} must not be empty")
+    if len(name) > NAME_LENGTH:
+        raise ApiError(400, f"{what} {name[:NAME_LENGTH]!r}… is longer than {NAME_LENGTH} characters")
+    for character in name:
+        if character in BIDI_CONTROLS:
+            raise ApiError(400, f"{what} {name!r} holds a text-direction control character (U+{ord(character):04X}),"
+                           " which would reorder the text around it")
+        if unicodedata.category(character) in ("Cc", "Cs", "Zl", "Zp"):
+            raise ApiError(400, f"{what} {name!r} holds a control character (U+{ord(character):04X})")
+    if name in (".", ".."):
+        raise ApiError(400, f"{what} cannot be {name!r}")
+    return name
 
 
 class GameService:
@@ -156,8 +191,8 @@ class GameService:
     def _pyramid_changed(self) -> None:
         for game in list(self._games.values()):
             if game.row.dice == "pyramid":
-                for listener in list(game.listeners):
-                    listener.put(game.version)
+                for wake in list(game.listeners):
+                    wake()
 
     # -- loading ----------------------------------------------------------------------------------------
     def _replay(self, row: GameRow, entries: list[Entry]) -> LiveGame:
@@ -180,7 +215,7 @@ class GameService:
         players = payload.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise ApiError(400, "'players' must be a list of names in seating order")
-        players = [p.strip() for p in players]
+        players = [check_name(p, "a player's name") for p in players]
         dice = payload.get("dice", "manual")
         if dice not in ("pyramid", "manual"):
             raise ApiError(400, f"'dice' must be \"pyramid\" or \"manual\", not {dice!r}")
@@ -190,10 +225,11 @@ class GameService:
         if isinstance(characters, list) and len(characters) == len(players):
             characters = dict(zip(players, characters, strict=True))
         if not isinstance(characters, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) and 0 < len(v.strip()) <= 40 for k, v in characters.items()
+            isinstance(k, str) and isinstance(v, str) for k, v in characters.items()
         ):
-            raise ApiError(400, "'characters' must map each player to a character's name (up to 40 letters)")
-        characters = {player: name.strip() for player, name in characters.items() if name.strip()}
+            raise ApiError(400, "'characters' must map each player to a character's name")
+        characters = {player: check_name(name, "a character's name")
+                      for player, name in characters.items() if name.strip()}
         strangers = sorted(set(characters) - set(players))
         if strangers:
             raise ApiError(400, f"'characters' names no such player: {', '.join(strangers)}")
@@ -264,29 +300,47 @@ class GameService:
     def authenticate(self, game_id: str, token: str | None) -> Caller:
         game = self.game(game_id)
         row = game.row
-        if token and secrets.compare_digest(token, row.host_token):
+        if token and same_token(token, row.host_token):
             return Caller("host")
-        if token and secrets.compare_digest(token, row.table_token):
+        if token and same_token(token, row.table_token):
             return Caller("table")
         for player, seat_token in row.seat_tokens.items():
-            if token and secrets.compare_digest(token, seat_token):
+            if token and same_token(token, seat_token):
+                self._joined(game, player)
                 return Caller("seat", player)
         raise ApiError(401, "no valid token for this game: join it from its link or QR code")
 
-    def find_seat(self, token: str) -> tuple[str, str] | None:
-        """``(game id, player)`` for a seat token (the join link)."""
+    def find_seat(self, token: str, join: bool = True) -> tuple[str, str] | None:
+        """``(game id, player)`` for a seat token (the join link); ``join``: a phone is taking the seat."""
         for game in list(self._games.values()):
             for player, seat_token in game.row.seat_tokens.items():
-                if secrets.compare_digest(token, seat_token):
+                if same_token(token, seat_token):
+                    if join:
+                        self._joined(game, player)
                     return game.row.id, player
         return None
 
+    def _joined(self, game: LiveGame, player: str) -> None:
+        """The seat is held by a phone: from now on only that seat may enter its finish cards (so the host
+        cannot learn a face-down card by trying to play it again)."""
+        if player in game.row.joined:
+            return
+        with self._lock:
+            if player in game.row.joined:
+                return
+            joined = (*game.row.joined, player)
+            game.row = GameRow(**{**game.row.__dict__, "joined": joined})
+            with contextlib.suppress(StorageError):  # kept in memory; the problem is already on every page
+                self.store.set_joined(game.row.id, joined)
+
     # -- acting -----------------------------------------------------------------------------------------
-    def act(self, game_id: str, caller: Caller, payload: object) -> GameState:
-        """Check, store, then apply one action for ``caller``.
+    def act(self, game_id: str, caller: Caller, payload: object, received: float | None = None) -> GameState:
+        """Check, store, then apply one action for ``caller``. ``received`` (``time.monotonic()``) is when the
+        request arrived: one that waited more than ``ACTION_DEADLINE_SECONDS`` is refused, not applied late.
 
         Raises:
-            ApiError: 400 not an action object, 403 acting for another seat, 409 the rules refuse it.
+            ApiError: 400 not an action object, 403 acting for another seat, 409 the rules refuse it, 503 too late
+                or the action cannot be stored.
         """
         game = self.game(game_id)
         if caller.role == "table":
@@ -300,7 +354,10 @@ class GameService:
                 raise ApiError(403, f"this phone is {caller.player}'s seat: it cannot act for {named!r}")
         elif "player" not in obj:
             raise ApiError(400, "the host (scorekeeper) must say which player acts: 'player' is missing")
-        with game.lock:
+        elif obj.get("type") == "finish_bet" and obj["player"] in game.row.joined:
+            # Whatever the card, the same answer: trying cards must not tell the host which ones were played.
+            raise ApiError(403, f"{obj['player']} has joined from a phone: finish cards are played from that phone")
+        with self._turn(game, received):
             if obj.get("type") == "pyramid" and "die" not in obj:
                 if game.row.dice != "pyramid":
                     raise ApiError(400, "this game uses manual dice: send 'die' and 'value' (and 'crazy' for grey)")
@@ -325,6 +382,20 @@ class GameService:
                 raise ApiError(409, str(error), error.code) from None
             self._commit(game, "action", action_to_json(action), caller.player or "host", after)
             return after
+
+    @contextlib.contextmanager
+    def _turn(self, game: LiveGame, received: float | None) -> Iterator[None]:
+        """The game's lock, unless the request has waited past its deadline (then a 503: nothing is done)."""
+        wait = -1.0 if received is None else received + ACTION_DEADLINE_SECONDS - time.monotonic()
+        if received is not None and (wait <= 0 or not game.lock.acquire(timeout=wait)):
+            raise ApiError(503, "the companion was too busy to take this in time: nothing was done, try again",
+                           "TooBusy")
+        if received is None:
+            game.lock.acquire()
+        try:
+            yield
+        finally:
+            game.lock.release()
 
     def undo(self, game_id: str, caller: Caller) -> GameState:
         """The host takes back the last action (recorded in the stored log as an undo). A player may take back
@@ -385,18 +456,19 @@ class GameService:
         """Store first (durable), then update memory, then wake the listeners."""
         if after is None:
             after = apply(game.state, action_from_json(body))
-        entry = self.store.append(game.row.id, len(game.entries) + 1, kind, body, by)
-        game.record(entry, after)
+        result: object = KEEP
         if after.game_over:
-            self.store.set_result(game.row.id, {"money": after.money_by_player(), "winners": list(after.winners())})
+            result = {"money": after.money_by_player(), "winners": list(after.winners())}
         elif kind in ("undo", "correct") and game.row.result:
-            self.store.set_result(game.row.id, None)
+            result = None
+        entry = self.store.append(game.row.id, len(game.entries) + 1, kind, body, by, result)  # or StorageError
+        game.record(entry, after)
         self._last_active = game.row.id
         sync = getattr(self.pyramid, "sync", None)
         if game.row.dice == "pyramid" and sync is not None:
             sync(after)  # the electronic pyramid holds the same dice as the game
-        for listener in list(game.listeners):
-            listener.put(game.version)
+        for wake in list(game.listeners):
+            wake()
 
     def button_draw(self, die: str, value: int, crazy: str | None) -> GameState | None:
         """The pyramid's own button was pressed: the draw counts for whoever's turn it is in the pyramid
@@ -429,21 +501,24 @@ class GameService:
         game = self.game(game_id)
         if player not in game.row.seat_tokens:
             raise ApiError(404, f"there is no seat for {player!r}")
-        tokens = {**game.row.seat_tokens, player: _token()}
-        self.store.set_seat_tokens(game_id, tokens)
-        game.row = GameRow(**{**game.row.__dict__, "seat_tokens": tokens})
+        with self._lock:  # the row is also replaced when a seat joins
+            tokens = {**game.row.seat_tokens, player: _token()}
+            self.store.set_seat_tokens(game_id, tokens)
+            game.row = GameRow(**{**game.row.__dict__, "seat_tokens": tokens})
+        for wake in list(game.listeners):
+            wake()  # every live page checks its token again: the old link's pages close now
         return self.credentials(game_id)
 
     # -- reading ----------------------------------------------------------------------------------------
-    def listen(self, game_id: str) -> queue.Queue[int]:
-        listener: queue.Queue[int] = queue.Queue()
-        self.game(game_id).listeners.append(listener)
-        return listener
+    def listen(self, game_id: str, wake: Callable[[], None]) -> None:
+        """Call ``wake`` (from any thread, so it must be quick) after every change of the game and whenever
+        its seats' links change; the listener then reads the state and checks its token again."""
+        self.game(game_id).listeners.append(wake)
 
-    def stop_listening(self, game_id: str, listener: queue.Queue[int]) -> None:
+    def stop_listening(self, game_id: str, wake: Callable[[], None]) -> None:
         game = self._games.get(game_id)
-        if game is not None and listener in game.listeners:
-            game.listeners.remove(listener)
+        if game is not None and wake in game.listeners:
+            game.listeners.remove(wake)
 
     def log(self, game_id: str, caller: Caller) -> dict[str, Any]:
         if caller.role != "host":

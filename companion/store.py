@@ -7,10 +7,13 @@ nothing that a phone was told had been accepted.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +31,8 @@ CREATE TABLE IF NOT EXISTS games (
     table_token TEXT NOT NULL,
     seat_tokens TEXT NOT NULL,      -- JSON {player: token}
     result      TEXT,               -- JSON summary once the race is over
-    characters  TEXT                -- JSON {player: character}, may be empty
+    characters  TEXT,               -- JSON {player: character}, may be empty
+    joined      TEXT                -- JSON [player]: seats that have joined from their own phone
 );
 CREATE TABLE IF NOT EXISTS entries (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -39,6 +43,7 @@ CREATE TABLE IF NOT EXISTS entries (
     at      REAL NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS probe (id INTEGER PRIMARY KEY, at REAL);  -- written at start: can we write?
 """
 
 
@@ -55,6 +60,8 @@ class GameRow:
     seat_tokens: dict[str, str]
     result: dict[str, Any] | None
     characters: dict[str, str] = field(default_factory=dict)
+    joined: tuple[str, ...] = ()
+    """Seats that have used their own link: from then on only that seat enters its finish cards."""
 
 
 @dataclass(frozen=True)
@@ -81,22 +88,143 @@ def effective_actions(entries: list[Entry]) -> list[dict[str, Any]]:
     return actions
 
 
+class StorageError(Exception):
+    """The store cannot write (read-only or full disk, broken file): nothing was stored. ``message`` says why in
+    words a host can act on."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _reason(error: BaseException) -> str:
+    """A storage failure in words: what the host should look at."""
+    text = str(error)
+    if (isinstance(error, OSError) and error.errno == errno.ENOSPC) or "disk is full" in text:
+        return "the disk is full"
+    if (isinstance(error, OSError) and error.errno in (errno.EROFS, errno.EACCES, errno.EPERM)) or "readonly" in text \
+            or "read-only" in text:
+        return "the data directory is read-only"
+    if "database is locked" in text:
+        return "another companion is already using this data directory"
+    if "disk I/O error" in text:
+        return "disk I/O error (can the database files be written?)"
+    return text or type(error).__name__
+
+
+OPTIONAL_COLUMNS = ("characters", "joined")
+_open_stores: weakref.WeakValueDictionary[Path, Store] = weakref.WeakValueDictionary()
+_open_stores_lock = threading.Lock()
+KEEP = object()
+"""``Store.append(result=KEEP)``: leave the game's result as it is."""
+
+
 class Store:
-    """One SQLite file. Thread-safe: one connection, guarded by a lock (the Pi serves one table)."""
+    """One SQLite file. Thread-safe: one connection, guarded by a lock (the Pi serves one table).
+
+    A store that cannot write says so in ``problem`` (and every write raises :class:`StorageError`) instead of
+    failing: games already stored can still be seen. The database is opened in exclusive locking mode, so the
+    WAL index lives in this process's memory, never in a memory-mapped ``-shm`` file whose failure would kill
+    the server with SIGBUS; a second companion on the same data directory is refused at start.
+    """
 
     def __init__(self, path: str | Path, clock: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._clock = clock
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
-        if "characters" not in columns:  # a database made before characters were recorded
-            self._db.execute("ALTER TABLE games ADD COLUMN characters TEXT")
+        self.read_only_reason: str | None = None
+        """Why the store was opened read-only at start (fixed only by a restart), else None."""
+        self.problem: str | None = None
+        """The last write failure, cleared by the next write that succeeds (a disk that was full and is not)."""
+        with _open_stores_lock:  # a new store on the same file in this process takes over (a restart)
+            previous = _open_stores.get(self.path.resolve())
+            if previous is not None:
+                previous.close()
+            _open_stores[self.path.resolve()] = self
+        db: sqlite3.Connection | None = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                _probe_directory(self.path.parent)
+            except OSError as error:
+                if error.errno != errno.ENOSPC:
+                    raise
+            db = self._open(self.path)
+            db.execute("INSERT OR REPLACE INTO probe VALUES (1, ?)", (self._clock(),))
+        except (OSError, sqlite3.Error) as error:
+            reason = _reason(error)
+            if db is not None and reason == "the disk is full":
+                self.problem = reason  # the database is open: writing works again once there is room
+            else:
+                if db is not None:
+                    db.close()
+                self.read_only_reason = f"{self.path.parent}: {reason}"
+                self.problem = self.read_only_reason
+                db = self._open_read_only(self.path)
+        self._db = db
+        self._optional = [column for column in OPTIONAL_COLUMNS if column in self._columns()]
+
+    @staticmethod
+    def _open(path: Path) -> sqlite3.Connection:
+        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        try:
+            db.execute("PRAGMA locking_mode=EXCLUSIVE")  # before WAL: no shared-memory file at all
+            db.execute("PRAGMA mmap_size=0")
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.executescript(SCHEMA)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+            for column in OPTIONAL_COLUMNS:  # a database made before these were recorded
+                if column not in columns:
+                    db.execute(f"ALTER TABLE games ADD COLUMN {column} TEXT")
+        except sqlite3.Error:
+            db.close()
+            raise
+        return db
+
+    @staticmethod
+    def _open_read_only(path: Path) -> sqlite3.Connection:
+        """What can still be read: the database as it is (``immutable``: nothing may change it), else nothing."""
+        try:
+            db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True,
+                                 check_same_thread=False, isolation_level=None)
+            db.execute("PRAGMA mmap_size=0")
+            if "seq" in {row[1] for row in db.execute("PRAGMA table_info(entries)")}:
+                return db
+            db.close()
+        except (OSError, sqlite3.Error):
+            pass
+        empty = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+        empty.executescript(SCHEMA)
+        return empty
+
+    def _columns(self) -> set[str]:
+        return {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+
+    def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
+        """Run ``statements`` as one transaction, committed to disk before returning.
+
+        Raises:
+            StorageError: nothing was stored (and ``problem`` says why).
+        """
+        if self.read_only_reason is not None:
+            raise StorageError(self.read_only_reason)
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    for sql, parameters in statements:
+                        self._db.execute(sql, parameters)
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                    raise
+            except (OSError, sqlite3.Error) as error:
+                self.problem = _reason(error)
+                raise StorageError(self.problem) from error
+            self.problem = None
 
     def now(self) -> float:
         """The store's clock (the time entries are stamped with)."""
@@ -107,49 +235,56 @@ class Store:
             self._db.close()
 
     def create_game(self, row: GameRow) -> None:
-        with self._lock:
-            self._db.execute(
-                "INSERT INTO games (id, created, edition, players, setup, dice, host_token, table_token, seat_tokens,"
-                " characters) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    row.id,
-                    row.created,
-                    row.edition,
-                    json.dumps(row.players),
-                    json.dumps(row.setup),
-                    row.dice,
-                    row.host_token,
-                    row.table_token,
-                    json.dumps(row.seat_tokens),
-                    json.dumps(row.characters),
-                ),
-            )
+        self._write([(
+            "INSERT INTO games (id, created, edition, players, setup, dice, host_token, table_token, seat_tokens,"
+            " characters, joined) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                row.id,
+                row.created,
+                row.edition,
+                json.dumps(row.players),
+                json.dumps(row.setup),
+                row.dice,
+                row.host_token,
+                row.table_token,
+                json.dumps(row.seat_tokens),
+                json.dumps(row.characters),
+                json.dumps(list(row.joined)),
+            ),
+        )])
 
-    def append(self, game_id: str, seq: int, kind: str, body: dict[str, Any], by: str) -> Entry:
-        """Durably append one entry; returns only once it is committed to disk."""
+    def append(self, game_id: str, seq: int, kind: str, body: dict[str, Any], by: str,
+               result: dict[str, Any] | object | None = KEEP) -> Entry:
+        """Durably append one entry (and set the game's ``result`` in the same transaction, unless ``KEEP``);
+        returns only once it is committed to disk.
+
+        Raises:
+            StorageError: nothing was stored.
+        """
         entry = Entry(seq, kind, body, by, self._clock())
-        with self._lock:
-            self._db.execute(
-                "INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, seq, kind, json.dumps(body), by, entry.at),
-            )
+        statements: list[tuple[str, tuple[Any, ...]]] = [
+            ("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?)", (game_id, seq, kind, json.dumps(body), by, entry.at))]
+        if result is not KEEP:
+            statements.append(("UPDATE games SET result = ? WHERE id = ?",
+                               (json.dumps(result) if result else None, game_id)))
+        self._write(statements)
         return entry
 
     def set_seat_tokens(self, game_id: str, tokens: dict[str, str]) -> None:
-        with self._lock:
-            self._db.execute("UPDATE games SET seat_tokens = ? WHERE id = ?", (json.dumps(tokens), game_id))
+        self._write([("UPDATE games SET seat_tokens = ? WHERE id = ?", (json.dumps(tokens), game_id))])
+
+    def set_joined(self, game_id: str, joined: tuple[str, ...]) -> None:
+        self._write([("UPDATE games SET joined = ? WHERE id = ?", (json.dumps(list(joined)), game_id))])
 
     def set_result(self, game_id: str, result: dict[str, Any] | None) -> None:
-        with self._lock:
-            self._db.execute(
-                "UPDATE games SET result = ? WHERE id = ?", (json.dumps(result) if result else None, game_id)
-            )
+        self._write([("UPDATE games SET result = ? WHERE id = ?", (json.dumps(result) if result else None, game_id))])
 
     def games(self) -> list[GameRow]:
         with self._lock:
+            optional = ", ".join(column if column in self._optional else "NULL" for column in OPTIONAL_COLUMNS)
             rows = self._db.execute(
                 "SELECT id, created, edition, players, setup, dice, host_token, table_token, seat_tokens, result,"
-                " characters FROM games ORDER BY created"
+                f" {optional} FROM games ORDER BY created"
             ).fetchall()
         return [_game_row(row) for row in rows]
 
@@ -162,7 +297,7 @@ class Store:
 
 
 def _game_row(row: tuple[Any, ...]) -> GameRow:
-    id_, created, edition, players, setup, dice, host, table, seats, result, characters = row
+    id_, created, edition, players, setup, dice, host, table, seats, result, characters, joined = row
     return GameRow(
         id_,
         created,
@@ -175,4 +310,15 @@ def _game_row(row: tuple[Any, ...]) -> GameRow:
         json.loads(seats),
         json.loads(result) if result else None,
         json.loads(characters) if characters else {},
+        tuple(json.loads(joined)) if joined else (),
     )
+
+
+def _probe_directory(directory: Path) -> None:
+    """Write, sync and remove a small file: a read-only or full disk shows now, not at the first action."""
+    probe = directory / ".write-probe"
+    with open(probe, "wb") as handle:
+        handle.write(b"ok")
+        handle.flush()
+        os.fsync(handle.fileno())
+    probe.unlink()

@@ -41,7 +41,7 @@ def start_server(port, data_dir, cpus=None, extra=()):
     process = subprocess.Popen(
         [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
          "--data", str(data_dir), "--simulate", *extra],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=None if os.environ.get("CAMELUP_SERVER_LOG") else subprocess.DEVNULL,
         preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None,
     )
     deadline = time.time() + 15

@@ -6,12 +6,14 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, jsonify, request
+from flask import Flask, Response, jsonify, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import HTTPException
 
 from companion.camera_watch import CameraWatch
 from companion.service import ApiError, DiceSource, GameService
-from companion.store import Store
+from companion.store import StorageError, Store
 
 
 def create_app(
@@ -22,28 +24,30 @@ def create_app(
     testing: bool = False,
     hotspot: tuple[str, str] | None = None,
     camera: CameraWatch | None = None,
+    games_per_minute: int | None = None,
 ) -> Flask:
     """The companion as a WSGI app. Games live in ``data_dir/games.sqlite3``."""
-    from companion.web.api import api
+    from companion.web import api as api_module
     from companion.web.i18n import catalogs
+    from companion.web.limits import GAMES_PER_MINUTE, IMPORT_BODY_BYTES, SECURITY_HEADERS
     from companion.web.net import base_url_for
     from companion.web.pages import pages
     from companion.web.picker import picker
     from companion.web.rematch import rematch
 
     data = Path(data_dir)
-    data.mkdir(parents=True, exist_ok=True)
+    store = Store(data / "games.sqlite3")  # a data directory that cannot be written is a notice, not a crash
     app = Flask(__name__)
     app.config["TESTING"] = testing
     app.config["SECRET_KEY"] = _secret_key(data)
+    app.config["MAX_CONTENT_LENGTH"] = IMPORT_BODY_BYTES  # no call reads more (most read far less)
     app.config["LANGUAGE"] = language
     app.config["HOTSPOT"] = hotspot  # (network name, password) when the Pi is the table's Wi-Fi
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    store = Store(data / "games.sqlite3")
     service = GameService(store, pyramid, base_url=lambda: base_url_for(public_url, request))
     app.extensions["camelup"] = service
     app.extensions["camera"] = camera  # None: no camera, play is by hand
-    app.register_blueprint(api)
+    app.register_blueprint(api_module.api)
     app.register_blueprint(pages)
     app.register_blueprint(picker)
     app.register_blueprint(rematch)
@@ -51,6 +55,29 @@ def create_app(
     from companion.sim.coach_web import coach
 
     app.register_blueprint(coach)  # the coach page after a race (companion/sim/)
+
+    # Games created per device and minute: a crowd's phone (or a script) cannot fill the Pi with games.
+    limiter = Limiter(get_remote_address, app=app, storage_uri="memory://", headers_enabled=True)
+    per_minute = f"{games_per_minute or GAMES_PER_MINUTE}/minute"
+    words = f"too many new games from this device: at most {games_per_minute or GAMES_PER_MINUTE} a minute"
+    for endpoint in ("api.create_game", "api.import_game"):
+        app.view_functions[endpoint] = limiter.limit(per_minute, error_message=words)(app.view_functions[endpoint])
+
+    @app.after_request
+    def security_headers(response: Response) -> Response:
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
+
+    @app.context_processor
+    def storage_notice() -> dict[str, Any]:
+        """Every page says so when games cannot be saved."""
+        return {"storage_problem": store.problem}
+
+    @app.errorhandler(StorageError)
+    def storage_error(error: StorageError) -> Any:
+        return jsonify({"error": f"the companion cannot save games ({error.message}): nothing was changed",
+                        "code": "StorageError"}), 503
 
     @app.errorhandler(ApiError)
     def api_error(error: ApiError) -> Any:
@@ -74,9 +101,13 @@ def create_app(
 
 
 def _secret_key(data: Path) -> str:
-    """A random key made on first start and kept in the data directory: never a default shipped in code."""
+    """A random key made on first start and kept in the data directory: never a default shipped in code (one
+    for this run only when the directory cannot be written or read)."""
     path = data / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
-    return path.read_text().strip()
+    try:
+        if not path.exists():
+            path.write_text(secrets.token_hex(32))
+            path.chmod(0o600)
+        return path.read_text().strip()
+    except OSError:
+        return secrets.token_hex(32)

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-import queue
+import threading
 from collections.abc import Iterator
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from companion.service import ApiError, Caller, GameService
+from companion.web.limits import body_limit, parse_json, too_large
 
 api = Blueprint("api", __name__)
 
 KEEPALIVE_SECONDS = 2.0
-"""Also how soon a page that went away frees its server thread (found when a write fails)."""
+"""Also how soon a page that went away frees its server thread (found when a write fails). This stream serves
+the app on its own (tests, a plain WSGI server); ``camelup serve`` answers event streams on its event loop."""
 
 
 def service() -> GameService:
@@ -21,23 +24,49 @@ def service() -> GameService:
 
 
 def body() -> Any:
-    data = request.get_json(silent=True)
-    if data is None:
+    """The request's JSON, read only up to the call's size limit (64 KB, 1 MB for an imported log)."""
+    if not request.is_json:
         raise ApiError(400, "the body must be JSON (Content-Type: application/json)")
-    return data
+    limit = body_limit(request.path)
+    if request.content_length is not None and request.content_length > limit:
+        raise too_large(limit)
+    request.max_content_length = limit  # also bounds a body sent without a length (chunked)
+    try:
+        raw = request.get_data(cache=False)
+    except RequestEntityTooLarge:
+        raise too_large(limit) from None
+    return parse_json(raw)
+
+
+def received() -> float | None:
+    """When the event-loop server took the request in (``time.monotonic()``), if it did."""
+    return request.environ.get("asgi.scope", {}).get("camelup.received")
+
+
+def token_of_request() -> str | None:
+    """``Authorization: Bearer <token>``, or ``?token=`` for the event stream (browsers' EventSource cannot
+    set headers)."""
+    header = request.headers.get("Authorization", "")
+    return header[7:].strip() if header.lower().startswith("bearer ") else request.args.get("token")
 
 
 def caller(game_id: str) -> Caller:
-    """Who is calling: ``Authorization: Bearer <token>``, or ``?token=`` for the event stream (browsers'
-    EventSource cannot set headers)."""
-    header = request.headers.get("Authorization", "")
-    token = header[7:].strip() if header.lower().startswith("bearer ") else request.args.get("token")
-    return service().authenticate(game_id, token)
+    """Who is calling."""
+    return service().authenticate(game_id, token_of_request())
 
 
 @api.get("/healthz")
 def healthz() -> Any:
-    return jsonify({"ok": True})
+    """``status`` "ok", or "degraded" with the ``reason`` (the games cannot be stored); ``streams``: open live
+    pages, when served by ``camelup serve``."""
+    problem = service().store.problem
+    out: dict[str, Any] = {"ok": problem is None, "status": "degraded" if problem else "ok"}
+    if problem:
+        out["reason"] = f"games cannot be saved: {problem}"
+    streams = current_app.extensions.get("streams")
+    if streams is not None:
+        out["streams"] = streams.count
+    return jsonify(out)
 
 
 @api.post("/api/games")
@@ -61,7 +90,7 @@ def import_game() -> Any:
 def act(game_id: str) -> Any:
     who = caller(game_id)
     data = body()
-    service().act(game_id, who, data)
+    service().act(game_id, who, data, received())
     return Response(f'{{"state": {service().state_text(game_id, who)}}}', mimetype="application/json")
 
 
@@ -100,10 +129,18 @@ def table_info(game_id: str) -> Any:
     wifi = None
     if hotspot:
         name, password = hotspot
-        escaped = [value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace(":", "\\:")
-                   for value in (name, password)]
-        wifi = {"ssid": name, "password": password, "qr": f"WIFI:T:WPA;S:{escaped[0]};P:{escaped[1]};;"}
+        wifi = {"ssid": name, "password": password, "qr": wifi_qr()}
     return jsonify({"address": f"{base}/", "wifi": wifi})
+
+
+def wifi_qr() -> str | None:
+    """The text of the Wi-Fi QR code (phones join the network by scanning it), when the Pi is the hotspot."""
+    hotspot = current_app.config.get("HOTSPOT")
+    if not hotspot:
+        return None
+    escaped = [value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace(":", "\\:")
+               for value in hotspot]
+    return f"WIFI:T:WPA;S:{escaped[0]};P:{escaped[1]};;"
 
 
 @api.get("/api/games/<game_id>/camera")
@@ -171,7 +208,7 @@ def _stable_camera_track() -> dict[int, list[str]]:
     return status.track
 
 
-@api.post("/api/games/<game_id>/seats/<player>/reissue")
+@api.post("/api/games/<game_id>/seats/<path:player>/reissue")  # path: a name may hold "/"
 def reissue(game_id: str, player: str) -> Any:
     return jsonify(service().reissue_seat(game_id, caller(game_id), player))
 
@@ -196,25 +233,28 @@ def odds(game_id: str) -> Any:
 def events(game_id: str) -> Response:
     """Server-Sent Events: the caller's view of the state now, then after every change. The browser
     reconnects by itself; a phone waking from sleep gets the current state as the first event."""
+    token = token_of_request()
     who = caller(game_id)
     games = service()
-    listener = games.listen(game_id)
+    changed = threading.Event()
+    games.listen(game_id, changed.set)
 
     def stream() -> Iterator[str]:
         try:
             yield "retry: 1000\n"
             yield _event(games.state_text(game_id, who))
             while True:
-                try:
-                    listener.get(timeout=KEEPALIVE_SECONDS)
-                except queue.Empty:
+                if not changed.wait(timeout=KEEPALIVE_SECONDS):
                     yield ": keep-alive\n\n"
                     continue
-                while not listener.empty():  # several changes at once: send the latest only
-                    listener.get_nowait()
+                changed.clear()  # several changes at once: send the latest only
+                try:
+                    games.authenticate(game_id, token)
+                except ApiError:
+                    return  # the seat's link was replaced: its old pages stop hearing the game at once
                 yield _event(games.state_text(game_id, who))
         finally:
-            games.stop_listening(game_id, listener)
+            games.stop_listening(game_id, changed.set)
 
     return Response(
         stream_with_context(stream()),

@@ -3,10 +3,11 @@ everything they show comes from the JSON API, and every rule is asked of the eng
 
 from __future__ import annotations
 
+import functools
 import io
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, redirect, render_template, request
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
 from companion.service import ApiError, GameService
 
@@ -76,18 +77,29 @@ def results(game_id: str) -> Any:
 
 
 @pages.get("/qr.svg")
-def qr() -> Response:
-    """A QR code (SVG) for a join link or the Wi-Fi: what phones scan at the table."""
+def qr() -> Any:
+    """A QR code (SVG) for what phones scan at the table: a seat's join link, the companion's address or the
+    Wi-Fi. Only those: a code for any other text is refused (making one costs the Pi 100 ms)."""
+    from companion.web.api import wifi_qr
+
+    data = request.args.get("data", "")
+    base = service().base_url()
+    token = data[len(base) + len("/join/"):] if data.startswith(f"{base}/join/") else None
+    if data != f"{base}/" and data != wifi_qr() and (not token or service().find_seat(token, join=False) is None):
+        return jsonify({"error": "QR codes are made only for this companion's own links: a seat's join link, "
+                                 "its address or its Wi-Fi"}), 404
+    return Response(_qr_svg(data), mimetype="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
+
+@functools.lru_cache(maxsize=128)
+def _qr_svg(data: str) -> bytes:
     import qrcode
     import qrcode.image.svg
 
-    data = request.args.get("data", "")
-    if not data or len(data) > 1000:
-        abort(400)
     image = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage, box_size=12, border=2)
     out = io.BytesIO()
     image.save(out)
-    return Response(out.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+    return out.getvalue()
 
 
 @pages.get("/favicon.ico")
