@@ -473,7 +473,8 @@ def _truth(table: Table, scene: _Scene, track: dict[int, list[str]], objects: np
         faces = np.vstack([f + sum(len(p) for p, _ in parts[:i]) for i, (_, f) in enumerate(parts)])
         single = Mesh()
         single.add(vertices, faces, (0, 0, 0), 1)
-        alone = int((rasterize(canvas.matrix, camera.rotation, camera.translation, canvas.size, single).face >= 0).sum())
+        alone_raster = rasterize(canvas.matrix, camera.rotation, camera.translation, canvas.size, single)
+        alone = int((alone_raster.face >= 0).sum())
         visible = int(counts[camel_object(table.edition, camel)])
         pixels = camera.project(vertices)
         camels[camel] = {**where, "visible": round(visible / max(alone, 1), 3), "pixels": alone,
