@@ -20,7 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision import shapes
+from vision import guidance, shapes
 from vision.board import BoardTemplate, load_template
 from vision.optics import SRGB_TO_LINEAR, Exposure, Lighting, develop, shade
 from vision.raster import Canvas, Mesh, PinholeCamera, look_at, make_canvas, rasterize
@@ -40,8 +40,7 @@ from vision.synth import EDITION_CAMELS
 
 TIERS = ("clean", "light", "props")
 FRAME_SIZE = (1280, 720)
-GUIDANCE_MARGIN_PX = 24
-"""Room, in pixels, between each marker's black square and the picture's edge that the README asks for."""
+GUIDANCE_MARGIN_PX = guidance.MARGIN_PX
 HAND_SHARE = 0.15
 CRAZY = ("black", "white")
 PAINT = {
@@ -160,9 +159,9 @@ def sample_camera(
     for _ in range(2000):
         lens = rng.choice(list(LENSES))
         fov, k1_range = LENSES[lens]
-        distance = rng.uniform(650, 900)
-        elevation = rng.uniform(35, 60)
-        azimuth = rng.uniform(-25, 25)
+        distance = rng.uniform(*guidance.DISTANCE_MM)
+        elevation = rng.uniform(*guidance.ELEVATION_DEG)
+        azimuth = rng.uniform(-guidance.AZIMUTH_DEG, guidance.AZIMUTH_DEG)
         el, az = np.radians(elevation), np.radians(azimuth)
         position = middle + distance * np.array([np.sin(az) * np.cos(el), np.cos(az) * np.cos(el), -np.sin(el)])
         target = middle + np.array([rng.uniform(-40, 40), rng.uniform(-40, 40), 0])
@@ -518,6 +517,16 @@ def _truth(table: Table, scene: _Scene, track: dict[int, list[str]], objects: np
                                 "edge_px": round(float(room), 1), "corners_px": pixels.round(2).tolist(),
                                 "tape": {"dx_mm": round(tape.dx, 2), "dy_mm": round(tape.dy, 2),
                                          "turn_deg": round(tape.turn, 2)}}
+    spaces = {}
+    for space, corners in table.template.spaces.items():
+        cam = np.column_stack([np.array(corners), np.zeros(4)]) @ camera.rotation.T + camera.translation
+        ideal = cam[:, :2] / cam[:, 2:3] * np.diag(canvas.matrix)[:2] + canvas.matrix[:2, 2]
+        mask = np.zeros(objects.shape, np.uint8)
+        cv2.fillConvexPoly(mask, np.round(ideal * 16).astype(np.int32), 1, cv2.LINE_8, 4)
+        inside = mask.astype(bool)
+        # What hides a space is anything but the camels on the board (the pyramid, the palm tree, a hand).
+        clear = inside & canvas.in_frame & ((objects < PROP_ID) | (objects == PROP_ID + 3))
+        spaces[str(space)] = round(float(clear.sum()) / max(int(inside.sum()), 1), 3)
     occluders = {name: int(counts[PROP_ID + k]) if len(counts) > PROP_ID + k else 0
                  for k, name in enumerate(("pyramid", "palm_tree", "hand"))}
     return {
@@ -530,6 +539,7 @@ def _truth(table: Table, scene: _Scene, track: dict[int, list[str]], objects: np
         "track": {str(space): list(stack) for space, stack in sorted(track.items())},
         "camels": camels,
         "markers": markers,
+        "spaces_visible": spaces,
         "camera": {**camera.as_json(), **table.pose},
         "table": {"surface": table.surface, "markers_on_board": table.markers_on_board,
                   "pyramid": table.pyramid is not None and tier == "props",
