@@ -32,3 +32,27 @@ def placement_response(watch: Any, kind: str | None, page: Callable[..., str]) -
     if not ok:
         return Response("the frame could not be encoded", status=500, mimetype="text/plain")
     return Response(data.tobytes(), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+def placement_words(settings: Any) -> tuple[bool, str]:
+    """For ``camelup doctor``: one frame from the configured camera, checked; (placed well, what to change)."""
+    from vision.board import TemplateError
+    from vision.calibrate import CalibrationError, reading_colours
+    from vision.placement import assess_placement
+    from vision.sources import CameraError, open_source
+
+    try:
+        template = reading_colours(settings.camera_board, settings.camera_calibration).template
+        source = open_source(settings.camera, settings.camera_source)
+        try:
+            frame = source.read()
+        finally:
+            source.close()
+    except (CameraError, TemplateError, CalibrationError) as error:
+        return False, f"no frame to check ({error})"
+    report = assess_placement(template, frame)
+    if report.ok:
+        pose = report.pose or {}
+        return True, (f"well placed: {pose.get('distance_mm', 0) / 10:.0f} cm from the board's middle, "
+                      f"{pose.get('elevation_deg', 0):.0f}° down, camels {report.camel_px['smallest']:.0f} px tall")
+    return False, "; ".join(report.advice)

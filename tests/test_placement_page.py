@@ -34,3 +34,22 @@ def test_without_a_camera_the_page_says_so(tmp_path):
     assert client.get("/camera/placement?frame=jpg").status_code == 404
     waiting = create_app(tmp_path, testing=True, camera=SimpleNamespace(template=None, latest_frame=None))
     assert waiting.test_client().get("/camera/placement?frame=json").get_json()["state"] == "waiting"
+
+
+def test_doctor_says_what_to_change_about_the_camera(tmp_path, capsys):
+    import dataclasses
+
+    from companion.cli import main
+
+    table = make_table(203, "2018")
+    marker = np.array([*np.array(table.template.marker_corners(1)).mean(axis=0), 0.0])
+    camera_at = table.camera.position
+    crown = camera_at + (-200 - camera_at[2]) / (marker[2] - camera_at[2]) * (marker - camera_at)
+    hidden = dataclasses.replace(table, palm=(float(crown[0]), float(crown[1])), pyramid=None)
+    frame, _ = render_scene(hidden, {1: ["red"]}, 2, "props", hand=False)
+    cv2.imwrite(str(tmp_path / "table.png"), frame)
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[camera]\nmode = "files"\nsource = "{tmp_path / "table.png"}"\nboard = "2018"\n')
+    main(["doctor", "--simulate", "--config", str(config), "--data", str(tmp_path / "data")])
+    out = capsys.readouterr().out
+    assert "WARN  camera placement: marker 1 (top right) is hidden" in out and "/camera/placement" in out
