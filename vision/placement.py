@@ -22,7 +22,10 @@ from vision.locate import LocateConfig, detector
 PLACES = {0: "top left", 1: "top right", 2: "bottom right", 3: "bottom left"}
 HIDDEN_BELOW = 0.5
 """A space whose outline is seen along less than this share of its length is hidden."""
-PX_PER_MM = 2.0
+DISTANCE_TOLERANCE = 0.04
+ANGLE_TOLERANCE_DEG = 2.0
+"""How far the pose measured from the markers alone may be off (renders with a known camera: within about 3% and
+1°); advice is given only beyond the guidance by more than this."""
 SEARCH_MM = 5.0
 """How far from where the markers put it a space's printed edge is looked for (markers are taped a few mm off)."""
 
@@ -112,22 +115,18 @@ def _project(pose: tuple[np.ndarray, np.ndarray, np.ndarray], points: np.ndarray
 
 
 def _outline_visibility(gray: np.ndarray, template: BoardTemplate, homography: np.ndarray) -> dict[int, float]:
-    """For each space, the share of its printed outline found where the homography puts it: the board seen from
-    above (millimetres → :data:`PX_PER_MM` pixels), its edges across each side of each space looked for a few
-    millimetres either side."""
-    corners = np.array([c for cs in template.spaces.values() for c in cs])
-    low = corners.min(axis=0) - SEARCH_MM - 4
-    high = corners.max(axis=0) + SEARCH_MM + 4
-    to_mm = np.array([[1 / PX_PER_MM, 0, low[0]], [0, 1 / PX_PER_MM, low[1]], [0, 0, 1]])
-    size = tuple(int(v) for v in np.ceil((high - low) * PX_PER_MM))
-    above = cv2.warpPerspective(gray, homography @ to_mm, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    valid = cv2.warpPerspective(np.full(gray.shape, 255, np.uint8), homography @ to_mm, size,
-                                flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP) > 0
-    above = cv2.GaussianBlur(above.astype(np.float32), (0, 0), 1.0)
-    gx = cv2.Sobel(above, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(above, cv2.CV_32F, 0, 1, ksize=3)
+    """For each space, the share of its printed outline found where the homography puts it. The edges are
+    measured in the picture itself (so a far space, smaller in the picture, has edges as sharp as a near one),
+    across each side of each space, looked for a few millimetres either side."""
+    blurred = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 0.8)
+    gx = cv2.Sobel(blurred, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(blurred, cv2.CV_32F, 0, 1, ksize=3)
+    height, width = gray.shape
     steps = np.arange(-SEARCH_MM, SEARCH_MM + 0.01, 0.5)
+
+    def to_image(points: np.ndarray) -> np.ndarray:
+        return cv2.perspectiveTransform(points.reshape(-1, 1, 2).astype(np.float64), homography).reshape(-1, 2)
+
     strengths: dict[int, np.ndarray] = {}
     for space, cs in template.spaces.items():
         values = []
@@ -136,17 +135,21 @@ def _outline_visibility(gray: np.ndarray, template: BoardTemplate, homography: n
             direction = (b - a) / np.linalg.norm(b - a)
             normal = np.array([-direction[1], direction[0]])
             along = a + np.outer(np.linspace(0.1, 0.9, 16), b - a)
-            probe = along[:, None, :] + steps[None, :, None] * normal
-            px = ((probe - low) * PX_PER_MM).reshape(-1, 2)
-            ix = np.clip(np.round(px[:, 0]).astype(int), 0, size[0] - 1)
-            iy = np.clip(np.round(px[:, 1]).astype(int), 0, size[1] - 1)
-            across = np.abs(gx[iy, ix] * normal[0] + gy[iy, ix] * normal[1]).reshape(len(along), len(steps))
-            seen = valid[iy, ix].reshape(len(along), len(steps)).all(axis=1)
-            values.append(np.where(seen, across.max(axis=1), 0.0))
+            here, beside = to_image(along), to_image(along + normal)
+            across_img = beside - here
+            across_img /= np.maximum(np.linalg.norm(across_img, axis=1, keepdims=True), 1e-9)
+            probe = to_image((along[:, None, :] + steps[None, :, None] * normal).reshape(-1, 2))
+            ix, iy = np.round(probe[:, 0]).astype(int), np.round(probe[:, 1]).astype(int)
+            inside = ((ix >= 0) & (ix < width) & (iy >= 0) & (iy < height)).reshape(len(along), len(steps))
+            ix, iy = np.clip(ix, 0, width - 1), np.clip(iy, 0, height - 1)
+            nx = np.repeat(across_img[:, 0], len(steps))
+            ny = np.repeat(across_img[:, 1], len(steps))
+            across = np.abs(gx[iy, ix] * nx + gy[iy, ix] * ny).reshape(len(along), len(steps))
+            values.append(np.where(inside.all(axis=1), across.max(axis=1), 0.0))
         strengths[space] = np.concatenate(values)
     everything = np.concatenate(list(strengths.values()))
     # A printed edge is as strong as most of the track's edges are; what hides one leaves a weak gradient there.
-    threshold = max(8.0, 0.35 * float(np.percentile(everything, 75)))
+    threshold = max(8.0, 0.3 * float(np.percentile(everything, 75)))
     return {space: float((values > threshold).mean()) for space, values in strengths.items()}
 
 
@@ -155,12 +158,13 @@ def _towards(template: BoardTemplate, x: float) -> int:
     return min(range(9, 14), key=lambda space: abs(template.space_centre(space)[0] - x))
 
 
-def _behind_middle(template: BoardTemplate, camera_at: np.ndarray, target: np.ndarray) -> bool:
-    """Whether the sight line from the camera to ``target`` passes over the middle of the ring (inside the
-    track), where the pyramid and the palm tree stand."""
+def _behind_middle(template: BoardTemplate, camera_at: np.ndarray, target: np.ndarray, inset: float = 80.0) -> bool:
+    """Whether the sight line from the camera to ``target`` passes over the board's middle (the track's outline
+    shrunk by ``inset`` mm: by a space for what stands on the track, the ring's inside; by nothing for a marker,
+    which the palm tree's fronds hide from above the track too), where the pyramid and the palm tree stand."""
     corners = np.array([c for cs in template.spaces.values() for c in cs])
-    inner_low, inner_high = corners.min(axis=0) + 80, corners.max(axis=0) - 80
-    for t in np.linspace(0, 1, 60):
+    inner_low, inner_high = corners.min(axis=0) + inset, corners.max(axis=0) - inset
+    for t in np.linspace(0, 0.98, 60):
         point = camera_at[:2] + t * (target[:2] - camera_at[:2])
         if (inner_low <= point).all() and (point <= inner_high).all():
             return True
@@ -243,7 +247,7 @@ def _advice(template: BoardTemplate, report: Placement, camera_at: np.ndarray | 
         elif facts["why"] == "edge":
             advice.append(f"{name} is too near the picture's edge: leave at least {guidance.MARGIN_PX} px around it "
                           "(turn the camera towards it or move it back)")
-        elif camera_at is not None and _behind_middle(template, camera_at, np.array([*corner, 0.0])):
+        elif camera_at is not None and _behind_middle(template, camera_at, np.array([*corner, 0.0]), inset=0.0):
             advice.append(f"{name} is hidden, probably by the pyramid or the palm tree in the middle of the board: "
                           f"raise the camera or move it towards space {towards}")
         else:
@@ -251,27 +255,27 @@ def _advice(template: BoardTemplate, report: Placement, camera_at: np.ndarray | 
                           "and check that it is flat and lit without glare")
     for marker, facts in report.markers.items():
         if facts["found"] and facts["edge_px"] < guidance.MARGIN_PX:
-            advice.append(f"marker {marker} ({PLACES[marker]}) is only {facts['edge_px']:.0f} px from the picture's "
+            advice.append(f"marker {marker} ({PLACES[marker]}) is only {int(facts['edge_px'])} px from the picture's "
                           f"edge: leave at least {guidance.MARGIN_PX} px (turn the camera towards it or move it back)")
     pose = report.pose
     low, high = guidance.DISTANCE_MM
-    if pose["distance_mm"] < low:
+    if pose["distance_mm"] < low * (1 - DISTANCE_TOLERANCE):
         advice.append(f"the camera is {pose['distance_mm'] / 10:.0f} cm from the middle of the board: move it back "
                       f"to {low / 10:.0f}–{high / 10:.0f} cm")
-    elif pose["distance_mm"] > high:
+    elif pose["distance_mm"] > high * (1 + DISTANCE_TOLERANCE):
         advice.append(f"the camera is {pose['distance_mm'] / 10:.0f} cm from the middle of the board: move it "
                       f"closer, to {low / 10:.0f}–{high / 10:.0f} cm")
     low, high = guidance.ELEVATION_DEG
-    if pose["elevation_deg"] < low:
+    if pose["elevation_deg"] < low - ANGLE_TOLERANCE_DEG:
         advice.append(f"the camera looks down at {pose['elevation_deg']:.0f}°: raise it (to {low:.0f}–{high:.0f}°), "
                       "or stacks will hide the spaces behind them")
-    elif pose["elevation_deg"] > high:
+    elif pose["elevation_deg"] > high + ANGLE_TOLERANCE_DEG:
         advice.append(f"the camera looks down at {pose['elevation_deg']:.0f}°: lower it (to {low:.0f}–{high:.0f}°), "
                       "so it sees the stacks from the side")
     azimuth = pose["azimuth_deg"]
     if abs(azimuth) > 60:
         advice.append("put the camera on the side of spaces 9 to 13 (the bottom row, space 1 at the far left)")
-    elif abs(azimuth) > guidance.AZIMUTH_DEG:
+    elif abs(azimuth) > guidance.AZIMUTH_DEG + ANGLE_TOLERANCE_DEG:
         side = 9 if azimuth > 0 else 13
         advice.append(f"the camera is {abs(azimuth):.0f}° round towards space {side}'s corner: move it towards "
                       f"space 11 (within {guidance.AZIMUTH_DEG:.0f}° of straight on)")
@@ -314,7 +318,8 @@ def draw_placement(image: np.ndarray, report: Placement) -> np.ndarray:
         lines = [f"{p['distance_mm'] / 10:.0f} cm, {p['elevation_deg']:.0f} deg down, {p['azimuth_deg']:+.0f} deg"
                  + (f", camels {report.camel_px['smallest']:.0f} px" if report.camel_px else ""), *lines]
     y = round(24 * scale)
-    for line in lines:
+    ascii_only = str.maketrans({"–": "-", "°": " deg", "×": "x"})
+    for line in (line.translate(ascii_only) for line in lines):
         for piece in [line[i : i + 90] for i in range(0, len(line), 90)]:
             cv2.putText(out, piece, (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.55 * scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
             cv2.putText(out, piece, (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.55 * scale, (255, 255, 255), thick,
