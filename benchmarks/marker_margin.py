@@ -20,8 +20,8 @@ from vision.locate import LocateConfig, detector
 from vision.photo import make_table, render_scene
 from vision.plausible import random_board
 
-DISTANCES = (0, 2, 4, 6, 8, 10, 12, 15, 20, 25, 30)
-WIDE = 60
+DISTANCES = (0, 2, 4, 6, 8, 10, 12, 15, 20, 25, 30, 35, 40, 50)
+WIDE = 80
 
 
 def cut(image: np.ndarray, corners: np.ndarray, marker: int, room: int) -> np.ndarray:
