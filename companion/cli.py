@@ -300,7 +300,11 @@ def _vision_render(args: argparse.Namespace) -> int:
         from vision.photo import render_scene as render_photo
         from vision.plausible import random_board
 
-        table = make_table(args.seed, edition, template)
+        try:
+            table = make_table(args.seed, edition, template)
+        except RuntimeError as error:  # a custom board too big to frame from where the README puts the camera
+            print(f"camelup vision render: {error}", file=sys.stderr)
+            return 2
         if args.calibration_layout:
             image, truth = render_calibration(table, args.seed, args.tier)
         else:
