@@ -124,3 +124,13 @@ def test_the_render_command_writes_a_photo_scene_and_its_truth(tmp_path, capsys)
     assert json.loads(out.with_suffix(".json").read_text())["track"] == {
         str(s): stack for s, stack in calibration_track("2018").items()
     }
+
+
+def test_a_bigger_picture_of_the_same_table_is_the_same_scene_at_a_finer_scale():
+    preview, still = make_table(9, "2018"), make_table(9, "2018", size=(2304, 1296))
+    assert preview.pose["distance_mm"] == still.pose["distance_mm"]
+    _, small = render_scene(preview, {3: ["red", "blue"]}, 1, "clean")
+    image, big = render_scene(still, {3: ["red", "blue"]}, 1, "clean")
+    assert image.shape == (1296, 2304, 3)
+    assert np.allclose(np.array(big["markers"]["2"]["corners_px"]) / 1.8, small["markers"]["2"]["corners_px"], atol=1)
+    assert big["camels"]["red"]["height_px"] == pytest.approx(1.8 * small["camels"]["red"]["height_px"], rel=0.05)

@@ -13,6 +13,7 @@ palm tree, cards, coins and phones, and a hand over the board in about 15% of sc
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -105,9 +106,15 @@ class Table:
 
 
 def make_table(
-    seed: int, edition: str = "2018", template: BoardTemplate | None = None, margin_px: float = GUIDANCE_MARGIN_PX
+    seed: int,
+    edition: str = "2018",
+    template: BoardTemplate | None = None,
+    margin_px: float = GUIDANCE_MARGIN_PX,
+    size: tuple[int, int] = FRAME_SIZE,
 ) -> Table:
-    """A table set up as the README says (camera placement within its guidance), everything else random."""
+    """A table set up as the README says (camera placement within its guidance), everything else random.
+    ``size``: the pictures' size (16:9); the same seed at another size is the same table and camera (a Camera
+    Module 3's full 4608×2592 still of what its 1280×720 preview shows), ``margin_px`` counted at 1280×720."""
     rng = random.Random(f"table/{seed}/{edition}")
     template = template or load_template(edition)
     style = BoardStyle.sample(rng, edition)
@@ -115,7 +122,7 @@ def make_table(
     x0, y0, x1, y1 = board_rect(template, style)
     markers_on_board = x0 < 0
     centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2, 0.0])
-    camera, pose = sample_camera(template, tapes, rng, margin_px)
+    camera, pose = sample_camera(template, tapes, rng, margin_px, size)
     board = board_texture(template, style, rng)
     top = TableTop.sample(rng)
     surface = top.kind
@@ -148,12 +155,14 @@ def make_table(
 
 
 def sample_camera(
-    template: BoardTemplate, tapes: dict[int, Tape], rng: random.Random, margin_px: float
+    template: BoardTemplate, tapes: dict[int, Tape], rng: random.Random, margin_px: float,
+    size: tuple[int, int] = FRAME_SIZE,
 ) -> tuple[PinholeCamera, dict[str, Any]]:
     """A camera placed as the README says: on the side of spaces 9 to 13, 65 to 90 cm from the board's middle,
     35° to 60° down, within 25° of straight on, the whole board and all four markers in the picture with
     ``margin_px`` of room, and the board filling most of the picture (a builder moves the camera until it does)."""
-    width, height = FRAME_SIZE
+    width, height = size
+    scale = width / FRAME_SIZE[0]
     corners = np.array([(x, y, 0.0) for m, tape in tapes.items() for x, y in marker_corners(template, m, tape)])
     middle = corners.mean(axis=0)
     for _ in range(2000):
@@ -167,13 +176,13 @@ def sample_camera(
         target = middle + np.array([rng.uniform(-40, 40), rng.uniform(-40, 40), 0])
         rotation = look_at(position, target, rng.uniform(-3, 3))
         focal = width / 2 / np.tan(np.radians(fov) / 2) * rng.uniform(0.97, 1.03)
-        matrix = np.array([[focal, 0, width / 2 + rng.uniform(-12, 12)],
-                           [0, focal * rng.uniform(0.997, 1.003), height / 2 + rng.uniform(-8, 8)], [0, 0, 1]])
+        matrix = np.array([[focal, 0, width / 2 + rng.uniform(-12, 12) * scale],
+                           [0, focal * rng.uniform(0.997, 1.003), height / 2 + rng.uniform(-8, 8) * scale], [0, 0, 1]])
         distortion = np.array([rng.uniform(*k1_range), rng.uniform(-0.02, 0.05), rng.uniform(-0.001, 0.001),
                                rng.uniform(-0.001, 0.001), 0.0])
-        camera = PinholeCamera(matrix, distortion, rotation, -rotation @ position, FRAME_SIZE)
+        camera = PinholeCamera(matrix, distortion, rotation, -rotation @ position, size)
         pixels = camera.project(corners)
-        room = _room(pixels, FRAME_SIZE)
+        room = _room(pixels, size) / scale
         fills = np.ptp(pixels[:, 0]) / width
         if room >= margin_px and fills >= 0.6:
             pose = {"lens": lens, "distance_mm": round(distance, 1), "elevation_deg": round(elevation, 2),
@@ -406,7 +415,7 @@ def _light_picture(
     points = camera_at + rays * np.where(reach > 0, reach, 1e4)[:, None]
     up = np.broadcast_to(np.array([0.0, 0.0, -1.0]), points.shape)
     lit = shadows.lit(points + up).reshape(half[1], half[0])
-    lit = cv2.GaussianBlur(lit, (0, 0), max(0.5, lighting.lamp_softness_px / step))
+    lit = cv2.GaussianBlur(lit, (0, 0), max(0.5, lighting.lamp_softness_px * width / FRAME_SIZE[0] / step))
     irradiance, glint = shade(lighting, points, up, lit.ravel(), table.style.shininess, camera_at, lamp_scale)
     irradiance = cv2.resize(irradiance.reshape(half[1], half[0], 3), size, interpolation=cv2.INTER_LINEAR)
     glint = cv2.resize(glint.reshape(half[1], half[0], 3), size, interpolation=cv2.INTER_LINEAR)
@@ -461,6 +470,8 @@ def render_scene(
     canvas = table.canvas
     frame = cv2.remap(picture, canvas.map_x, canvas.map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     exposure = Exposure(jpeg_quality=95) if tier == "clean" else Exposure.sample(rng)
+    scale = table.camera.size[0] / FRAME_SIZE[0]  # blur and shake are a share of the picture, whatever its size
+    exposure = dataclasses.replace(exposure, defocus_px=exposure.defocus_px * scale, shake_px=exposure.shake_px * scale)
     image = develop(frame, exposure, np.random.default_rng(rng.randrange(2**32)))
     truth = _truth(table, scene, track, objects, seed, tier)
     truth.update(dressing)
