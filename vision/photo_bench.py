@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from vision.locate import BoardNotFound
-from vision.photo import TIERS, Table, make_table, render_calibration, render_scene
+from vision.photo import FRAME_SIZE, TIERS, Table, make_table, render_calibration, render_scene
 from vision.plausible import random_board
 from vision.read import BOARD_BGR, ReadConfig, read_board
 from vision.synth import EDITION_CAMELS, camel_profiles
@@ -117,9 +117,11 @@ def run_photo_bench(
     tiers: tuple[str, ...] = TIERS,
     editions: tuple[str, ...] = ("2014", "2018"),
     progress: Callable[[range], Iterable[int]] | None = None,
+    size: tuple[int, int] = FRAME_SIZE,
 ) -> dict[str, Any]:
-    """``scenes`` per tier, on tables of both editions (a few scenes per table). The result has the
-    overall figures at the top (the same keys as :func:`vision.bench.run_bench`) and per tier under "tiers"."""
+    """``scenes`` per tier, on tables of both editions (a few scenes per table), pictures of ``size``. The
+    result has the overall figures at the top (the same keys as :func:`vision.bench.run_bench`) and per tier
+    under "tiers"."""
     config = ReadConfig()
     per_tier = {tier: _new_counts() for tier in tiers}
     total = _new_counts()
@@ -131,7 +133,7 @@ def run_photo_bench(
         if table_index not in tables:
             tables.clear()
             edition = editions[table_index % len(editions)]
-            table = make_table(seed * 10_007 + table_index, edition)
+            table = make_table(seed * 10_007 + table_index, edition, size=size)
             # Calibrated once in the table's own light, and once in the clean tier's neutral light.
             calibrations = {kind: _Colours(table, config, kind) for kind in {_light(t) for t in tiers}}
             tables[table_index] = (table, calibrations)
