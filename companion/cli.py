@@ -494,9 +494,9 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument(
         "--calibration-layout", action="store_true", help="the camels placed for a calibration photo instead"
     )
-    render.add_argument("--renderer", choices=("photo", "synth"), default="photo",
-                        help="photo: a photo-like 3D scene on a random table (--seed picks the table and the board); "
-                        "synth: the reader's own simple scenes")
+    render.add_argument("--renderer", choices=("photo", "synth"), default="synth",
+                        help="synth: the reader's own simple scenes; photo: a photo-like 3D scene on a random table "
+                        "(--seed picks the table and the board), as the bench uses")
     render.add_argument("--tier", choices=("clean", "light", "props"), default="light",
                         help="photo scenes: clean; light (lamp, camera errors, noise); props (pyramid, palm tree, "
                         "cards, sometimes a hand)")
