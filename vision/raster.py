@@ -247,18 +247,3 @@ def _draw_batch(faces, side, planes, xmin, ymin, xmax, ymax, inverse_depth, face
     closer = depth > flat_depth[pixel]
     flat_depth[pixel[closer]] = depth[closer]
     face_buffer.reshape(-1)[pixel[closer]] = face[closer]
-
-
-def silhouette(matrix: np.ndarray, rotation: np.ndarray, translation: np.ndarray, size: tuple[int, int],
-               vertices: np.ndarray, faces: np.ndarray) -> np.ndarray:
-    """The pixels a mesh would cover alone (its faces filled, no depth test)."""
-    mask = np.zeros((size[1], size[0]), np.uint8)
-    cam = vertices @ rotation.T + translation
-    if (cam[:, 2] <= 1).any():
-        return mask.astype(bool)
-    u = matrix[0, 0] * cam[:, 0] / cam[:, 2] + matrix[0, 2]
-    v = matrix[1, 1] * cam[:, 1] / cam[:, 2] + matrix[1, 2]
-    points = np.round(np.stack([u, v], axis=1) * 16).astype(np.int32)
-    for face in faces:
-        cv2.fillConvexPoly(mask, points[face], 1, cv2.LINE_8, 4)
-    return mask.astype(bool)
