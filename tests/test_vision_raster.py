@@ -64,3 +64,29 @@ def test_the_camera_projects_like_opencv_with_distortion():
     expected, _ = cv2.projectPoints(points, cv2.Rodrigues(rotation)[0], translation, MATRIX, camera.distortion)
     assert np.allclose(camera.project(points), expected.reshape(-1, 2))
     assert np.allclose(camera.position, [0, 600, -600])
+
+
+def test_small_faces_drawn_in_batches_cover_the_same_as_opencv_and_keep_the_nearest():
+    from vision.shapes import ellipsoid
+
+    rotation, translation = _camera()
+    points, faces = ellipsoid((0, 0, 0), (60, 40, 30), lon=24, lat=16)  # faces of a few pixels each
+    mesh = Mesh()
+    mesh.add(points, faces, (1, 1, 1), 1)
+    raster = rasterize(MATRIX, rotation, translation, (640, 480), mesh)
+    pixels, _ = cv2.projectPoints(points, cv2.Rodrigues(rotation)[0], translation, MATRIX, np.zeros(5))
+    pixels = np.round(pixels.reshape(-1, 2) * 256).astype(np.int32)
+    filled = np.zeros((480, 640), np.uint8)
+    for face in faces:
+        cv2.fillConvexPoly(filled, pixels[face], 1, cv2.LINE_8, 8)
+    drawn = raster.face >= 0
+    inner = cv2.erode(filled, np.ones((3, 3), np.uint8)).astype(bool)
+    outer = cv2.dilate(filled, np.ones((3, 3), np.uint8)).astype(bool)
+    assert drawn[inner].all() and not drawn[~outer].any()
+    # Every pixel shows a face on the near side of the ellipsoid (facing the camera).
+    camera_at = -rotation.T @ translation
+    centres = points[faces].mean(axis=1)
+    normals = mesh.normals()
+    outward = np.sign(np.sum(normals * centres, axis=1))[:, None] * normals
+    facing = np.sum(outward * (camera_at - centres), axis=1) > 0
+    assert facing[raster.face[drawn]].mean() > 0.99
