@@ -9,6 +9,15 @@ it. Everything is seeded: the same table seed, scene seed and tier give the same
 Tiers (:data:`TIERS`): ``clean`` (neutral light, a perfect exposure, no noise), ``light`` (the table's own lamp
 and light, the camera's errors and noise, tiles on the board), ``props`` (as ``light``, plus the pyramid, the
 palm tree, cards, coins and phones, and a hand over the board in about 15% of scenes).
+
+The truth of a scene (JSON-ready): ``track`` (space → camels, bottom first); ``camels`` (per camel: its space
+and level, where it stands in mm, its heading, ``visible``: the share of its pixels in view, 0 to 1, after
+everything in front of it including other camels, ``pixels`` it would cover alone, ``height_px``);
+``markers`` (per marker: ``visible`` share, ``edge_px`` from the picture's edge, ``corners_px`` as OpenCV
+reports them, how it was taped); ``spaces_visible`` (per space, the share of it not hidden by the pyramid, the
+palm tree or a hand); ``occluders_px``; ``camera`` (OpenCV's matrix, distortion, rvec/tvec, rotation, position,
+and the placement: lens, distance, elevation, azimuth, margin); ``tiles``, ``props``, ``hand_over_space``,
+``exposure``.
 """
 
 from __future__ import annotations
