@@ -408,7 +408,16 @@ def _vision_bench(args: argparse.Namespace) -> int:
         from vision.photo_bench import describe, run_photo_bench
 
         tiers = TIERS if args.tier == "all" else (args.tier,)
-        result = run_photo_bench(args.scenes, args.seed, tiers, progress=bar)
+        try:
+            width, height = (int(v) for v in args.size.lower().split("x"))
+        except ValueError:
+            print(f"camelup vision bench: --size {args.size}: write it as WIDTHxHEIGHT, e.g. 4608x2592",
+                  file=sys.stderr)
+            return 2
+        if not (320 <= width <= 8000 and abs(width / height - 16 / 9) < 0.02):
+            print(f"camelup vision bench: --size {args.size}: a 16:9 picture 320 to 8000 pixels wide", file=sys.stderr)
+            return 2
+        result = run_photo_bench(args.scenes, args.seed, tiers, progress=bar, size=(width, height))
         print(json.dumps(result) if args.json else "\n".join(describe(result)))
         return 0
     from vision.bench import run_bench
@@ -520,6 +529,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true")
     bench.add_argument("--renderer", choices=("photo", "synth"), default="photo",
                        help="photo: the independent photo-like scenes (per tier); synth: the reader's own scenes")
+    bench.add_argument("--size", default="1280x720",
+                       help="photo scenes' size (16:9), e.g. 4608x2592 for a Camera Module 3's full-resolution still")
     bench.add_argument("--tier", choices=("all", "clean", "light", "props"), default="all",
                        help="photo scenes' difficulty: clean; light (lamp, camera errors, noise); props (pyramid, "
                        "palm tree, cards, hands); all: each (--scenes per tier)")

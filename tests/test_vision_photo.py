@@ -111,6 +111,8 @@ def test_the_bench_reports_per_tier_and_per_level(capsys):
     printed = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert printed["renderer"] == "photo" and list(printed["tiers"]) == ["clean"]
     assert set(TIERS) == {"clean", "light", "props"}
+    assert main(["vision", "bench", "--scenes", "1", "--size", "4608x2000"]) == 2
+    assert "16:9" in capsys.readouterr().err
 
 
 def test_the_render_command_writes_a_photo_scene_and_its_truth(tmp_path, capsys):
