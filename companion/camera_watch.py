@@ -46,6 +46,8 @@ class CameraWatch:
         self.board_bgr = board_bgr
         self.interval = interval
         self._stable = StableReadings(agree)
+        self.latest_frame: Any = None
+        """The last frame read (for the placement assistant's live view)."""
         self.status = CameraStatus("starting", message="the camera is starting")
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera-watch", daemon=True)
@@ -61,7 +63,8 @@ class CameraWatch:
     def step(self, source: FrameSource) -> CameraStatus:
         """Read one frame and update the status (the thread's loop; tests call it directly)."""
         try:
-            reading = read_board(ReadConfig(), self.template, self.profiles, source.read(), self.board_bgr)
+            self.latest_frame = source.read()
+            reading = read_board(ReadConfig(), self.template, self.profiles, self.latest_frame, self.board_bgr)
         except BoardNotFound as error:
             self._stable.feed(None)
             self.status = CameraStatus("board not found", message=str(error))

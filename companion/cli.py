@@ -333,7 +333,22 @@ def _vision_render(args: argparse.Namespace) -> int:
     if board is None:
         return 2
     template, edition = board
-    if args.calibration_layout:
+    if args.renderer == "photo":
+        from vision.photo import make_table, render_calibration
+        from vision.photo import render_scene as render_photo
+        from vision.plausible import random_board
+
+        try:
+            table = make_table(args.seed, edition, template)
+        except RuntimeError as error:  # a custom board too big to frame from where the README puts the camera
+            print(f"camelup vision render: {error}", file=sys.stderr)
+            return 2
+        if args.calibration_layout:
+            image, truth = render_calibration(table, args.seed, args.tier)
+        else:
+            image, truth = render_photo(table, random_board(edition, random_module.Random(args.seed)), args.seed,
+                                        args.tier)
+    elif args.calibration_layout:
         from vision.calibrate import calibration_layout
         from vision.synth import EDITION_CAMELS, SceneVariation
 
@@ -418,8 +433,6 @@ def _vision_calibrate(args: argparse.Namespace) -> int:
 
 
 def _vision_bench(args: argparse.Namespace) -> int:
-    from vision.bench import run_bench
-
     if args.scenes < 1:
         print("camelup vision bench: --scenes must be at least 1", file=sys.stderr)
         return 2
@@ -427,6 +440,25 @@ def _vision_bench(args: argparse.Namespace) -> int:
         from tqdm import tqdm
 
         return tqdm(scenes, desc="scenes", unit="scene", file=sys.stderr, disable=None, leave=False)
+
+    if args.renderer == "photo":
+        from vision.photo import TIERS
+        from vision.photo_bench import describe, run_photo_bench
+
+        tiers = TIERS if args.tier == "all" else (args.tier,)
+        try:
+            width, height = (int(v) for v in args.size.lower().split("x"))
+        except ValueError:
+            print(f"camelup vision bench: --size {args.size}: write it as WIDTHxHEIGHT, e.g. 4608x2592",
+                  file=sys.stderr)
+            return 2
+        if not (320 <= width <= 8000 and abs(width / height - 16 / 9) < 0.02):
+            print(f"camelup vision bench: --size {args.size}: a 16:9 picture 320 to 8000 pixels wide", file=sys.stderr)
+            return 2
+        result = run_photo_bench(args.scenes, args.seed, tiers, progress=bar, size=(width, height))
+        print(json.dumps(result) if args.json else "\n".join(describe(result)))
+        return 0
+    from vision.bench import run_bench
 
     result = run_bench(args.scenes, args.seed, progress=bar)
     if args.json:
@@ -510,6 +542,12 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument(
         "--calibration-layout", action="store_true", help="the camels placed for a calibration photo instead"
     )
+    render.add_argument("--renderer", choices=("photo", "synth"), default="synth",
+                        help="synth: the reader's own simple scenes; photo: a photo-like 3D scene on a random table "
+                        "(--seed picks the table and the board), as the bench uses")
+    render.add_argument("--tier", choices=("clean", "light", "props"), default="light",
+                        help="photo scenes: clean; light (lamp, camera errors, noise); props (pyramid, palm tree, "
+                        "cards, sometimes a hand)")
     render.set_defaults(run=_vision_render)
     calibrate = vision_commands.add_parser(
         "calibrate",
@@ -528,6 +566,13 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--scenes", type=int, default=100)
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument("--json", action="store_true")
+    bench.add_argument("--renderer", choices=("photo", "synth"), default="photo",
+                       help="photo: the independent photo-like scenes (per tier); synth: the reader's own scenes")
+    bench.add_argument("--size", default="1280x720",
+                       help="photo scenes' size (16:9), e.g. 4608x2592 for a Camera Module 3's full-resolution still")
+    bench.add_argument("--tier", choices=("all", "clean", "light", "props"), default="all",
+                       help="photo scenes' difficulty: clean; light (lamp, camera errors, noise); props (pyramid, "
+                       "palm tree, cards, hands); all: each (--scenes per tier)")
     bench.set_defaults(run=_vision_bench)
 
     odds = commands.add_parser(

@@ -347,6 +347,18 @@ def _camera(settings: Settings, machine: Machine) -> Check:
     )
 
 
+def _camera_placement(settings: Settings) -> Check:
+    """The placement assistant on one frame: is the camera where the README says (markers, angle, distance,
+    hidden spaces, camel size)?"""
+    if settings.camera == "none":
+        return Check("camera placement", True, "no camera", needed=False)
+    from companion.placement_view import placement_words
+
+    ok, detail = placement_words(settings)
+    fix = "open /camera/placement on the host's device to see it live while you move the camera"
+    return Check("camera placement", ok, detail, "" if ok else fix, needed=False)
+
+
 def _data(settings: Settings, machine: Machine) -> Check:
     path = Path(settings.data)
     if machine.user != SERVICE_USER and path.resolve() == machine.service_data.resolve():
@@ -428,6 +440,7 @@ def run_checks(settings: Settings, simulate: bool, machine: Machine | None = Non
         lambda: libraries,
         lambda: _dma_heap(settings, machine),
         lambda: _camera(settings, machine) if all(check.ok for check in libraries) else [],
+        lambda: _camera_placement(settings) if all(check.ok for check in libraries) else [],
         lambda: _data(settings, machine),
         lambda: _port(settings),
         lambda: _address(settings),

@@ -76,6 +76,15 @@ def results(game_id: str) -> Any:
     return _game_page("results.html", game_id)
 
 
+@pages.get("/camera/placement")
+def camera_placement() -> Any:
+    """The placement assistant on the host's device: the page; its live view (``?frame=jpg``, the latest frame
+    with the findings drawn over it) and its findings (``?frame=json``)."""
+    from companion.placement_view import placement_response
+
+    return placement_response(current_app.extensions.get("camera"), request.args.get("frame"), _page)
+
+
 @pages.get("/qr.svg")
 def qr() -> Any:
     """A QR code (SVG) for what phones scan at the table: a seat's join link, the companion's address or the
