@@ -314,25 +314,32 @@ def _vision_render(args: argparse.Namespace) -> int:
 
 
 def _vision_read(args: argparse.Namespace) -> int:
+    """One JSON object; exit 1 when the board is not found, 2 for input that cannot be used."""
+    from companion.camera_read import BadInput, load_expectation, load_image, read_picture
     from vision.board import TemplateError
     from vision.calibrate import CalibrationError, reading_colours
     from vision.locate import BoardNotFound
-    from vision.read import ReadConfig, read_board
+
+    def refuse(message: str) -> int:
+        print(json.dumps({"error": message}))
+        print(f"camelup vision read: {message}", file=sys.stderr)
+        return 2
 
     try:
-        colours = reading_colours(args.board, args.calibration)
-    except (TemplateError, CalibrationError) as error:
-        print(f"camelup vision read: {error}", file=sys.stderr)
-        return 2
-    image = _image(args.image, "read")
-    if image is None:
-        return 2
+        expectation = load_expectation(args.expect) if args.expect else None
+        board = args.board or (expectation.edition if expectation else "2018")
+        colours = reading_colours(board, args.calibration)
+        if expectation and colours.template.edition != expectation.edition:
+            raise BadInput(f"{args.expect} is a {expectation.edition} game, the board is the {board} one")
+        image = load_image(args.image)
+    except (BadInput, TemplateError, CalibrationError) as error:
+        return refuse(str(error))
     try:
-        reading = read_board(ReadConfig(), colours.template, colours.profiles, image, colours.board_bgr)
+        result = read_picture(image, colours.template, colours.profiles, colours.board_bgr, expectation)
     except BoardNotFound as error:
         print(json.dumps({"error": str(error), "missing_markers": error.missing}))
         return 1
-    print(json.dumps(reading.as_json()))
+    print(json.dumps(result))
     return 0
 
 
@@ -482,8 +489,14 @@ def build_parser() -> argparse.ArgumentParser:
     calibrate.set_defaults(run=_vision_calibrate)
     read = vision_commands.add_parser("read", help="read the camels' places from a photo of the board (JSON)")
     read.add_argument("image", metavar="IMAGE")
-    read.add_argument("--board", default="2018", help="edition (2014, 2018) or a board template file")
-    read.add_argument("--calibration", help="a file from 'camelup vision calibrate' (its board and colours)")
+    read_board = read.add_mutually_exclusive_group()
+    read_board.add_argument(
+        "--board", help="edition (2014, 2018) or a board template file (default: the log's edition, else 2018)"
+    )
+    read_board.add_argument("--calibration", help="a file from 'camelup vision calibrate' (its board and colours)")
+    read.add_argument(
+        "--expect", metavar="LOG", help="a game log: verify that the picture shows the board it leads to"
+    )
     read.set_defaults(run=_vision_read)
     bench = vision_commands.add_parser("bench", help="read seeded synthetic scenes and measure accuracy and speed")
     bench.add_argument("--scenes", type=int, default=100)

@@ -303,30 +303,48 @@ def track_neighbours(template: BoardTemplate, space: int) -> list[int]:
     return [spaces[index - 1], space, spaces[(index + 1) % len(spaces)]]
 
 
-def read_board(
+@dataclass(frozen=True)
+class Observation:
+    """What reading and verifying share: the camera's pose and every space's lines, sampled and corrected for
+    the light (samples outside the picture are NaN)."""
+
+    pose: Pose
+    camera_at: np.ndarray
+    lines: list[_Line]
+    corrected: np.ndarray
+    """Every line's samples, one after the other (``counts`` long each), divided by the light there."""
+    boards: np.ndarray
+    """The "no camel" colour for each sample: its space's own colour, corrected the same way."""
+    counts: list[int]
+    feet: dict[int, np.ndarray]
+    problems: list[str]
+
+    def line_slices(self) -> list[slice]:
+        ends = np.cumsum(self.counts).tolist()
+        return [slice(end - count, end) for end, count in zip(ends, self.counts, strict=True)]
+
+
+def observe(
     config: ReadConfig,
     template: BoardTemplate,
-    profiles: dict[str, tuple[float, float, float]],
     image: np.ndarray,
     board_bgr: tuple[float, float, float] = BOARD_BGR,
-) -> Reading:
-    """The camels on every space, bottom first. ``profiles`` are the camels' colours and ``board_bgr`` the
-    board's, both as seen in the same light (a calibration measures them for a table).
+    location: BoardLocation | None = None,
+) -> Observation:
+    """Locate the board (unless ``location`` is given) and sample every space's lines.
 
     Raises:
         vision.locate.BoardNotFound: the markers are not all visible (nothing is guessed).
     """
-    location = locate_board(config.locate, template, image)
+    if location is None:
+        location = locate_board(config.locate, template, image)
     pose = camera_pose(location, (image.shape[1], image.shape[0]))
     camera_at = -pose.rotation.T @ pose.translation
     h = template.camel["height"]
     half_width = template.camel["width"] / 2
     board_reference = np.array(board_bgr, np.float32)
-    references = {camel: np.array(bgr, np.float32) for camel, bgr in profiles.items()}
-    candidates: list[tuple[float, int, int, str]] = []  # (clarity, space, level, camel)
     problems: list[str] = []
     feet: dict[int, np.ndarray] = {}
-    covered_feet: set[int] = set()
     lines: list[_Line] = []
     lights: list[np.ndarray] = []
     boards: list[np.ndarray] = []
@@ -353,28 +371,54 @@ def read_board(
             lines.append(_line(config, pose, camera_at, space, feet[space] + across * offset, h))
             lights.append(light)
             boards.append(space_board)
+    counts = [len(line.points) for line in lines]
+    if not lines:
+        empty = np.zeros((0, 3), np.float32)
+        return Observation(pose, camera_at, [], empty, empty, [], feet, problems)
+    samples = sample_colours(image, np.concatenate([line.points for line in lines]), config.sample_radius_px)
+    light_per_sample = np.maximum(np.repeat(np.array(lights), counts, axis=0), 0.05)
+    corrected = (samples / light_per_sample).astype(np.float32)
+    board_per_sample = np.repeat(np.array(boards), counts, axis=0).astype(np.float32)
+    return Observation(pose, camera_at, lines, corrected, board_per_sample, counts, feet, problems)
 
+
+def read_board(
+    config: ReadConfig,
+    template: BoardTemplate,
+    profiles: dict[str, tuple[float, float, float]],
+    image: np.ndarray,
+    board_bgr: tuple[float, float, float] = BOARD_BGR,
+    observation: Observation | None = None,
+) -> Reading:
+    """The camels on every space, bottom first. ``profiles`` are the camels' colours and ``board_bgr`` the
+    board's, both as seen in the same light (a calibration measures them for a table).
+
+    Raises:
+        vision.locate.BoardNotFound: the markers are not all visible (nothing is guessed).
+    """
+    seen = observation or observe(config, template, image, board_bgr)
+    pose, feet, lines = seen.pose, seen.feet, seen.lines
+    references = {camel: np.array(bgr, np.float32) for camel, bgr in profiles.items()}
+    candidates: list[tuple[float, int, int, str]] = []  # (clarity, space, level, camel)
+    problems = list(seen.problems)
+    covered_feet: set[int] = set()
     if not lines:
         return Reading({}, 0.0, [*problems, "no space of the board is in the picture"], tuple(profiles))
-    # Every line of the picture sampled and labelled at once, then cut into camels line by line.
-    counts = [len(line.points) for line in lines]
-    samples = sample_colours(image, np.concatenate([line.points for line in lines]), config.sample_radius_px)
-    usable = ~np.isnan(samples[:, 0])
-    light_per_sample = np.maximum(np.repeat(np.array(lights), counts, axis=0), 0.05)
-    corrected = np.where(usable[:, None], samples, 0.0) / light_per_sample
+    # Every line of the picture labelled at once, then cut into camels line by line.
+    usable = ~np.isnan(seen.corrected[:, 0])
+    corrected = np.where(usable[:, None], seen.corrected, 0.0)
     names = list(references)
-    labels, clarity = label_samples(config, corrected, references, np.repeat(np.array(boards), counts, axis=0))
+    labels, clarity = label_samples(config, corrected, references, seen.boards)
     by_space: dict[int, list[list[Seen]]] = {}
-    first = 0
-    for line, count in zip(lines, counts, strict=True):
-        inside = usable[first : first + count]
-        end = count if inside.all() else int(np.argmin(inside))  # the line may leave the picture
+    for line, span in zip(lines, seen.line_slices(), strict=True):
+        inside = usable[span]
+        end = len(inside) if inside.all() else int(np.argmin(inside))  # the line may leave the picture
+        first = span.start
         by_space.setdefault(line.space, []).append(
             stack_from_labels(
                 labels[first : first + end], clarity[first : first + end], names, line.min_run, line.latest_starts
             )
         )
-        first += count
     for space, readings in by_space.items():
         for level, seen in enumerate(agreed_stack(readings)):
             candidates.append((seen.clarity, space, level, seen.camel))

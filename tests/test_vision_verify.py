@@ -1,0 +1,165 @@
+"""Verifying the game's board against a picture: hypotheses from the game, scored by the picture; the
+`vision read` contract (track, unseen, expected, matches, differences; errors and exit statuses)."""
+
+import json
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.board_hypotheses import board_hypotheses, hand_slips
+from companion.cli import main
+from companion.gamelog import loads
+from vision.board import load_template
+from vision.read import ReadConfig, observe
+from vision.synth import SceneVariation, camel_profiles, random_track, render_scene
+from vision.verify import BoardScorer, refine
+
+LOG = {
+    "format": "camelup-game-log/1",
+    "edition": "2018",
+    "players": ["Ann", "Bob"],
+    "setup": {"track": {"1": ["green", "red"], "3": ["yellow", "blue", "purple"], "14": ["black"], "16": ["white"]}},
+    "actions": [
+        {"player": "Ann", "type": "pyramid", "die": "red", "value": 2},
+        {"player": "Bob", "type": "pyramid", "die": "blue", "value": 1},
+    ],
+}
+CALM = SceneVariation(hand_chance=0.0)
+
+
+def board_of(log):
+    return {space: list(stack) for space, stack in loads(json.dumps(log)).replay().track.as_dict().items()}
+
+
+def scorer_for(track, seed, variation=CALM, cover=None):
+    """The scorer of a rendered picture of ``track``; ``cover``: a space hidden behind a grey prop."""
+    template = load_template("2018")
+    image, truth = render_scene(template, track, seed, variation)
+    if cover is not None:
+        x, y = template.space_centre(cover)
+        centre = np.array(truth["board_to_image"]) @ [x, y, 1.0]
+        cv2.circle(image, (int(centre[0] / centre[2]), int(centre[1] / centre[2]) - 20), 70, (128, 128, 128), -1)
+    config = ReadConfig()
+    return BoardScorer(config, observe(config, template, image), camel_profiles("2018"))
+
+
+def test_hypotheses_start_with_the_expected_board_and_hold_each_slip_once():
+    log = loads(json.dumps(LOG))
+    hypotheses = board_hypotheses(log.start(), list(log.actions))
+    assert hypotheses[0].track == board_of(LOG) and hypotheses[0].why == "the game's board"
+    keys = [tuple(sorted((s, tuple(v)) for s, v in h.track.items())) for h in hypotheses]
+    assert len(keys) == len(set(keys))
+    why = [h.why for h in hypotheses]
+    assert "Bob's pyramid ticket: blue 1 → blue 3" in why
+    assert "red set down alone on 5, not on 4" in why and "blue and red swapped on 4" in why
+    # Every hypothesis keeps every camel exactly once.
+    for hypothesis in hypotheses:
+        assert sorted(c for stack in hypothesis.track.values() for c in stack) == sorted(
+            c for stack in hypotheses[0].track.values() for c in stack
+        )
+
+
+def test_hand_slips_move_a_camel_one_space_and_swap_within_a_stack():
+    slips = {tuple(sorted((s, tuple(v)) for s, v in h.track.items())): h.why for h in hand_slips({5: ["a", "b"]})}
+    assert slips[((4, ("a", "b")),)] == "a set down on 4 under b, not on 5"
+    assert ((5, ("a",)), (6, ("b",))) in slips
+    assert ((5, ("b", "a")),) in slips
+    assert all(1 <= s <= 16 for key in slips for s, _ in key)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_true_board_scores_best_and_a_slip_scores_worse_by_the_margin(seed):
+    truth = random_track("2018", random.Random(seed))
+    scorer = scorer_for(truth, seed)
+    cost = scorer.track_cost(truth)
+    for slip in hand_slips(truth):
+        assert scorer.track_cost(slip.track) > cost + scorer.verify.decisive_margin, slip.why
+
+
+def test_refine_places_camels_the_blind_reading_missed_and_moves_misplaced_ones_back():
+    truth = {2: ["green"], 5: ["red", "yellow"], 9: ["blue"], 12: ["purple", "black"], 15: ["white"]}
+    scorer = scorer_for(truth, 5)
+    wrong = {2: ["green"], 5: ["yellow", "red"], 10: ["blue"], 12: ["purple"]}  # black and white missing
+    track, unseen = refine(scorer, wrong, list(camel_profiles("2018")))
+    assert track == truth and unseen == ()
+
+
+def test_a_judge_answers_matches_differs_and_cannot_tell_for_hidden_spaces():
+    expected = board_of(LOG)
+    other = board_of({**LOG, "actions": [LOG["actions"][0], {**LOG["actions"][1], "value": 3}]})
+    scorer = scorer_for(expected, 8)
+    assert scorer.judge([expected, other]).answer == "matches"
+    assert scorer_for(other, 9).judge([expected, other]).answer == "differs"
+    # Two boards that differ only on a space the picture does not show cannot be told apart.
+    swapped = {**expected, 4: ["purple", "blue", "red"]}
+    verdict = scorer_for(expected, 8, cover=4).judge([expected, swapped])
+    assert verdict.answer == "cannot tell" and verdict.undecided == (4,)
+
+
+@pytest.fixture()
+def files(tmp_path):
+    log = tmp_path / "game.json"
+    log.write_text(json.dumps(LOG))
+    template = load_template("2018")
+    paths = {}
+    for name, track, seed in [
+        ("same", board_of(LOG), 21),
+        ("slip", board_of({**LOG, "actions": [LOG["actions"][0], {**LOG["actions"][1], "value": 3}]}), 22),
+    ]:
+        image, _ = render_scene(template, track, seed, CALM)
+        paths[name] = tmp_path / f"{name}.png"
+        cv2.imwrite(str(paths[name]), image)
+    return log, paths
+
+
+def run(capsys, *argv):
+    status = main(["vision", "read", *map(str, argv)])
+    captured = capsys.readouterr()
+    return status, json.loads(captured.out), captured.err
+
+
+def test_read_expect_says_matches_with_the_expected_track(files, capsys):
+    log, paths = files
+    status, out, _ = run(capsys, paths["same"], "--expect", log)
+    assert status == 0
+    assert out["matches"] is True and out["differences"] == [] and out["unseen"] == []
+    assert out["expected"] == {str(s): v for s, v in sorted(board_of(LOG).items())} == out["track"]
+
+
+def test_read_expect_names_the_mis_entered_die(files, capsys):
+    log, paths = files
+    status, out, _ = run(capsys, paths["slip"], "--expect", log)
+    assert status == 0 and out["matches"] is False
+    assert out["most_likely"] == "Bob's pyramid ticket: blue 1 → blue 3"
+    assert out["track"]["6"] == ["blue", "purple", "red"]
+    assert "blue should be on 4 under purple; the camera sees it on 6 under purple" in out["differences"]
+
+
+def test_read_without_a_log_gives_track_and_unseen(files, capsys):
+    _, paths = files
+    status, out, _ = run(capsys, paths["same"])
+    assert status == 0 and out["unseen"] == [] and "expected" not in out
+    assert out["track"] == {str(s): v for s, v in sorted(board_of(LOG).items())}
+
+
+def test_read_refuses_bad_input_by_name_with_status_2_and_a_lost_board_with_1(files, tmp_path, capsys):
+    log, paths = files
+    status, out, err = run(capsys, tmp_path / "none.png")
+    assert status == 2 and "none.png: no such image file" in out["error"] and "none.png" in err
+    status, out, _ = run(capsys, log)
+    assert status == 2 and "not an image" in out["error"]
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    status, out, _ = run(capsys, paths["same"], "--expect", bad)
+    assert status == 2 and "bad.json: the game log is not JSON" in out["error"]
+    bad.write_text(json.dumps({**LOG, "actions": [{**LOG["actions"][0], "player": "Bob"}]}))
+    status, out, _ = run(capsys, paths["same"], "--expect", bad)
+    assert status == 2 and "action 1" in out["error"]
+    status, out, _ = run(capsys, paths["same"], "--expect", log, "--board", "2014")
+    assert status == 2 and "2018 game" in out["error"]
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), cv2.imread(str(paths["same"])) * 0 + 200)
+    status, out, _ = run(capsys, blank)
+    assert status == 1 and out["error"].startswith("board not found: ")
