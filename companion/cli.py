@@ -387,8 +387,6 @@ def _vision_calibrate(args: argparse.Namespace) -> int:
 
 
 def _vision_bench(args: argparse.Namespace) -> int:
-    from vision.bench import run_bench
-
     if args.scenes < 1:
         print("camelup vision bench: --scenes must be at least 1", file=sys.stderr)
         return 2
@@ -396,6 +394,16 @@ def _vision_bench(args: argparse.Namespace) -> int:
         from tqdm import tqdm
 
         return tqdm(scenes, desc="scenes", unit="scene", file=sys.stderr, disable=None, leave=False)
+
+    if args.renderer == "photo":
+        from vision.photo import TIERS
+        from vision.photo_bench import describe, run_photo_bench
+
+        tiers = TIERS if args.tier == "all" else (args.tier,)
+        result = run_photo_bench(args.scenes, args.seed, tiers, progress=bar)
+        print(json.dumps(result) if args.json else "\n".join(describe(result)))
+        return 0
+    from vision.bench import run_bench
 
     result = run_bench(args.scenes, args.seed, progress=bar)
     if args.json:
@@ -502,6 +510,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--scenes", type=int, default=100)
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument("--json", action="store_true")
+    bench.add_argument("--renderer", choices=("photo", "synth"), default="photo",
+                       help="photo: the independent photo-like scenes (per tier); synth: the reader's own scenes")
+    bench.add_argument("--tier", choices=("all", "clean", "light", "props"), default="all",
+                       help="photo scenes' difficulty: clean; light (lamp, camera errors, noise); props (pyramid, "
+                       "palm tree, cards, hands); all: each (--scenes per tier)")
     bench.set_defaults(run=_vision_bench)
 
     odds = commands.add_parser(

@@ -113,7 +113,7 @@ def test_read_and_bench_commands(tmp_path, capsys):
         status == 1 and "board not found" in reading["error"]
     )
     assert main(["vision", "read", str(tmp_path / "missing.png")]) == 2
-    assert main(["vision", "bench", "--scenes", "4", "--seed", "2", "--json"]) == 0
+    assert main(["vision", "bench", "--renderer", "synth", "--scenes", "4", "--seed", "2", "--json"]) == 0
     result = __import__("json").loads(capsys.readouterr().out.splitlines()[-1])
     assert set(result) >= {"scenes", "scene_accuracy", "camel_error", "ms_per_frame"} and result["scenes"] == 4
 
