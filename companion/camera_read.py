@@ -75,12 +75,12 @@ def read_picture(
     Raises:
         vision.locate.BoardNotFound: the markers are not all seen.
     """
-    from vision.read import ReadConfig, observe, read_board
+    from vision.read import ReadConfig, blind_reading, observe
     from vision.verify import BoardScorer, refine
 
     config = ReadConfig()
     observation = observe(config, template, image, board_bgr)
-    reading = read_board(config, template, profiles, image, board_bgr, observation)
+    reading = blind_reading(config, template, profiles, image, board_bgr, observation)
     scorer = BoardScorer(config, observation, profiles)
     camels = list(profiles)
     track, unseen = refine(scorer, reading.track, camels)

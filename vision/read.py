@@ -35,19 +35,26 @@ class ReadConfig:
     sample_radius_px: int = 2
     empty_margin: float = 0.9
     """A sample is "no camel" when the board's colour is nearer than any camel's times this."""
-    face_offset_mm: float = 9.0
-    """The line runs this far in front of where a camel's side would be, so each camel, even the bottom one
-    seen from high up, fills a whole level of it."""
-    level_gap_mm: float = 19.0
+    face_offset_mm: float = 3.0
+    """The lines run this far in front of the middle of the stack (towards the camera)."""
+    search_mm: float = 24.0
+    """How far from the middle of its space a stack is looked for (a camel may be set down anywhere on it)."""
+    search_step_mm: float = 6.0
+    found_contrast: float = 0.1
+    """A stack is found where the foot of a line differs from the board at least this much (as a share of
+    full white); a space where nothing does is read along its middle."""
+    level_gap_mm: float = 14.0
     """How far back from the line a camel's side may stand (the line's own offset, plus a camel set down
     off the centre of its space). Seen from above, what lies between the line and that side (the board, or
     the top of the camel below) shows first, so a camel at level k starts up to this far times the
     steepness of the view above k camel heights. A run of colour that starts higher up is something
     behind the stack: the board of the next space, or a camel standing there."""
+    top_depth_mm: float = 22.0
+    """How far behind the line a camel's top may still be seen (half its length, and the line's offset)."""
     placement_slack_mm: float = 6.0
     """How far from the middle of its space a camel may be set down."""
     lines: int = 3
-    line_spread_mm: float = 12.0
+    line_spread_mm: float = 4.0
     """The lines read across a stack's side lie this far either side of its middle."""
     line_step_px: float = 0.75
     min_run_share: float = 0.25
@@ -153,6 +160,8 @@ class _Line(NamedTuple):
     """Shorter runs of one colour are edges or outlines, not camels (in samples)."""
     latest_starts: list[float]
     """The k-th camel must start by this sample, else it stands behind the stack."""
+    latest_ends: list[float]
+    """The k-th camel ends by this sample (its top seen from above included); beyond is something behind."""
 
 
 def _line(
@@ -165,13 +174,18 @@ def _line(
     # The steeper the view, the higher up the line a camel standing back from it starts.
     steepness = -camera_at[2] / (np.linalg.norm(camera_at[:2] - foot) + 1e-9)
     starts_mm = np.minimum(np.arange(config.max_stack) * camel_height + config.level_gap_mm * steepness, top)
-    starts_px = pose.project(np.column_stack([np.full((len(starts_mm), 2), foot), -starts_mm]))
-    latest_starts = steps * np.linalg.norm(starts_px - ends[0], axis=1) / max(line_px, 1e-9)
+    ends_mm = np.minimum((np.arange(config.max_stack) + 1) * camel_height + config.top_depth_mm * steepness, top)
+
+    def samples_at(heights_mm: np.ndarray) -> np.ndarray:
+        pixels = pose.project(np.column_stack([np.full((len(heights_mm), 2), foot), -heights_mm]))
+        return steps * np.linalg.norm(pixels - ends[0], axis=1) / max(line_px, 1e-9)
+
     return _Line(
         space,
         ends[0] + np.linspace(0.0, 1.0, steps)[:, None] * (ends[1] - ends[0]),
         max(1.0, config.min_run_share * steps / config.max_stack),
-        latest_starts.tolist(),
+        samples_at(starts_mm).tolist(),
+        samples_at(ends_mm).tolist(),
     )
 
 
@@ -303,6 +317,38 @@ def track_neighbours(template: BoardTemplate, space: int) -> list[int]:
     return [spaces[index - 1], space, spaces[(index + 1) % len(spaces)]]
 
 
+def find_stack(
+    config: ReadConfig,
+    template: BoardTemplate,
+    pose: Pose,
+    image: np.ndarray,
+    space: int,
+    light: np.ndarray,
+    space_board: np.ndarray,
+) -> np.ndarray:
+    """Where on ``space`` (mm) the stack stands: of the points on a grid over the space, the one whose
+    camel-high column looks least like the board (nearer the middle when alike); the middle when none
+    differs from the board by ``found_contrast``."""
+    cx, cy = template.space_centre(space)
+    steps = np.arange(-config.search_mm, config.search_mm + 1e-9, config.search_step_mm)
+    grid = np.array([(cx + dx, cy + dy) for dx in steps for dy in steps])
+    heights = template.camel["height"] * np.array([0.35, 0.55, 0.75])
+    points = np.array([(x, y, -z) for x, y in grid for z in heights])
+    samples = sample_colours(image, pose.project(points), 1) / np.maximum(light, 0.05)
+    usable = ~np.isnan(samples[:, 0])
+    profile = np.broadcast_to(space_board, samples.shape)
+    scale = np.einsum("ij,ij->i", np.where(usable[:, None], samples, 0), profile) / float(space_board @ space_board)
+    scale = np.clip(scale, 0.6, 1.1)
+    unlike = np.linalg.norm(np.where(usable[:, None], samples, 0) - scale[:, None] * profile, axis=1) / 255.0
+    unlike = np.where(usable, np.minimum(unlike, 0.25), 0.0).reshape(len(grid), len(heights)).mean(axis=1)
+    distance = np.linalg.norm(grid - (cx, cy), axis=1) / max(config.search_mm, 1e-9)
+    score = unlike - 0.02 * distance
+    best = int(np.argmax(score))
+    if unlike[best] < config.found_contrast:
+        return np.array([cx, cy])
+    return grid[best]
+
+
 @dataclass(frozen=True)
 class Observation:
     """What reading and verifying share: the camera's pose and every space's lines, sampled and corrected for
@@ -318,6 +364,10 @@ class Observation:
     counts: list[int]
     feet: dict[int, np.ndarray]
     problems: list[str]
+    middles: dict[int, np.ndarray] = field(default_factory=dict)
+    """Where on each space (mm) the stack was found (its middle when nothing was)."""
+    lights: dict[int, np.ndarray] = field(default_factory=dict)
+    """How the light changes the board's colour on each space (divide a sample by it)."""
 
     def line_slices(self) -> list[slice]:
         ends = np.cumsum(self.counts).tolist()
@@ -341,10 +391,11 @@ def observe(
     pose = camera_pose(location, (image.shape[1], image.shape[0]))
     camera_at = -pose.rotation.T @ pose.translation
     h = template.camel["height"]
-    half_width = template.camel["width"] / 2
     board_reference = np.array(board_bgr, np.float32)
     problems: list[str] = []
     feet: dict[int, np.ndarray] = {}
+    middles: dict[int, np.ndarray] = {}
+    lights_by_space: dict[int, np.ndarray] = {}
     lines: list[_Line] = []
     lights: list[np.ndarray] = []
     boards: list[np.ndarray] = []
@@ -366,7 +417,9 @@ def observe(
         toward = np.array([camera_at[0] - cx, camera_at[1] - cy])
         toward = toward / (np.linalg.norm(toward) + 1e-9)
         across = np.array([-toward[1], toward[0]])
-        feet[space] = np.array([cx, cy]) + toward * (half_width + config.face_offset_mm)
+        middle = find_stack(config, template, pose, image, space, light, space_board)
+        middles[space], lights_by_space[space] = middle, light
+        feet[space] = middle + toward * config.face_offset_mm
         for offset in np.linspace(-config.line_spread_mm, config.line_spread_mm, config.lines):
             lines.append(_line(config, pose, camera_at, space, feet[space] + across * offset, h))
             lights.append(light)
@@ -374,12 +427,14 @@ def observe(
     counts = [len(line.points) for line in lines]
     if not lines:
         empty = np.zeros((0, 3), np.float32)
-        return Observation(pose, camera_at, [], empty, empty, [], feet, problems)
+        return Observation(pose, camera_at, [], empty, empty, [], feet, problems, middles, lights_by_space)
     samples = sample_colours(image, np.concatenate([line.points for line in lines]), config.sample_radius_px)
     light_per_sample = np.maximum(np.repeat(np.array(lights), counts, axis=0), 0.05)
     corrected = (samples / light_per_sample).astype(np.float32)
     board_per_sample = np.repeat(np.array(boards), counts, axis=0).astype(np.float32)
-    return Observation(pose, camera_at, lines, corrected, board_per_sample, counts, feet, problems)
+    return Observation(
+        pose, camera_at, lines, corrected, board_per_sample, counts, feet, problems, middles, lights_by_space
+    )
 
 
 def read_board(
@@ -390,8 +445,37 @@ def read_board(
     board_bgr: tuple[float, float, float] = BOARD_BGR,
     observation: Observation | None = None,
 ) -> Reading:
-    """The camels on every space, bottom first. ``profiles`` are the camels' colours and ``board_bgr`` the
-    board's, both as seen in the same light (a calibration measures them for a table).
+    """The camels on every space, bottom first, as sure as the picture allows: the blind reading
+    (:func:`blind_reading`) made sure by :func:`vision.verify.refine` (each camel moved to where the picture
+    says it fits best; a camel whose place is not clear is reported unseen, never guessed). ``profiles`` are
+    the camels' colours and ``board_bgr`` the board's, both as seen in the same light (a calibration
+    measures them for a table).
+
+    Raises:
+        vision.locate.BoardNotFound: the markers are not all visible (nothing is guessed).
+    """
+    from vision.verify import BoardScorer, refine
+
+    seen = observation or observe(config, template, image, board_bgr)
+    first = blind_reading(config, template, profiles, image, board_bgr, seen)
+    if not seen.lines:
+        return first
+    track, unseen = refine(BoardScorer(config, seen, profiles), first.track, list(profiles))
+    problems = [problem for problem in first.problems if "not seen" not in problem and "sighting" not in problem]
+    problems += [f"the {camel} camel is not seen" for camel in unseen]
+    return Reading(track, first.confidence, problems, unseen)
+
+
+def blind_reading(
+    config: ReadConfig,
+    template: BoardTemplate,
+    profiles: dict[str, tuple[float, float, float]],
+    image: np.ndarray,
+    board_bgr: tuple[float, float, float] = BOARD_BGR,
+    observation: Observation | None = None,
+) -> Reading:
+    """A first reading, line by line: each line's runs of one colour are the camels (the starting point of
+    :func:`read_board`).
 
     Raises:
         vision.locate.BoardNotFound: the markers are not all visible (nothing is guessed).

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import cv2
 import numpy as np
 
 from vision.read import Observation, ReadConfig
@@ -32,8 +33,22 @@ class VerifyConfig:
     """What a sample explained as "something else" (not the board, not a camel of the stack) costs."""
     mismatch_scale: float = 0.25
     """A colour distance this large counts as a full mismatch (costs are capped there)."""
+    min_run_levels: float = 0.6
+    """A camel's run is at least this many camel heights: a camel that is there shows at least that much
+    of itself on the lines (less only where something covers it)."""
     max_run_levels: float = 3.0
     """A camel's run is at most this many camel heights (its side, and the top of the top camel)."""
+    shading: tuple[float, float] = (0.35, 1.15)
+    """How much darker or brighter than its measured colour a camel's face may look (shade, and the lamp)."""
+    level_mm: float = 19.5
+    """How much higher each camel of a stack stands (the game's pieces: 18 to 20 mm)."""
+    stack_radius_mm: float = 14.0
+    """A stack's outline seen from any side, as a cylinder (the pieces are about 30 × 14 mm)."""
+    top_extra_mm: float = 3.0
+    front_reach_mm: float = 130.0
+    """Stacks further than this from a space (its neighbours' and the next row's) cannot hide its lines."""
+    dropped_lines: int = 1
+    """Of each space's lines, this many that fit a stack worst do not count for it."""
     decisive_margin: float = 0.6
     """Two hypotheses closer than this (in levels of disagreement) cannot be told apart."""
 
@@ -73,7 +88,7 @@ class BoardScorer:
         self,
         config: ReadConfig,
         observation: Observation,
-        profiles: Mapping[str, Sequence[float]],
+        profiles: Mapping[str, Sequence[float] | None],
         verify: VerifyConfig | None = None,
     ) -> None:
         self.verify = verify or VerifyConfig()
@@ -82,50 +97,104 @@ class BoardScorer:
         usable = ~np.isnan(observation.corrected[:, 0])
         corrected = np.where(usable[:, None], observation.corrected, 0.0)
         scale = self.verify.mismatch_scale
+        board_costs = ray_distance(corrected, observation.boards, (0.6, 1.1))
+        # A camel whose colour is not known yet (``None``, when calibrating) is whatever is unlike the board.
+        unlike_board = np.maximum(scale - board_costs, 0.0)
         camel_costs = np.stack(
-            [ray_distance(corrected, np.array(profiles[name], np.float32), config.shading) for name in self.names],
+            [
+                unlike_board
+                if profiles[name] is None
+                else ray_distance(corrected, np.array(profiles[name], np.float32), self.verify.shading)
+                for name in self.names
+            ],
             axis=1,
         )
-        board_costs = ray_distance(corrected, observation.boards, (0.6, 1.1))
         camel_costs = np.minimum(camel_costs, scale) / scale
         background = np.minimum(np.minimum(board_costs, scale) / scale, self.verify.other_cost / scale)
         camel_costs[~usable] = 0.0  # outside the picture: says nothing for or against anything
         background[~usable] = 0.0
+        self.observation = observation
         self._lines: dict[int, list[_LineModel]] = {}
+        self._spans: dict[int, list[slice]] = {}
         for line, span in zip(observation.lines, observation.line_slices(), strict=True):
+            self._spans.setdefault(line.space, []).append(span)
             count = span.stop - span.start
             per_level = max(count / config.max_stack, 1.0)
             cumulative = np.vstack([np.zeros(len(self.names)), np.cumsum(camel_costs[span], axis=0)])
             model = _LineModel(
                 camel_cumulative=cumulative / per_level,
                 background_cumulative=np.concatenate([[0.0], np.cumsum(background[span])]) / per_level,
-                min_run=max(1, int(np.ceil(line.min_run))),
+                min_run=max(1, int(np.ceil(self.verify.min_run_levels * per_level))),
                 max_run=max(2, int(self.verify.max_run_levels * per_level)),
                 latest_starts=[int(start) for start in line.latest_starts],
+                latest_ends=[int(np.ceil(end)) for end in line.latest_ends],
                 visible=float(usable[span].mean()),
             )
             self._lines.setdefault(line.space, []).append(model)
         self.spaces = sorted(self._lines)
-        self._stack_costs: dict[tuple[int, tuple[str, ...]], float] = {}
+        self._stack_costs: dict[tuple[Any, ...], float] = {}
+        self._front = _front_stacks(config, observation, self.spaces, self.verify)
 
-    def stack_cost(self, space: int, stack: Sequence[str]) -> float:
-        """How badly ``stack`` (bottom first) on ``space`` explains that space's lines (0 outside the picture)."""
-        key = (space, tuple(stack))
+    def hidden(self, space: int, track: Track | None) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """For each of ``space``'s lines, how many samples at its foot the stacks ``track`` puts in front of
+        it hide, and the camels (indices) of those stacks, which those samples then show."""
+        lines = self._lines.get(space, [])
+        hidden: list[tuple[int, tuple[int, ...]]] = [(0, ())] * len(lines)
+        if not track:
+            return tuple(hidden)
+        for front, per_line in self._front.get(space, []):
+            stack = track.get(front, ())
+            if stack:
+                camels = tuple(self._index[camel] for camel in stack if camel in self._index)
+                for index, covered in enumerate(per_line):
+                    count = int(covered[min(len(stack), len(covered) - 1)])
+                    if count > hidden[index][0]:
+                        hidden[index] = (count, tuple(sorted(set(hidden[index][1]) | set(camels))))
+        return tuple(hidden)
+
+    def stack_cost(self, space: int, stack: Sequence[str], track: Track | None = None) -> float:
+        """How badly ``stack`` (bottom first) on ``space`` explains that space's lines (0 outside the picture),
+        with the foot of the lines hidden by the stacks ``track`` puts in front of it left out."""
+        hidden = self.hidden(space, track)
+        key = (space, tuple(stack), hidden)
         cost = self._stack_costs.get(key)
         if cost is None:
             if any(camel not in self._index for camel in stack):
                 cost = float("inf")
             else:
                 labels = [self._index[camel] for camel in stack]
-                cost = float(sum(line.cost(labels) for line in self._lines.get(space, [])))
+                # The line that fits worst is left out: a narrow camel, a hand or a shadow can miss one.
+                costs = sorted(
+                    line.hiding(*covered).cost(labels)
+                    for line, covered in zip(self._lines.get(space, []), hidden, strict=True)
+                )
+                cost = float(sum(costs[: max(1, len(costs) - self.verify.dropped_lines)]))
             self._stack_costs[key] = cost
         return cost
 
+    def camel_samples(self, track: Track, trim: float = 0.2) -> dict[str, np.ndarray]:
+        """The light-corrected samples each camel of ``track`` (a board known to be right) covers on the lines
+        of its space, cut as :meth:`stack_cost` explains them, without the ends of each run (outlines)."""
+        found: dict[str, list[np.ndarray]] = {}
+        for space, stack in track.items():
+            if not stack or int(space) not in self._lines or any(camel not in self._index for camel in stack):
+                continue
+            labels = [self._index[camel] for camel in stack]
+            hidden = self.hidden(int(space), track)
+            for line, span, covered in zip(self._lines[int(space)], self._spans[int(space)], hidden, strict=True):
+                for camel, (start, end) in zip(stack, line.hiding(*covered).runs(labels), strict=True):
+                    if end <= covered[0]:
+                        continue
+                    cut = int((end - start) * trim)
+                    samples = self.observation.corrected[span][start + cut : end - cut]
+                    found.setdefault(camel, []).append(samples[~np.isnan(samples[:, 0])])
+        return {camel: np.concatenate(parts) for camel, parts in found.items()}
+
     def track_cost(self, track: Track) -> float:
-        return sum(self.stack_cost(space, track.get(space, ())) for space in self.spaces)
+        return sum(self.stack_cost(space, track.get(space, ()), track) for space in self.spaces)
 
     def space_costs(self, track: Track) -> dict[int, float]:
-        return {space: self.stack_cost(space, track.get(space, ())) for space in self.spaces}
+        return {space: self.stack_cost(space, track.get(space, ()), track) for space in self.spaces}
 
     def judge(self, hypotheses: Sequence[Track]) -> Verdict:
         """Which hypothesis the picture supports. The first is the expected board: ``"matches"`` when it is
@@ -153,6 +222,60 @@ class BoardScorer:
         return Verdict("matches" if best == 0 else "differs", best, margin, (), (), costs)
 
 
+def _front_stacks(
+    config: ReadConfig, observation: Observation, spaces: Sequence[int], verify: VerifyConfig
+) -> dict[int, list[tuple[int, list[np.ndarray]]]]:
+    """For each space, the spaces nearer the camera whose stack can hide the foot of its lines, each with,
+    for every line, how many samples at its foot a stack of 0, 1, 2, ... camels there hides."""
+    pose, camera_at = observation.pose, observation.camera_at
+    middles = observation.middles
+    height = verify.level_mm
+    angles = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+    ring = np.column_stack([np.cos(angles), np.sin(angles)]) * verify.stack_radius_mm
+    lines_of: dict[int, list[np.ndarray]] = {}
+    for line in observation.lines:
+        lines_of.setdefault(line.space, []).append(line.points)
+    found: dict[int, list[tuple[int, list[np.ndarray]]]] = {}
+    for space in spaces:
+        if space not in middles:
+            continue
+        here = middles[space]
+        distance_here = np.linalg.norm(camera_at[:2] - here)
+        for front in spaces:
+            there = middles.get(front)
+            if (
+                front == space
+                or there is None
+                or np.linalg.norm(there - here) > verify.front_reach_mm
+                or np.linalg.norm(camera_at[:2] - there) >= distance_here
+            ):
+                continue
+            per_line = []
+            for points in lines_of.get(space, []):
+                covered = [0]
+                for levels in range(1, config.max_stack + 1):
+                    top = levels * height + verify.top_extra_mm
+                    solid = np.vstack(
+                        [np.column_stack([there + ring, np.zeros(len(ring))]),
+                         np.column_stack([there + ring, np.full(len(ring), -top)])]
+                    )
+                    outline = cv2.convexHull(pose.project(solid).astype(np.float32)).reshape(-1, 2)
+                    inside = _inside_convex(outline, points)
+                    covered.append(int(np.argmin(inside)) if not inside.all() else len(points))
+                per_line.append(np.array(covered))
+            if any(table[-1] > 0 for table in per_line):
+                found.setdefault(space, []).append((front, per_line))
+    return found
+
+
+def _inside_convex(polygon: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Which points lie inside a convex polygon (either winding)."""
+    edges = np.roll(polygon, -1, axis=0) - polygon
+    relative = points[:, None, :] - polygon[None, :, :]
+    cross = edges[None, :, 0] * relative[:, :, 1] - edges[None, :, 1] * relative[:, :, 0]
+    return (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
+
+
 def _normalised(track: Track) -> tuple[tuple[int, tuple[str, ...]], ...]:
     return tuple(sorted((int(space), tuple(stack)) for space, stack in track.items() if stack))
 
@@ -165,8 +288,40 @@ class _LineModel:
     min_run: int
     max_run: int
     latest_starts: list[int]
+    latest_ends: list[int]
     visible: float
     _prefixes: dict[tuple[int, ...], np.ndarray] = field(default_factory=dict)
+    _starts: dict[tuple[int, ...], np.ndarray] = field(default_factory=dict)
+    _hidden: dict[tuple[int, tuple[int, ...]], _LineModel] = field(default_factory=dict)
+
+    def hiding(self, covered: int, shown: tuple[int, ...] = ()) -> _LineModel:
+        """This line with its first ``covered`` samples hidden by a stack in front, made of the camels
+        ``shown``: there, whatever stack this line's space holds, a sample costs what the nearest of those
+        camels (or the board, the stack's outline being rough) makes it cost."""
+        if covered <= 0:
+            return self
+        key = (covered, shown)
+        variant = self._hidden.get(key)
+        if variant is None:
+            cut = min(covered, len(self.background_cumulative) - 1)
+            camel = np.diff(self.camel_cumulative, axis=0)
+            background = np.diff(self.background_cumulative)
+            seen = background[:cut].copy()
+            for index in shown:
+                seen = np.minimum(seen, camel[:cut, index])
+            camel[:cut] = seen[:, None]
+            background[:cut] = seen
+            variant = _LineModel(
+                np.vstack([np.zeros((1, camel.shape[1])), np.cumsum(camel, axis=0)]),
+                np.concatenate([[0.0], np.cumsum(background)]),
+                self.min_run,
+                self.max_run,
+                self.latest_starts,
+                self.latest_ends,
+                self.visible,
+            )
+            self._hidden[key] = variant
+        return variant
 
     def cost(self, labels: list[int]) -> float:
         """The cheapest cut of this line into background, the camels ``labels`` bottom first, background."""
@@ -195,9 +350,24 @@ class _LineModel:
         starts = ends[:, None] - np.arange(self.min_run, self.max_run + 1)[None, :]
         valid = starts >= 0
         values = np.where(valid, start_values[np.clip(starts, 0, n)], np.inf)
-        result = values.min(axis=1) + camel
+        choice = values.argmin(axis=1)
+        result = values[ends, choice] + camel
+        result[min(self.latest_ends[level], n) + 1 :] = np.inf  # nor end above where its top can be seen
         self._prefixes[labels] = result
+        self._starts[labels] = starts[ends, choice]
         return result
+
+    def runs(self, labels: list[int]) -> list[tuple[int, int]]:
+        """Where each camel's run lies (start, end samples) in the cheapest cut of the line, bottom first."""
+        n = len(self.background_cumulative) - 1
+        tail = self.background_cumulative[n] - self.background_cumulative
+        end = int(np.argmin(self._prefix(tuple(labels)) + tail))
+        found = []
+        for count in range(len(labels), 0, -1):
+            start = int(self._starts[tuple(labels[:count])][end])
+            found.append((start, end))
+            end = start
+        return found[::-1]
 
 
 def _without(track: Track, camel: str) -> dict[int, list[str]]:
@@ -209,25 +379,23 @@ def placements(scorer: BoardScorer, track: Track, camel: str) -> list[tuple[floa
     """Every place ``camel`` could stand with the rest of ``track`` as it is (each space of the picture, each
     level of its stack), cheapest first, with the whole track's cost."""
     rest = _without(track, camel)
-    base = {space: scorer.stack_cost(space, rest.get(space, ())) for space in scorer.spaces}
-    total = sum(base.values())
     options = []
     for space in scorer.spaces:
         stack = rest.get(space, [])
         for level in range(len(stack) + 1):
-            placed = [*stack[:level], camel, *stack[level:]]
-            cost = total - base[space] + scorer.stack_cost(space, placed)
-            options.append((cost, {**rest, space: placed}))
+            candidate = {**rest, space: [*stack[:level], camel, *stack[level:]]}
+            options.append((scorer.track_cost(candidate), candidate))
     options.sort(key=lambda option: option[0])
     return options
 
 
 def refine(
-    scorer: BoardScorer, track: Track, camels: Sequence[str], rounds: int = 3
+    scorer: BoardScorer, track: Track, camels: Sequence[str], rounds: int = 3, margin: float | None = None
 ) -> tuple[dict[int, list[str]], tuple[str, ...]]:
     """Blind reading made sure: starting from ``track`` (camels missing from it are placed too), move one camel
     at a time to where the picture says it fits best, until nothing improves; then each camel whose best
-    place does not beat its next best by the decisive margin is reported unseen instead of guessed.
+    place does not beat its next best by ``margin`` (the decisive margin unless given) is reported unseen
+    instead of guessed.
 
     Returns the track of the camels placed surely, and the camels left unseen."""
     current: dict[int, list[str]] = {int(space): list(stack) for space, stack in track.items() if stack}
@@ -246,7 +414,8 @@ def refine(
     unsure = []
     for camel in camels:
         options = placements(scorer, current, camel)
-        if len(options) > 1 and options[1][0] - options[0][0] < scorer.verify.decisive_margin:
+        needed = scorer.verify.decisive_margin if margin is None else margin
+        if len(options) > 1 and options[1][0] - options[0][0] < needed:
             unsure.append(camel)
     sure = {space: [camel for camel in stack if camel not in unsure] for space, stack in current.items()}
     return {space: stack for space, stack in sure.items() if stack}, tuple(unsure)
