@@ -12,7 +12,7 @@ from companion.board_hypotheses import board_hypotheses, hand_slips
 from companion.cli import main
 from companion.gamelog import loads
 from vision.board import load_template
-from vision.read import ReadConfig, observe
+from vision.read import ReadConfig, observe, read_board
 from vision.synth import SceneVariation, camel_profiles, random_track, render_scene
 from vision.verify import BoardScorer, refine
 
@@ -165,3 +165,16 @@ def test_read_refuses_bad_input_by_name_with_status_2_and_a_lost_board_with_1(fi
     cv2.imwrite(str(blank), cv2.imread(str(paths["same"])) * 0 + 200)
     status, out, _ = run(capsys, blank)
     assert status == 1 and out["error"].startswith("board not found: ")
+
+
+def test_a_full_resolution_still_is_read_in_the_board_s_region():
+    # A Camera Module 3 still (4608×2592): located on a smaller copy, read in the board's region only.
+    template = load_template("2018")
+    track = {2: ["green"], 5: ["red", "yellow"], 9: ["blue"], 12: ["purple", "black"], 15: ["white"]}
+    image, _ = render_scene(template, track, 5, CALM)
+    still = cv2.resize(image, (4608, 2592), interpolation=cv2.INTER_CUBIC)
+    config = ReadConfig()
+    observation = observe(config, template, still)
+    assert observation.image.shape[1] <= config.read_width < still.shape[1]
+    reading = read_board(config, template, camel_profiles("2018"), still, observation=observation)
+    assert reading.track == track and reading.unseen == ()

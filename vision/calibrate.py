@@ -112,7 +112,7 @@ def calibrate_from_board(
     # First from the middle of each camel's body where its stack was found; then from the runs the
     # verifier cuts each stack's lines into with those colours (it sees the camels' real extent).
     profiles: dict[str, tuple[float, float, float] | None] = {
-        camel: (start or {}).get(camel) or _body_colour(template, observation, image, track, camel)
+        camel: (start or {}).get(camel) or _body_colour(template, observation, track, camel)
         for camel in camels
     }
     for _ in range(2):
@@ -158,7 +158,6 @@ def calibrate_from_board(
 def _body_colour(
     template: BoardTemplate,
     observation: Observation,
-    image: np.ndarray,
     track: Mapping[int, Sequence[str]],
     camel: str,
 ) -> tuple[float, float, float] | None:
@@ -174,7 +173,10 @@ def _body_colour(
     points = np.array(
         [(x + dx, y + dy, -(level + f) * h) for dx in offsets for dy in offsets for f in (0.35, 0.5, 0.65, 0.8)]
     )
-    samples = sample_colours(image, observation.pose.project(points), 1) / np.maximum(observation.lights[space], 0.05)
+    picture = observation.image
+    if picture is None:
+        return None
+    samples = sample_colours(picture, observation.pose.project(points), 1) / np.maximum(observation.lights[space], 0.05)
     samples = samples[~np.isnan(samples[:, 0])]
     return _lit_colour(samples) if len(samples) else None
 

@@ -139,13 +139,13 @@ def locate_board(config: LocateConfig, template: BoardTemplate, image: np.ndarra
     scale = min(1.0, config.max_width / gray.shape[1])
     small = gray if scale == 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     finder = detector(config)
-    seen = _detect(finder, small)
+    seen = _detect(finder, small, scale)
     for attempt in ("second look", "sharpened", "second look"):
         missing = [marker for marker in MARKER_IDS if marker not in seen]
         if not missing:
             break
         if attempt == "sharpened":
-            seen = {**_detect(finder, sharpened(small)), **seen}
+            seen = {**_detect(finder, sharpened(small), scale), **seen}
         elif len(seen) >= 2 and config.second_look_zoom > 1:
             scaled = {marker: quad * scale for marker, quad in seen.items()}
             for marker in missing:

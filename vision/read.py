@@ -31,6 +31,8 @@ BOARD_BGR = (175.0, 222.0, 240.0)
 @dataclass(frozen=True)
 class ReadConfig:
     locate: LocateConfig = field(default_factory=LocateConfig)
+    read_width: int = 1600
+    """A larger picture is read in the board's region, brought down to this width (see :func:`board_region`)."""
     max_stack: int = 7
     sample_radius_px: int = 2
     empty_margin: float = 0.9
@@ -317,6 +319,34 @@ def track_neighbours(template: BoardTemplate, space: int) -> list[int]:
     return [spaces[index - 1], space, spaces[(index + 1) % len(spaces)]]
 
 
+def board_region(
+    config: ReadConfig, template: BoardTemplate, image: np.ndarray, pose: Pose
+) -> tuple[np.ndarray, Pose]:
+    """A picture wider than ``config.read_width`` (a full-resolution still: the Camera Module 3 gives
+    4608×2592) is read in the board's region only, cut out at full resolution and brought down to at most
+    that width (averaging pixels, which also averages noise away): the camels stay far larger than in a
+    video frame, and reading costs what a frame costs. The pose is moved to the cut-out."""
+    height, width = image.shape[:2]
+    if width <= config.read_width:
+        return image, pose
+    top = config.max_stack * template.camel["height"]
+    outline = np.array(
+        [(x, y, z) for corners in template.spaces.values() for x, y in corners for z in (0.0, -top)]
+        + [(x, y, 0.0) for marker in template.markers for x, y in template.marker_corners(marker)]
+    )
+    pixels = pose.project(outline)
+    x0, y0 = np.maximum(np.floor(pixels.min(axis=0)) - 8, 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(pixels.max(axis=0)) + 8, [width, height]).astype(int)
+    if x1 - x0 < 16 or y1 - y0 < 16:
+        return image, pose
+    scale = min(1.0, config.read_width / (x1 - x0))
+    region = image[y0:y1, x0:x1]
+    if scale < 1.0:
+        region = cv2.resize(region, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    shift = np.array([[scale, 0, -scale * x0], [0, scale, -scale * y0], [0, 0, 1.0]])
+    return region, Pose(shift @ pose.matrix, pose.rotation, pose.translation)
+
+
 def find_stack(
     config: ReadConfig,
     template: BoardTemplate,
@@ -368,6 +398,8 @@ class Observation:
     """Where on each space (mm) the stack was found (its middle when nothing was)."""
     lights: dict[int, np.ndarray] = field(default_factory=dict)
     """How the light changes the board's colour on each space (divide a sample by it)."""
+    image: np.ndarray | None = None
+    """The picture the lines were read in (the board's region of a large picture, see :func:`board_region`)."""
 
     def line_slices(self) -> list[slice]:
         ends = np.cumsum(self.counts).tolist()
@@ -389,6 +421,7 @@ def observe(
     if location is None:
         location = locate_board(config.locate, template, image)
     pose = camera_pose(location, (image.shape[1], image.shape[0]))
+    image, pose = board_region(config, template, image, pose)
     camera_at = -pose.rotation.T @ pose.translation
     h = template.camel["height"]
     board_reference = np.array(board_bgr, np.float32)
@@ -427,13 +460,13 @@ def observe(
     counts = [len(line.points) for line in lines]
     if not lines:
         empty = np.zeros((0, 3), np.float32)
-        return Observation(pose, camera_at, [], empty, empty, [], feet, problems, middles, lights_by_space)
+        return Observation(pose, camera_at, [], empty, empty, [], feet, problems, middles, lights_by_space, image)
     samples = sample_colours(image, np.concatenate([line.points for line in lines]), config.sample_radius_px)
     light_per_sample = np.maximum(np.repeat(np.array(lights), counts, axis=0), 0.05)
     corrected = (samples / light_per_sample).astype(np.float32)
     board_per_sample = np.repeat(np.array(boards), counts, axis=0).astype(np.float32)
     return Observation(
-        pose, camera_at, lines, corrected, board_per_sample, counts, feet, problems, middles, lights_by_space
+        pose, camera_at, lines, corrected, board_per_sample, counts, feet, problems, middles, lights_by_space, image
     )
 
 

@@ -134,6 +134,14 @@ class BoardScorer:
         self.spaces = sorted(self._lines)
         self._stack_costs: dict[tuple[Any, ...], float] = {}
         self._front = _front_stacks(config, observation, self.spaces, self.verify)
+        self._behind: dict[int, list[int]] = {}
+        for space, fronts in self._front.items():
+            for front, _ in fronts:
+                self._behind.setdefault(front, []).append(space)
+
+    def behind(self, space: int) -> list[int]:
+        """The spaces whose lines a stack on ``space`` can hide."""
+        return self._behind.get(space, [])
 
     def hidden(self, space: int, track: Track | None) -> tuple[tuple[int, tuple[int, ...]], ...]:
         """For each of ``space``'s lines, how many samples at its foot the stacks ``track`` puts in front of
@@ -253,15 +261,19 @@ def _front_stacks(
             per_line = []
             for points in lines_of.get(space, []):
                 covered = [0]
-                for levels in range(1, config.max_stack + 1):
+                for levels in range(config.max_stack, 0, -1):
                     top = levels * height + verify.top_extra_mm
                     solid = np.vstack(
                         [np.column_stack([there + ring, np.zeros(len(ring))]),
                          np.column_stack([there + ring, np.full(len(ring), -top)])]
                     )
                     outline = cv2.convexHull(pose.project(solid).astype(np.float32)).reshape(-1, 2)
+                    if not _inside_convex(outline, points[:1])[0]:
+                        break  # not even the foot hidden: a lower stack hides nothing either
                     inside = _inside_convex(outline, points)
                     covered.append(int(np.argmin(inside)) if not inside.all() else len(points))
+                # Found tallest first; zero for the heights that hide nothing.
+                covered = [0] + [0] * (config.max_stack + 1 - len(covered)) + covered[:0:-1]
                 per_line.append(np.array(covered))
             if any(table[-1] > 0 for table in per_line):
                 found.setdefault(space, []).append((front, per_line))
@@ -379,12 +391,18 @@ def placements(scorer: BoardScorer, track: Track, camel: str) -> list[tuple[floa
     """Every place ``camel`` could stand with the rest of ``track`` as it is (each space of the picture, each
     level of its stack), cheapest first, with the whole track's cost."""
     rest = _without(track, camel)
+    base = scorer.space_costs(rest)
+    total = sum(base.values())
     options = []
     for space in scorer.spaces:
         stack = rest.get(space, [])
+        affected = [space, *scorer.behind(space)]
         for level in range(len(stack) + 1):
             candidate = {**rest, space: [*stack[:level], camel, *stack[level:]]}
-            options.append((scorer.track_cost(candidate), candidate))
+            cost = total + sum(
+                scorer.stack_cost(other, candidate.get(other, ()), candidate) - base[other] for other in affected
+            )
+            options.append((cost, candidate))
     options.sort(key=lambda option: option[0])
     return options
 
