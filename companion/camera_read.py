@@ -26,6 +26,13 @@ class Expectation:
     start: Any
     actions: list[Any]
 
+    def board(self) -> dict[int, list[str]]:
+        """The board the log leads to (space → camels, bottom first)."""
+        from companion.gamelog import replay_actions
+
+        state = replay_actions(self.start, self.actions)
+        return {space: list(stack) for space, stack in state.track.as_dict().items()}
+
 
 def load_expectation(path: str) -> Expectation:
     """A game log, replayed.

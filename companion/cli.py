@@ -196,7 +196,7 @@ def _make_camera(settings: Settings) -> CameraWatch | None:
     """The camera watch the settings ask for; a camera that cannot start shows as a notice, not an error."""
     if settings.camera == "none":
         return None
-    from companion.camera_watch import CameraWatch
+    from companion.camera_watch import LEARNT_NAME, CameraWatch
     from vision.board import TemplateError
     from vision.calibrate import CalibrationError, reading_colours
     from vision.sources import open_source
@@ -206,9 +206,18 @@ def _make_camera(settings: Settings) -> CameraWatch | None:
     except (TemplateError, CalibrationError) as error:
         print(f"camelup serve: camera: {error}; the camera is off", file=sys.stderr)
         return None
+    learnt = Path(settings.data) / LEARNT_NAME
+    if not settings.camera_calibration and learnt.exists():
+        # What the camera learnt by itself at this table (from boards the game confirmed), if for this board.
+        with contextlib.suppress(CalibrationError):
+            known = reading_colours(settings.camera_board, str(learnt))
+            if known.template.edition == colours.template.edition:
+                colours = known
     # The source is opened on the watch's own thread: a camera that is slow to start holds nothing up.
     source = functools.partial(open_source, settings.camera, settings.camera_source)
-    return CameraWatch(source, colours.template, colours.profiles, board_bgr=colours.board_bgr).start()
+    return CameraWatch(
+        source, colours.template, colours.profiles, board_bgr=colours.board_bgr, learnt_path=learnt
+    ).start()
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -353,16 +362,31 @@ def _image(path: str, command: str) -> np.ndarray | None:
 
 
 def _vision_calibrate(args: argparse.Namespace) -> int:
-    from vision.calibrate import CalibrationError, calibrate, calibration_layout, save_calibration
+    from companion.camera_read import BadInput, load_expectation
+    from vision.calibrate import CalibrationError, calibrate_from_board, calibration_layout, save_calibration
     from vision.locate import BoardNotFound
     from vision.read import ReadConfig
     from vision.synth import EDITION_CAMELS
 
+    known = None
+    if args.expect:
+        try:
+            expectation = load_expectation(args.expect)
+        except BadInput as error:
+            print(f"camelup vision calibrate: {error}", file=sys.stderr)
+            return 2
+        args.board = args.board or expectation.edition
+        known = expectation.board()
+    args.board = args.board or "2018"
     board = _board(args, "calibrate")
     if board is None:
         return 2
     template, edition = board
     camels = list(EDITION_CAMELS[edition])
+    if args.expect and edition != expectation.edition:
+        print(f"camelup vision calibrate: {args.expect} is a {expectation.edition} game, the board is the "
+              f"{args.board} one", file=sys.stderr)
+        return 2
     if args.image is None:
         places = ", ".join(f"{camel} on {space}" for space, (camel,) in calibration_layout(camels).items())
         print(f"Put one camel on each of these spaces, nothing else on the board: {places}.")
@@ -372,7 +396,8 @@ def _vision_calibrate(args: argparse.Namespace) -> int:
     if image is None:
         return 2
     try:
-        calibration = calibrate(ReadConfig(), template, camels, image)
+        track = known if known is not None else calibration_layout(camels)
+        calibration = calibrate_from_board(ReadConfig(), template, camels, image, track)
     except (BoardNotFound, CalibrationError) as error:
         print(f"camelup vision calibrate: {error}", file=sys.stderr)
         return 1
@@ -492,7 +517,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="measure this table's camel and board colours from a photo (without PHOTO: how to take it)",
     )
     calibrate.add_argument("image", metavar="PHOTO", nargs="?")
-    calibrate.add_argument("--board", default="2018", help="edition (2014, 2018) or a board template file")
+    calibrate.add_argument(
+        "--board", help="edition (2014, 2018) or a board template file (default: the log's edition, else 2018)"
+    )
+    calibrate.add_argument(
+        "--expect", metavar="LOG", help="a game log: the photo shows the board it leads to (any known board)"
+    )
     calibrate.add_argument("--out", default="camera-calibration.json", help="calibration file to write")
     calibrate.set_defaults(run=_vision_calibrate)
     read = vision_commands.add_parser("read", help="read the camels' places from a photo of the board (JSON)")

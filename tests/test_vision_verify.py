@@ -178,3 +178,17 @@ def test_a_full_resolution_still_is_read_in_the_board_s_region():
     assert observation.image.shape[1] <= config.read_width < still.shape[1]
     reading = read_board(config, template, camel_profiles("2018"), still, observation=observation)
     assert reading.track == track and reading.unseen == ()
+
+
+def test_calibrate_from_a_photo_of_any_known_board(files, tmp_path, capsys):
+    log, paths = files
+    saved = tmp_path / "table.json"
+    assert main(["vision", "calibrate", str(paths["same"]), "--expect", str(log), "--out", str(saved)]) == 0
+    capsys.readouterr()
+    status, out, _ = run(capsys, paths["slip"], "--calibration", saved, "--expect", log)
+    assert status == 0 and out["matches"] is False and out["most_likely"] == "Bob's pyramid ticket: blue 1 → blue 3"
+    # The photo of another board is refused by name, not learnt from.
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(json.dumps({**LOG, "actions": []}))
+    assert main(["vision", "calibrate", str(paths["same"]), "--expect", str(wrong), "--out", str(tmp_path / "x")]) == 1
+    assert "camelup vision calibrate:" in capsys.readouterr().err
