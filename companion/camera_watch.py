@@ -116,7 +116,9 @@ class CameraWatch:
         try:
             frame = source.read()
             if self._lesson is not None:
-                self._learn_from(frame)
+                # A lesson is worth a full-resolution still where the camera can take one (picamera2).
+                still = getattr(source, "still", None)
+                self._learn_from(still() if callable(still) else frame)
             reading = read_board(ReadConfig(), self.template, self.profiles, frame, self.board_bgr)
         except BoardNotFound as error:
             self._stable.feed(None)

@@ -135,3 +135,20 @@ def test_the_companion_starts_with_what_its_camera_learnt_at_this_table(tmp_path
         assert watch.learnt_path == tmp_path / "data" / "camera-calibration.json"
     finally:
         watch.stop()
+
+
+def test_a_lesson_uses_a_full_resolution_still_when_the_camera_can_take_one(tmp_path):
+    template, path = scene_file(tmp_path)
+    frame = cv2.imread(str(path))
+    taken = []
+
+    class StillCamera(ImageFiles):
+        def still(self):
+            taken.append(True)
+            return cv2.resize(frame, (4608, 2592), interpolation=cv2.INTER_CUBIC)
+
+    watch = CameraWatch(lambda: StillCamera(path), template, profiles(), agree=1)
+    watch.learn(("game", 1), TRACK)
+    status = watch.step(StillCamera(path))
+    assert taken == [True] and watch.learnt == "calibrated from a board the game confirmed", watch.learnt
+    assert status.track == TRACK
