@@ -35,6 +35,7 @@ from vision.photo import TIERS, make_table, render_calibration, render_scene
 from vision.plausible import starting_track
 from vision.read import BOARD_BGR, ReadConfig
 from vision.synth import EDITION_CAMELS, camel_profiles
+from vision.verify import VerifyConfig
 
 PLAYERS = ("Ann", "Bob", "Cy")
 SCENES_PER_TABLE = 4
@@ -59,8 +60,9 @@ def random_game(edition: str, rng: random.Random) -> Expectation | None:
     return Expectation(edition, start, actions)
 
 
-def run(scenes: int, seed: int, tiers: tuple[str, ...]) -> dict[str, Any]:
+def run(scenes: int, seed: int, tiers: tuple[str, ...], margin: float | None = None) -> dict[str, Any]:
     config = ReadConfig()
+    verify = VerifyConfig() if margin is None else VerifyConfig(decisive_margin=margin)
     results: dict[str, dict[str, Any]] = {}
     jobs = [(tier, index) for tier in tiers for index in range(scenes)]
     colours: dict[tuple[int, str], tuple[Any, Any, dict[str, Any], Any, bool]] = {}
@@ -97,7 +99,7 @@ def run(scenes: int, seed: int, tiers: tuple[str, ...]) -> dict[str, Any]:
             image, _ = render_scene(table, track, rng.randrange(2**31), tier)
             started = time.process_time()
             try:
-                verdict = read_picture(image, template, profiles, board_bgr, game)
+                verdict = read_picture(image, template, profiles, board_bgr, game, verify)
             except BoardNotFound:
                 counts[kind]["not found"] += 1
                 continue
@@ -138,9 +140,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tier", choices=(*TIERS, "all"), default="all")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--margin", type=float, help="the decisive margin (default: VerifyConfig's)")
     args = parser.parse_args()
     tiers = TIERS if args.tier == "all" else (args.tier,)
-    results = run(args.scenes, args.seed, tiers)
+    results = run(args.scenes, args.seed, tiers, args.margin)
     if args.json:
         print(json.dumps({tier: {k: v for k, v in c.items() if k != "times"} for tier, c in results.items()}))
     print("\n".join(describe(results)))

@@ -76,8 +76,9 @@ def read_picture(
     profiles: dict[str, tuple[float, float, float]],
     board_bgr: tuple[float, float, float],
     expectation: Expectation | None = None,
+    verify: Any = None,
 ) -> dict[str, Any]:
-    """The command's JSON object.
+    """The command's JSON object (``verify``: a ``vision.verify.VerifyConfig`` other than the default).
 
     Raises:
         vision.locate.BoardNotFound: the markers are not all seen.
@@ -88,7 +89,7 @@ def read_picture(
     config = ReadConfig()
     observation = observe(config, template, image, board_bgr)
     reading = blind_reading(config, template, profiles, image, board_bgr, observation)
-    scorer = BoardScorer(config, observation, profiles)
+    scorer = BoardScorer(config, observation, profiles, verify)
     camels = list(profiles)
     track, unseen = refine(scorer, reading.track, camels)
     if expectation is None:
