@@ -50,6 +50,8 @@ class CameraWatch:
         self.board_bgr = board_bgr
         self.interval = interval
         self._stable = StableReadings(agree)
+        self.latest_frame: Any = None
+        """The last frame read (for the placement assistant's live view)."""
         self.status = CameraStatus("starting", message="the camera is starting")
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera-watch", daemon=True)
@@ -114,7 +116,7 @@ class CameraWatch:
     def step(self, source: FrameSource) -> CameraStatus:
         """Read one frame and update the status (the thread's loop; tests call it directly)."""
         try:
-            frame = source.read()
+            frame = self.latest_frame = source.read()
             if self._lesson is not None:
                 # A lesson is worth a full-resolution still where the camera can take one (picamera2).
                 still = getattr(source, "still", None)

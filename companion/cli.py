@@ -304,7 +304,22 @@ def _vision_render(args: argparse.Namespace) -> int:
     if board is None:
         return 2
     template, edition = board
-    if args.calibration_layout:
+    if args.renderer == "photo":
+        from vision.photo import make_table, render_calibration
+        from vision.photo import render_scene as render_photo
+        from vision.plausible import random_board
+
+        try:
+            table = make_table(args.seed, edition, template)
+        except RuntimeError as error:  # a custom board too big to frame from where the README puts the camera
+            print(f"camelup vision render: {error}", file=sys.stderr)
+            return 2
+        if args.calibration_layout:
+            image, truth = render_calibration(table, args.seed, args.tier)
+        else:
+            image, truth = render_photo(table, random_board(edition, random_module.Random(args.seed)), args.seed,
+                                        args.tier)
+    elif args.calibration_layout:
         from vision.calibrate import calibration_layout
         from vision.synth import EDITION_CAMELS, SceneVariation
 
@@ -511,6 +526,12 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument(
         "--calibration-layout", action="store_true", help="the camels placed for a calibration photo instead"
     )
+    render.add_argument("--renderer", choices=("photo", "synth"), default="photo",
+                        help="photo: a photo-like 3D scene on a random table (--seed picks the table and the board); "
+                        "synth: the reader's own simple scenes")
+    render.add_argument("--tier", choices=("clean", "light", "props"), default="light",
+                        help="photo scenes: clean; light (lamp, camera errors, noise); props (pyramid, palm tree, "
+                        "cards, sometimes a hand)")
     render.set_defaults(run=_vision_render)
     calibrate = vision_commands.add_parser(
         "calibrate",

@@ -135,6 +135,18 @@ def _camera(settings: Settings) -> Check:
     )
 
 
+def _camera_placement(settings: Settings) -> Check:
+    """The placement assistant on one frame: is the camera where the README says (markers, angle, distance,
+    hidden spaces, camel size)?"""
+    if settings.camera == "none":
+        return Check("camera placement", True, "no camera", needed=False)
+    from companion.placement_view import placement_words
+
+    ok, detail = placement_words(settings)
+    fix = "open /camera/placement on the host's device to see it live while you move the camera"
+    return Check("camera placement", ok, detail, "" if ok else fix, needed=False)
+
+
 def _data(settings: Settings) -> Check:
     path = Path(settings.data)
     try:
@@ -200,6 +212,7 @@ def run_checks(settings: Settings, simulate: bool) -> list[Check]:
     steps: list[Callable[[], Check | list[Check]]] = [
         lambda: _gpio(settings, simulate),
         lambda: _camera(settings),
+        lambda: _camera_placement(settings),
         lambda: _data(settings),
         lambda: _port(settings),
         lambda: _address(settings),

@@ -111,3 +111,16 @@ def test_the_bench_reports_per_tier_and_per_level(capsys):
     printed = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert printed["renderer"] == "photo" and list(printed["tiers"]) == ["clean"]
     assert set(TIERS) == {"clean", "light", "props"}
+
+
+def test_the_render_command_writes_a_photo_scene_and_its_truth(tmp_path, capsys):
+    out = tmp_path / "scene.png"
+    assert main(["vision", "render", "--board", "2014", "--seed", "4", "--tier", "props", "--out", str(out)]) == 0
+    truth = json.loads(out.with_suffix(".json").read_text())
+    assert truth["renderer"] == "photo" and truth["tier"] == "props" and truth["edition"] == "2014"
+    assert sorted(c for stack in truth["track"].values() for c in stack) == sorted(EDITION_CAMELS["2014"])
+    assert cv2.imread(str(out)).shape == (720, 1280, 3)
+    assert main(["vision", "render", "--seed", "4", "--calibration-layout", "--out", str(out)]) == 0
+    assert json.loads(out.with_suffix(".json").read_text())["track"] == {
+        str(s): stack for s, stack in calibration_track("2018").items()
+    }

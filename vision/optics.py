@@ -105,8 +105,8 @@ class Exposure:
     @classmethod
     def sample(cls, rng: random.Random) -> Exposure:
         return cls(
-            defocus_px=rng.choice([0.0, rng.uniform(0.3, 1.6)]),
-            shake_px=rng.choice([0.0, 0.0, rng.uniform(1, 4)]),
+            defocus_px=rng.choice([0.0, rng.uniform(0.3, 1.2)]),
+            shake_px=rng.choice([0.0, 0.0, rng.uniform(1, 3)]),
             shake_angle=rng.uniform(0, np.pi),
             vignetting=rng.uniform(0.0, 0.45),
             exposure_error_ev=rng.uniform(-0.35, 0.35),

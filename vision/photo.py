@@ -20,12 +20,13 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision import shapes
+from vision import guidance, shapes
 from vision.board import BoardTemplate, load_template
 from vision.optics import SRGB_TO_LINEAR, Exposure, Lighting, develop, shade
 from vision.raster import Canvas, Mesh, PinholeCamera, look_at, make_canvas, rasterize
 from vision.surfaces import (
     BoardStyle,
+    TableTop,
     Tape,
     Texture,
     board_rect,
@@ -33,15 +34,13 @@ from vision.surfaces import (
     draw_prop,
     draw_tile,
     marker_corners,
-    table_texture,
     tape_marker,
 )
 from vision.synth import EDITION_CAMELS
 
 TIERS = ("clean", "light", "props")
 FRAME_SIZE = (1280, 720)
-GUIDANCE_MARGIN_PX = 24
-"""Room, in pixels, between each marker's black square and the picture's edge that the README asks for."""
+GUIDANCE_MARGIN_PX = guidance.MARGIN_PX
 HAND_SHARE = 0.15
 CRAZY = ("black", "white")
 PAINT = {
@@ -93,6 +92,8 @@ class Table:
     style: BoardStyle
     board: Texture
     table: Texture
+    near: Texture
+    """The table top around the board, finer (markers not on the board are taped here)."""
     surface: str
     tapes: dict[int, Tape]
     markers_on_board: bool
@@ -115,12 +116,15 @@ def make_table(
     markers_on_board = x0 < 0
     centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2, 0.0])
     camera, pose = sample_camera(template, tapes, rng, margin_px)
-    surface = rng.choice(["wood", "cloth", "laminate"])
     board = board_texture(template, style, rng)
-    table = table_texture(rng, surface, (float(centre[0]), float(centre[1])))
+    top = TableTop.sample(rng)
+    surface = top.kind
+    table = top.texture((float(centre[0]) - 2000, float(centre[1]) - 1500), (4000, 3000), 0.5)
+    reach = max(template.size) + 150
+    near = top.texture((min(x0, 0.0) - 150, min(y0, 0.0) - 150), (max(x1, reach) - min(x0, 0.0) + 150,) * 2, 2.5)
     paper = tuple(int(c) for c in np.clip(np.array([240, 245, 248]) * rng.uniform(0.88, 1.0), 0, 255))
     for marker, tape in tapes.items():
-        tape_marker(board if markers_on_board else table, template, marker, tape, paper)
+        tape_marker(board if markers_on_board else near, template, marker, tape, paper)
     pyramid = None
     if edition == "2018" or rng.random() < 0.6:
         inside = edition == "2018" or rng.random() < 0.5
@@ -138,7 +142,7 @@ def make_table(
     return Table(
         seed, edition, template, camera, pose, make_canvas(camera),
         {camel: _paint(rng, camel) for camel in EDITION_CAMELS[edition]}, rng.uniform(0.02, 0.15),
-        shapes.CamelShape.sample(rng), style, board, table, surface, tapes, markers_on_board,
+        shapes.CamelShape.sample(rng), style, board, table, near, surface, tapes, markers_on_board,
         Lighting.sample(rng, centre), pyramid, palm,
     )
 
@@ -155,9 +159,9 @@ def sample_camera(
     for _ in range(2000):
         lens = rng.choice(list(LENSES))
         fov, k1_range = LENSES[lens]
-        distance = rng.uniform(650, 900)
-        elevation = rng.uniform(35, 60)
-        azimuth = rng.uniform(-25, 25)
+        distance = rng.uniform(*guidance.DISTANCE_MM)
+        elevation = rng.uniform(*guidance.ELEVATION_DEG)
+        azimuth = rng.uniform(-guidance.AZIMUTH_DEG, guidance.AZIMUTH_DEG)
         el, az = np.radians(elevation), np.radians(azimuth)
         position = middle + distance * np.array([np.sin(az) * np.cos(el), np.cos(az) * np.cos(el), -np.sin(el)])
         target = middle + np.array([rng.uniform(-40, 40), rng.uniform(-40, 40), 0])
@@ -288,7 +292,7 @@ def _on_track_or_marker(table: Table, x: float, y: float, radius: float) -> bool
 def _dress(table: Table, track: dict[int, list[str]], rng: random.Random, tier: str) -> tuple[Texture, Texture, dict]:
     """This scene's board and table tops: tiles on empty spaces; cards, coins and phones (``props`` tier)."""
     board = Texture(table.board.image.copy(), table.board.origin, table.board.px_per_mm)
-    top = Texture(table.table.image.copy(), table.table.origin, table.table.px_per_mm)
+    top = Texture(table.near.image.copy(), table.near.origin, table.near.px_per_mm)
     tiles: dict[int, str] = {}
     if tier != "clean":
         empty = [s for s in table.template.spaces if s not in track and s != 1]
@@ -304,8 +308,8 @@ def _dress(table: Table, track: dict[int, list[str]], rng: random.Random, tier: 
         for kind in ["card"] * rng.randint(2, 8) + ["coin"] * rng.randint(2, 12) + ["phone"] * rng.randint(0, 2):
             radius = {"card": 41, "coin": 13, "phone": 84}[kind]
             for _ in range(20):
-                x = rng.uniform(x0 - 350, x1 + 350)
-                y = rng.uniform(y0 - 250, y1 + 250)
+                x = rng.uniform(top.origin[0] + radius, top.origin[0] + top.image.shape[1] / top.px_per_mm - radius)
+                y = rng.uniform(top.origin[1] + radius, top.origin[1] + top.image.shape[0] / top.px_per_mm - radius)
                 if not _on_track_or_marker(table, x, y, radius):
                     on_board = x0 + radius < x < x1 - radius and y0 + radius < y < y1 - radius
                     crosses = not on_board and (x0 - radius < x < x1 + radius and y0 - radius < y < y1 + radius)
@@ -320,6 +324,22 @@ def _homography(matrix: np.ndarray, camera: PinholeCamera, z: float, texture: Te
     """Texture pixels on the plane at world ``z`` to canvas pixels."""
     r, t = camera.rotation, camera.translation
     return matrix @ np.column_stack([r[:, 0], r[:, 1], r[:, 2] * z + t]) @ texture.to_world()
+
+
+def _layer(texture: Texture, matrix: np.ndarray, camera: PinholeCamera, z: float, size: tuple[int, int],
+           border: int = cv2.BORDER_CONSTANT) -> np.ndarray:
+    """A flat texture at world ``z`` as the canvas sees it, linear BGR."""
+    warped = cv2.warpPerspective(texture.image, _homography(matrix, camera, z, texture), size, flags=cv2.INTER_LINEAR,
+                                 borderMode=border)
+    return cv2.LUT(warped, SRGB_TO_LINEAR)
+
+
+def _cover(texture: Texture, matrix: np.ndarray, camera: PinholeCamera, z: float, size: tuple[int, int]) -> np.ndarray:
+    """Where the texture is in the canvas (0 to 1, smooth at its edges)."""
+    ones = np.ones(texture.image.shape[:2], np.float32)
+    ones[[0, -1], :] = 0
+    ones[:, [0, -1]] = 0
+    return cv2.warpPerspective(ones, _homography(matrix, camera, z, texture), size, flags=cv2.INTER_LINEAR)
 
 
 @dataclass(frozen=True)
@@ -369,23 +389,24 @@ def _light_picture(
     to_centre = np.linalg.norm(lighting.lamp_position - centre) / 1000
     lamp_scale = to_centre**2 / max(0.2, (centre - lighting.lamp_position)[2] / (to_centre * 1000))
 
-    # Board and table: albedo at full resolution, light at half (it varies slowly; shadows are soft anyway).
+    # Board and table: albedo at full resolution, light at a third (it varies slowly; shadows are soft anyway).
     size = (width, height)
-    ground = cv2.LUT(cv2.warpPerspective(top.image, _homography(matrix, camera, table.style.thickness_mm, top), size,
-                                         flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT), SRGB_TO_LINEAR)
-    board_h = _homography(matrix, camera, 0.0, board)
-    printed = cv2.LUT(cv2.warpPerspective(board.image, board_h, size, flags=cv2.INTER_LINEAR), SRGB_TO_LINEAR)
-    cover = cv2.warpPerspective(np.ones(board.image.shape[:2], np.float32), board_h, size, flags=cv2.INTER_LINEAR)
+    ground = _layer(table.table, matrix, camera, table.style.thickness_mm, size, cv2.BORDER_REFLECT)
+    z = table.style.thickness_mm
+    near, cover = _layer(top, matrix, camera, z, size), _cover(top, matrix, camera, z, size)
+    ground += (near - ground) * cover[:, :, None]
+    printed, cover = _layer(board, matrix, camera, 0.0, size), _cover(board, matrix, camera, 0.0, size)
     ground += (printed - ground) * cover[:, :, None]
-    half = (width // 2, height // 2)
-    vs, us = np.mgrid[0 : half[1], 0 : half[0]].astype(np.float64) * 2 + 0.5
+    step = 3
+    half = (width // step, height // step)
+    vs, us = np.mgrid[0 : half[1], 0 : half[0]].astype(np.float64) * step + (step - 1) / 2
     rays = np.stack([(us.ravel() - matrix[0, 2]) / matrix[0, 0], (vs.ravel() - matrix[1, 2]) / matrix[1, 1],
                      np.ones(us.size)], axis=1) @ camera.rotation
     reach = -camera_at[2] / rays[:, 2]
     points = camera_at + rays * np.where(reach > 0, reach, 1e4)[:, None]
     up = np.broadcast_to(np.array([0.0, 0.0, -1.0]), points.shape)
     lit = shadows.lit(points + up).reshape(half[1], half[0])
-    lit = cv2.GaussianBlur(lit, (0, 0), max(0.5, lighting.lamp_softness_px / 2))
+    lit = cv2.GaussianBlur(lit, (0, 0), max(0.5, lighting.lamp_softness_px / step))
     irradiance, glint = shade(lighting, points, up, lit.ravel(), table.style.shininess, camera_at, lamp_scale)
     irradiance = cv2.resize(irradiance.reshape(half[1], half[0], 3), size, interpolation=cv2.INTER_LINEAR)
     glint = cv2.resize(glint.reshape(half[1], half[0], 3), size, interpolation=cv2.INTER_LINEAR)
@@ -496,6 +517,16 @@ def _truth(table: Table, scene: _Scene, track: dict[int, list[str]], objects: np
                                 "edge_px": round(float(room), 1), "corners_px": pixels.round(2).tolist(),
                                 "tape": {"dx_mm": round(tape.dx, 2), "dy_mm": round(tape.dy, 2),
                                          "turn_deg": round(tape.turn, 2)}}
+    spaces = {}
+    for space, corners in table.template.spaces.items():
+        cam = np.column_stack([np.array(corners), np.zeros(4)]) @ camera.rotation.T + camera.translation
+        ideal = cam[:, :2] / cam[:, 2:3] * np.diag(canvas.matrix)[:2] + canvas.matrix[:2, 2]
+        mask = np.zeros(objects.shape, np.uint8)
+        cv2.fillConvexPoly(mask, np.round(ideal * 16).astype(np.int32), 1, cv2.LINE_8, 4)
+        inside = mask.astype(bool)
+        # What hides a space is anything but the camels on the board (the pyramid, the palm tree, a hand).
+        clear = inside & canvas.in_frame & ((objects < PROP_ID) | (objects == PROP_ID + 3))
+        spaces[str(space)] = round(float(clear.sum()) / max(int(inside.sum()), 1), 3)
     occluders = {name: int(counts[PROP_ID + k]) if len(counts) > PROP_ID + k else 0
                  for k, name in enumerate(("pyramid", "palm_tree", "hand"))}
     return {
@@ -508,6 +539,7 @@ def _truth(table: Table, scene: _Scene, track: dict[int, list[str]], objects: np
         "track": {str(space): list(stack) for space, stack in sorted(track.items())},
         "camels": camels,
         "markers": markers,
+        "spaces_visible": spaces,
         "camera": {**camera.as_json(), **table.pose},
         "table": {"surface": table.surface, "markers_on_board": table.markers_on_board,
                   "pyramid": table.pyramid is not None and tier == "props",

@@ -191,7 +191,17 @@ def rasterize(
     bz = b0 * (iz0 - iz2) + b1 * (iz1 - iz2)
     cz = c0 * (iz0 - iz2) + c1 * (iz1 - iz2) + iz2
     eps = -1e-7
-    for index in np.flatnonzero(ok):
+    planes = (a0, b0, c0, a1, b1, c1, az, bz, cz)
+    spans = np.maximum(xmax - xmin, ymax - ymin) + 1
+    left = ok.copy()
+    # Small triangles, many at once: each one's bounding square of ``side`` pixels, then per pixel the nearest.
+    for side in (4, 8, 16, 32):
+        batch = np.flatnonzero(left & (spans <= side))
+        left[batch] = False
+        for start in range(0, len(batch), max(1, 400_000 // (side * side))):
+            _draw_batch(batch[start : start + 400_000 // (side * side)], side, planes, xmin, ymin, xmax, ymax,
+                        inverse_depth, face_buffer, eps)
+    for index in np.flatnonzero(left):
         ys = np.arange(ymin[index], ymax[index] + 1, dtype=np.float64)[:, None]
         xs = np.arange(xmin[index], xmax[index] + 1, dtype=np.float64)[None, :]
         w0 = a0[index] * xs + b0[index] * ys + c0[index]
@@ -206,6 +216,37 @@ def rasterize(
         inverse_depth[rows, cols][closer] = depth[closer]
         face_buffer[rows, cols][closer] = index
     return Raster(inverse_depth, face_buffer)
+
+
+def _draw_batch(faces, side, planes, xmin, ymin, xmax, ymax, inverse_depth, face_buffer, eps) -> None:
+    """Draw the ``faces`` whose bounding boxes fit in ``side`` pixels, nearest first per pixel."""
+    if not len(faces):
+        return
+    a0, b0, c0, a1, b1, c1, az, bz, cz = (p[faces][:, None, None] for p in planes)
+    offsets = np.arange(side, dtype=np.float64)
+    xs = xmin[faces][:, None, None] + offsets[None, None, :]
+    ys = ymin[faces][:, None, None] + offsets[None, :, None]
+    w0 = a0 * xs + b0 * ys + c0
+    w1 = a1 * xs + b1 * ys + c1
+    inside = (w0 >= eps) & (w1 >= eps) & (w0 + w1 <= 1 - eps)
+    inside &= (xs <= xmax[faces][:, None, None]) & (ys <= ymax[faces][:, None, None])
+    which, row, col = np.nonzero(inside)
+    if not len(which):
+        return
+    px = (xmin[faces][which] + col).astype(np.int64)
+    py = (ymin[faces][which] + row).astype(np.int64)
+    depth = (az * xs + bz * ys + cz)[which, row, col].astype(np.float32)
+    width = inverse_depth.shape[1]
+    pixel = py * width + px
+    order = np.lexsort((-depth, pixel))
+    pixel, depth, face = pixel[order], depth[order], faces[which[order]]
+    first = np.ones(len(pixel), bool)
+    first[1:] = pixel[1:] != pixel[:-1]
+    pixel, depth, face = pixel[first], depth[first], face[first]
+    flat_depth = inverse_depth.reshape(-1)
+    closer = depth > flat_depth[pixel]
+    flat_depth[pixel[closer]] = depth[closer]
+    face_buffer.reshape(-1)[pixel[closer]] = face[closer]
 
 
 def silhouette(matrix: np.ndarray, rotation: np.ndarray, translation: np.ndarray, size: tuple[int, int],

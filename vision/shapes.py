@@ -170,10 +170,10 @@ def arm(rng: random.Random, hand_at: np.ndarray, shoulder: np.ndarray) -> list[t
     heading = np.arctan2(direction[1], direction[0])
     pitch = np.degrees(np.arcsin(np.clip(direction[2], -1, 1)))
 
-    def segment(start: np.ndarray, end: np.ndarray, radius: float, lon: int = 10):
+    def segment(start: np.ndarray, end: np.ndarray, radius: float, lon: int = 10, flat: float = 0.85):
         middle = (start + end) / 2
         half = float(np.linalg.norm(end - start)) / 2
-        points, faces = ellipsoid((0, 0, 0), (half, radius, radius * 0.85), lon=lon, lat=6, tilt_deg=pitch)
+        points, faces = ellipsoid((0, 0, 0), (half, radius, radius * flat), lon=lon, lat=6, tilt_deg=pitch)
         c, s = np.cos(heading), np.sin(heading)
         points = points @ np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]]).T + middle
         return points, faces
@@ -183,11 +183,13 @@ def arm(rng: random.Random, hand_at: np.ndarray, shoulder: np.ndarray) -> list[t
     skin = [segment(elbow + direction * 60, wrist + direction * 5, rng.uniform(26, 33))]
     sleeve = [segment(shoulder, elbow + direction * 90, rng.uniform(38, 48))]
     palm_centre = hand_at
-    skin.append(segment(palm_centre - direction * 45, palm_centre + direction * 40, rng.uniform(38, 46) / 1.0, lon=10))
+    skin.append(segment(palm_centre - direction * 50, palm_centre + direction * 45, rng.uniform(38, 44), flat=0.35))
     side = np.array([-direction[1], direction[0], 0.0])
-    spread = rng.uniform(0.6, 1.0)
-    for k, offset in enumerate((-24, -8, 8, 24)):
-        base = palm_centre + direction * 38 + side * offset * spread
-        tip = base + direction * rng.uniform(40, 60) + np.array([0, 0, -rng.uniform(5, 25)])
-        skin.append(segment(base, tip, 8.5 if k else 7.5, lon=6))
+    spread = rng.uniform(0.8, 1.1)
+    for k, offset in enumerate((-27, -9, 9, 27)):
+        base = palm_centre + direction * 35 + side * offset * spread
+        tip = base + direction * rng.uniform(55, 75) + np.array([0, 0, -rng.uniform(0, 15)])
+        skin.append(segment(base, tip, 8.5 if k in (1, 2) else 7.5, lon=6, flat=0.8))
+    thumb = palm_centre + side * 38 * rng.choice((-1, 1))
+    skin.append(segment(thumb - direction * 20, thumb + direction * 35 + side * 0.0, 10, lon=6, flat=0.8))
     return [(skin, "skin"), (sleeve, "sleeve")]

@@ -39,33 +39,56 @@ def _jitter(colour, rng: random.Random, amount: float) -> tuple[int, int, int]:
     return tuple(int(np.clip(c * rng.uniform(1 - amount, 1 + amount), 0, 255)) for c in colour)
 
 
-def table_texture(rng: random.Random, kind: str, centre: tuple[float, float], px_per_mm: float = 1.2) -> Texture:
-    """A table top 1.6 × 1.4 m around ``centre``: ``kind`` is "wood", "cloth" or "laminate"."""
-    width_mm, height_mm = 1600, 1400
-    shape = (int(height_mm * px_per_mm), int(width_mm * px_per_mm))
-    nprng = np.random.default_rng(rng.randrange(2**32))
-    ys, xs = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float32)
-    if kind == "wood":
-        base = np.array(rng.choice([(60, 100, 150), (40, 70, 110), (90, 140, 190), (30, 45, 70)]), np.float32)
-        angle = rng.uniform(0, np.pi)
-        along = np.cos(angle) * xs + np.sin(angle) * ys
-        warp = smooth_noise(nprng, shape, 6) * 40
-        grain = np.sin((along + warp) / rng.uniform(3, 8)) * 0.5 + 0.5
-        shade = 0.8 + 0.25 * grain + 0.08 * smooth_noise(nprng, shape, 12)
-        # Planks: a dark seam every 10 to 20 cm across the grain.
-        across = -np.sin(angle) * xs + np.cos(angle) * ys
-        plank = rng.uniform(100, 200) * px_per_mm
-        shade *= np.where(np.mod(across, plank) < 1.5 * px_per_mm, 0.45, 1.0)
-    elif kind == "cloth":
-        base = np.array(rng.choice([(40, 90, 30), (120, 60, 30), (50, 50, 140), (150, 150, 150), (60, 60, 60)]),
-                        np.float32)
-        weave = (np.sin(xs * 2.2) * np.sin(ys * 2.2)) * 0.06
-        shade = 0.9 + weave + 0.12 * smooth_noise(nprng, shape, 5) + nprng.normal(0, 0.04, shape).astype(np.float32)
-    else:
-        base = np.array(rng.choice([(225, 225, 220), (200, 210, 215), (170, 180, 190), (90, 90, 90)]), np.float32)
-        shade = 0.95 + 0.03 * smooth_noise(nprng, shape, 8) + nprng.normal(0, 0.015, shape).astype(np.float32)
-    image = np.clip(base[None, None, :] * shade[:, :, None], 0, 255).astype(np.uint8)
-    return Texture(image, (centre[0] - width_mm / 2, centre[1] - height_mm / 2), px_per_mm)
+@dataclass(frozen=True)
+class TableTop:
+    """A table top's pattern as a function of world millimetres, so it can be drawn at any resolution: a far,
+    coarse layer for the whole table and a fine one around the board (where markers may be taped)."""
+
+    kind: str
+    """"wood", "cloth" or "laminate"."""
+    base: tuple[int, int, int]
+    angle: float
+    period_mm: float
+    plank_mm: float
+    seed: int
+
+    @classmethod
+    def sample(cls, rng: random.Random) -> TableTop:
+        kind = rng.choice(["wood", "cloth", "laminate"])
+        base = {
+            "wood": [(60, 100, 150), (40, 70, 110), (90, 140, 190), (30, 45, 70)],
+            "cloth": [(40, 90, 30), (120, 60, 30), (50, 50, 140), (150, 150, 150), (60, 60, 60)],
+            "laminate": [(225, 225, 220), (200, 210, 215), (170, 180, 190), (90, 90, 90)],
+        }[kind]
+        return cls(kind, rng.choice(base), rng.uniform(0, np.pi), rng.uniform(4, 9), rng.uniform(100, 200),
+                   rng.randrange(2**31))
+
+    def _field(self, salt: int, cell_mm: float, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """Smooth noise in [−1, 1] over the world, ``cell_mm`` between its random knots."""
+        grid = np.random.default_rng(self.seed + salt).uniform(-1, 1, (int(4000 / cell_mm) + 4,) * 2).astype(np.float32)
+        return cv2.remap(grid, ((xs + 2000) / cell_mm).astype(np.float32), ((ys + 2000) / cell_mm).astype(np.float32),
+                         cv2.INTER_CUBIC, borderMode=cv2.BORDER_REFLECT)
+
+    def texture(self, origin: tuple[float, float], size_mm: tuple[float, float], px_per_mm: float) -> Texture:
+        shape = (int(size_mm[1] * px_per_mm), int(size_mm[0] * px_per_mm))
+        ys, xs = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float32)
+        xs = xs / px_per_mm + origin[0]
+        ys = ys / px_per_mm + origin[1]
+        fine = np.random.default_rng(self.seed + int(px_per_mm * 100)).normal(0, 1, shape).astype(np.float32)
+        if self.kind == "wood":
+            along = np.cos(self.angle) * xs + np.sin(self.angle) * ys
+            across = -np.sin(self.angle) * xs + np.cos(self.angle) * ys
+            warp = self._field(1, 120, xs, ys) * 25
+            grain = np.sin((along * 0.15 + warp) * 2 * np.pi / self.period_mm) * 0.5 + 0.5
+            shade = 0.82 + 0.2 * grain + 0.1 * self._field(2, 80, xs, ys) + 0.02 * fine
+            shade *= np.where(np.mod(across, self.plank_mm) < 1.5, 0.5, 1.0)
+        elif self.kind == "cloth":
+            shade = 0.9 + 0.13 * self._field(1, 150, xs, ys) + 0.05 * fine
+        else:
+            shade = 0.95 + 0.04 * self._field(1, 200, xs, ys) + 0.015 * fine
+        image = np.clip(np.array(self.base, np.float32)[None, None, :] * shade[:, :, None], 0, 255).astype(np.uint8)
+        # Blurred by about one texel, so the picture does not alias when it shrinks.
+        return Texture(cv2.GaussianBlur(image, (0, 0), 0.8), origin, px_per_mm)
 
 
 @dataclass(frozen=True)
@@ -182,12 +205,18 @@ def tape_marker(
     target = np.array([texture.px(x, y) for x, y in corners], np.float32)
     source = np.array([(quiet, quiet), (quiet + side_px, quiet), (quiet + side_px, quiet + side_px),
                        (quiet, quiet + side_px)], np.float32)
-    warp = cv2.getPerspectiveTransform(source, target)
-    size = (texture.image.shape[1], texture.image.shape[0])
+    # Only the patch around the marker is redrawn.
+    pad = quiet * texture.px_per_mm * template.marker_size / side_px + 4
+    x0, y0 = np.maximum(np.floor(target.min(axis=0) - pad), 0).astype(int)
+    x1, y1 = np.ceil(target.max(axis=0) + pad).astype(int)
+    x1, y1 = min(x1, texture.image.shape[1]), min(y1, texture.image.shape[0])
+    warp = cv2.getPerspectiveTransform(source, target - np.array([x0, y0], np.float32))
+    size = (x1 - x0, y1 - y0)
     drawn = cv2.warpPerspective((sheet * 255).astype(np.uint8), warp, size, flags=cv2.INTER_AREA)
     mask = cv2.warpPerspective(np.full(sheet.shape[:2], 255, np.uint8), warp, size, flags=cv2.INTER_LINEAR)
     alpha = mask.astype(np.float32)[:, :, None] / 255
-    texture.image[:] = (texture.image * (1 - alpha) + drawn * alpha).astype(np.uint8)
+    patch = texture.image[y0:y1, x0:x1]
+    patch[:] = (patch * (1 - alpha) + drawn * alpha).astype(np.uint8)
 
 
 def draw_tile(texture: Texture, centre: tuple[float, float], side: float, turn: float, kind: str,

@@ -54,6 +54,15 @@ def table(game_id: str) -> str:
     return _page("table.html", game_id=game_id)
 
 
+@pages.get("/camera/placement")
+def camera_placement() -> Any:
+    """The placement assistant on the host's device: the page; its live view (``?frame=jpg``, the latest frame
+    with the findings drawn over it) and its findings (``?frame=json``)."""
+    from companion.placement_view import placement_response
+
+    return placement_response(current_app.extensions.get("camera"), request.args.get("frame"), _page)
+
+
 @pages.get("/qr.svg")
 def qr() -> Response:
     """A QR code (SVG) for a join link or the Wi-Fi: what phones scan at the table."""

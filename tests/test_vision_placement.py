@@ -1,0 +1,99 @@
+"""The placement assistant (vision.placement) on the photo-like renderer's scenes, whose truth it never sees:
+the pose it measures, the spaces and markers it says are hidden, and the advice it gives."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import numpy as np
+import pytest
+
+from vision import guidance
+from vision.photo import make_table, render_scene
+from vision.placement import assess_placement, draw_placement
+from vision.plausible import random_board
+from vision.raster import PinholeCamera, look_at, make_canvas
+
+
+@pytest.fixture(scope="module")
+def table():
+    return make_table(203, "2018")
+
+
+def _moved(table, distance: float, elevation: float, azimuth: float, aim=(0.0, 0.0)):
+    """The same table with its camera somewhere else (same lens)."""
+    middle = np.array([335.0, 335.0, 0.0])
+    el, az = np.radians(elevation), np.radians(azimuth)
+    position = middle + distance * np.array([np.sin(az) * np.cos(el), np.cos(az) * np.cos(el), -np.sin(el)])
+    rotation = look_at(position, middle + np.array([*aim, 0.0]))
+    old = table.camera
+    camera = PinholeCamera(old.matrix, old.distortion, rotation, -rotation @ position, old.size)
+    return dataclasses.replace(table, camera=camera, canvas=make_canvas(camera))
+
+
+def test_a_camera_set_up_as_the_readme_says_is_measured_and_passes(table):
+    image, truth = render_scene(table, {1: ["red", "blue"], 2: ["green"], 3: ["yellow", "purple"],
+                                        15: ["black"], 16: ["white"]}, 1, "light")
+    report = assess_placement(table.template, image)
+    assert all(facts["found"] for facts in report.markers.values())
+    camera = truth["camera"]
+    assert report.pose["distance_mm"] == pytest.approx(camera["distance_mm"], rel=0.05)
+    assert report.pose["elevation_deg"] == pytest.approx(camera["elevation_deg"], abs=2)
+    assert report.pose["azimuth_deg"] == pytest.approx(camera["azimuth_deg"], abs=2)
+    assert report.hidden_spaces == [] and report.ok, report.advice
+    tallest = max(facts["height_px"] for facts in truth["camels"].values())
+    assert report.camel_px["smallest"] <= tallest * 1.1
+    overlay = draw_placement(image, report)
+    assert overlay.shape == image.shape and np.abs(overlay.astype(int) - image).sum() > 0
+
+
+def test_a_palm_tree_hiding_a_marker_is_named_with_what_to_do(table):
+    # The palm tree stands on the sight line from the camera to marker 1 (top right), its crown in the way.
+    marker = np.array([*np.array(table.template.marker_corners(1)).mean(axis=0), 0.0])
+    camera_at = table.camera.position
+    s = (-200 - camera_at[2]) / (marker[2] - camera_at[2])  # where the sight line is 20 cm above the table
+    crown = camera_at + s * (marker - camera_at)
+    hidden = dataclasses.replace(table, palm=(float(crown[0]), float(crown[1])), pyramid=None)
+    image, truth = render_scene(hidden, {1: ["red"]}, 2, "props", hand=False)
+    assert truth["markers"]["1"]["visible"] < 0.5
+    report = assess_placement(table.template, image)
+    assert not report.markers[1]["found"] and report.markers[1]["why"] == "hidden"
+    (line,) = [line for line in report.advice if line.startswith("marker 1 (top right) is hidden")]
+    assert "palm tree" in line and "raise the camera or move it towards space 9" in line
+
+
+def test_a_camera_too_low_and_too_far_round_is_told_to_move():
+    table = _moved(make_table(204, "2014"), 880, 28, 33)
+    image, _ = render_scene(table, {1: ["blue"], 2: ["green", "white"]}, 3, "light")
+    report = assess_placement(table.template, image)
+    words = " ".join(report.advice)
+    assert report.pose["elevation_deg"] < guidance.ELEVATION_DEG[0]
+    assert "raise it" in words and "move it towards space 11" in words
+
+
+def test_a_marker_out_of_the_picture_is_said_to_be_outside(table):
+    moved = _moved(table, 700, 50, 0, aim=(-160.0, 0.0))
+    image, truth = render_scene(moved, {5: ["red"]}, 4, "clean")
+    report = assess_placement(table.template, image)
+    outside = [m for m, facts in report.markers.items() if facts.get("why") in ("outside", "edge")]
+    truly = [int(m) for m, facts in truth["markers"].items() if facts["edge_px"] < guidance.MARGIN_PX]
+    assert outside and set(outside) <= set(truly)
+    assert any("outside the picture" in line or "edge" in line for line in report.advice)
+
+
+def test_hidden_spaces_agree_with_the_truth_on_scenes_with_the_pyramid_palm_tree_and_hands():
+    agree = total = 0
+    for seed in range(4):
+        table = make_table(300 + seed, "2018")
+        image, truth = render_scene(table, random_board("2018", random.Random(seed)), seed, "props",
+                                    hand=seed % 2 == 0)
+        report = assess_placement(table.template, image)
+        if report.pose is None:
+            continue
+        for space, share in truth["spaces_visible"].items():
+            if 0.3 < share < 0.8:
+                continue  # half hidden: either answer is fair
+            total += 1
+            agree += (share <= 0.3) == (int(space) in report.hidden_spaces)
+    assert total >= 40 and agree / total >= 0.9, (agree, total)
