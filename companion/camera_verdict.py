@@ -15,6 +15,9 @@ from companion.board_check import differences
 from companion.board_hypotheses import Hypothesis
 
 Board = dict[int, list[str]]
+UNFORESEEN_MARGIN = 1.0
+"""How much better (in the verifier's levels of disagreement) the camera's own reading must explain the picture
+than every board the game foresaw, to be answered as a difference nobody foresaw."""
 
 
 @dataclass(frozen=True)
@@ -62,10 +65,16 @@ def camera_verdict(
     where it missed camels, so that a board nobody foresaw is still answered "differs"."""
     expected = hypotheses[0].track
     candidates = list(hypotheses)
+    verdict = scorer.judge([hypothesis.track for hypothesis in candidates])
     blind = _completed(reading, expected, reading_unseen)
     if blind is not None:
-        candidates.append(Hypothesis(blind, "the camera's own reading of the board"))
-    verdict = scorer.judge([hypothesis.track for hypothesis in candidates])
+        # A board nobody foresaw: the camera's own reading counts only when it explains the picture far
+        # better than every board the game foresaw (the reader's search finds some board a little better
+        # than the truth on most pictures: that is not a difference).
+        unforeseen = scorer.track_cost(blind)
+        if unforeseen < min(verdict.costs) - UNFORESEEN_MARGIN:
+            candidates.append(Hypothesis(blind, "the camera's own reading of the board"))
+            verdict = scorer.judge([hypothesis.track for hypothesis in candidates])
     best = candidates[verdict.best]
     shown = set(scorer.spaces)
     if verdict.answer == "matches":

@@ -192,3 +192,17 @@ def test_calibrate_from_a_photo_of_any_known_board(files, tmp_path, capsys):
     wrong.write_text(json.dumps({**LOG, "actions": []}))
     assert main(["vision", "calibrate", str(paths["same"]), "--expect", str(wrong), "--out", str(tmp_path / "x")]) == 1
     assert "camelup vision calibrate:" in capsys.readouterr().err
+
+
+def test_a_board_nobody_foresaw_is_still_answered_differs(tmp_path, capsys):
+    log = tmp_path / "game.json"
+    log.write_text(json.dumps(LOG))
+    board = board_of(LOG)
+    board[10] = board.pop(16)  # white carried five spaces off: no die entry and no slip of a hand gives that
+    image, _ = render_scene(load_template("2018"), board, 23, CALM)
+    photo = tmp_path / "moved.png"
+    cv2.imwrite(str(photo), image)
+    status, out, _ = run(capsys, photo, "--expect", log)
+    assert status == 0 and out["matches"] is False, out
+    assert out["most_likely"] == "the camera's own reading of the board"
+    assert "white should be alone on 16; the camera sees it alone on 10" in out["differences"]
