@@ -10,7 +10,7 @@ The camera (``vision.verify``) scores these plain tracks against the picture; th
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,14 +66,18 @@ def board_hypotheses(start: GameState, actions: Sequence[Mapping[str, Any]]) -> 
                 if state is not None:
                     amendment = Amendment(index, dict(actions[index]), becomes)
                     add(Hypothesis(_board(state), amendment.describe(), amendment))
-    for hypothesis in hand_slips(expected, start.edition.track_length):
+    tiles = {tile.space for tile in before[-1].tiles}
+    for hypothesis in hand_slips(expected, start.edition.track_length, tiles):
         add(hypothesis)
     return found
 
 
-def hand_slips(track: Mapping[int, Sequence[str]], length: int = 16) -> list[Hypothesis]:
+def hand_slips(
+    track: Mapping[int, Sequence[str]], length: int = 16, tiles: Collection[int] = ()
+) -> list[Hypothesis]:
     """Boards a hand could have made of ``track`` by mistake: one camel (with the camels on it, or alone)
-    set down one space off, on top of or under the stack there; two camels of a stack swapped."""
+    set down one space off, on top of or under the stack there; two camels of a stack swapped. No camel is
+    set down on a spectator tile (``tiles``: their spaces): a hand does not put a camel on one."""
     base = {space: list(stack) for space, stack in track.items() if stack}
     slips: list[Hypothesis] = []
     for space, stack in base.items():
@@ -86,7 +90,7 @@ def hand_slips(track: Mapping[int, Sequence[str]], length: int = 16) -> list[Hyp
                     continue
                 rest = [other for other in stack if other not in unit]
                 for target in (space - 1, space + 1):
-                    if not 1 <= target <= length:
+                    if not 1 <= target <= length or target in tiles:
                         continue
                     below = base.get(target, [])
                     for on_top in (True, False) if below else (True,):

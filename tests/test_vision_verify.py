@@ -206,3 +206,9 @@ def test_a_board_nobody_foresaw_is_still_answered_differs(tmp_path, capsys):
     assert status == 0 and out["matches"] is False, out
     assert out["most_likely"] == "the camera's own reading of the board"
     assert "white should be alone on 16; the camera sees it alone on 10" in out["differences"]
+
+
+def test_no_hand_slip_puts_a_camel_on_a_spectator_tile():
+    slips = hand_slips({5: ["a"], 9: ["b"]}, tiles={6})
+    assert all(6 not in slip.track for slip in slips)
+    assert any(4 in slip.track for slip in slips)

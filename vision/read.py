@@ -15,6 +15,7 @@ Stages, each ``(config, ...) -> result`` with its thresholds in :class:`ReadConf
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -355,17 +356,22 @@ def find_stack(
     space: int,
     light: np.ndarray,
     space_board: np.ndarray,
-) -> np.ndarray:
-    """Where on ``space`` (mm) the stack stands: of the points on a grid over the space, the one whose
-    camel-high column looks least like the board (nearer the middle when alike); the middle when none
-    differs from the board by ``found_contrast``."""
+    in_front: Sequence[np.ndarray] = (),
+) -> tuple[np.ndarray, bool]:
+    """Where on ``space`` (mm) the stack stands, and whether one was found: of the points on a grid over the
+    space, the one whose camel-high column looks least like the board (nearer the middle when alike), not
+    counting what lies inside the outlines ``in_front`` (stacks already found nearer the camera); the middle
+    when none differs from the board by ``found_contrast``."""
     cx, cy = template.space_centre(space)
     steps = np.arange(-config.search_mm, config.search_mm + 1e-9, config.search_step_mm)
     grid = np.array([(cx + dx, cy + dy) for dx in steps for dy in steps])
     heights = template.camel["height"] * np.array([0.35, 0.55, 0.75])
     points = np.array([(x, y, -z) for x, y in grid for z in heights])
-    samples = sample_colours(image, pose.project(points), 1) / np.maximum(light, 0.05)
+    pixels = pose.project(points)
+    samples = sample_colours(image, pixels, 1) / np.maximum(light, 0.05)
     usable = ~np.isnan(samples[:, 0])
+    for outline in in_front:
+        usable &= ~inside_convex(outline, pixels)
     profile = np.broadcast_to(space_board, samples.shape)
     scale = np.einsum("ij,ij->i", np.where(usable[:, None], samples, 0), profile) / float(space_board @ space_board)
     scale = np.clip(scale, 0.6, 1.1)
@@ -375,8 +381,27 @@ def find_stack(
     score = unlike - 0.02 * distance
     best = int(np.argmax(score))
     if unlike[best] < config.found_contrast:
-        return np.array([cx, cy])
-    return grid[best]
+        return np.array([cx, cy]), False
+    return grid[best], True
+
+
+def stack_outline(pose: Pose, middle: np.ndarray, height: float, radius: float = 14.0) -> np.ndarray:
+    """The picture's outline (a convex polygon, pixels) of a stack ``height`` mm tall standing at ``middle``,
+    as a cylinder (the pieces are about 30 × 14 mm, turned any way)."""
+    angles = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+    ring = np.column_stack([np.cos(angles), np.sin(angles)]) * radius + middle
+    solid = np.vstack(
+        [np.column_stack([ring, np.zeros(len(ring))]), np.column_stack([ring, np.full(len(ring), -height)])]
+    )
+    return cv2.convexHull(pose.project(solid).astype(np.float32)).reshape(-1, 2)
+
+
+def inside_convex(polygon: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Which points lie inside a convex polygon (either winding)."""
+    edges = np.roll(polygon, -1, axis=0) - polygon
+    relative = points[:, None, :] - polygon[None, :, :]
+    cross = edges[None, :, 0] * relative[:, :, 1] - edges[None, :, 1] * relative[:, :, 0]
+    return (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
 
 
 @dataclass(frozen=True)
@@ -437,21 +462,32 @@ def observe(
         if space not in rims:
             problems.append(f"space {space} is outside the picture")
             continue
-        cx, cy = template.space_centre(space)
         # The light here: how the board's colour looks on this space and its two neighbours (the median,
         # so that one space printed in another colour, or a hand over one, does not throw it off). What
         # this space itself looks like is the "no camel" colour to compare with.
         around = [rims[other] for other in track_neighbours(template, space) if other in rims]
-        light = np.median(np.array(around) / board_reference, axis=0)
+        lights_by_space[space] = np.median(np.array(around) / board_reference, axis=0)
+    # Stacks are looked for nearest the camera first: a stack found in front is not found again, seen
+    # over it, on the space behind.
+    in_front: list[np.ndarray] = []
+    for space in sorted(lights_by_space, key=lambda s: np.linalg.norm(camera_at[:2] - template.space_centre(s))):
+        light = lights_by_space[space]
         space_board = rims[space] / np.maximum(light, 0.05)
-        # Read up vertical lines just in front of the stack's side facing the camera: bottom to top, each run of
-        # one colour is one camel; the board seen above the stack (behind it) ends it. Several lines across
-        # the side, so that something over part of it does not hide the stack.
-        toward = np.array([camera_at[0] - cx, camera_at[1] - cy])
+        middle, found = find_stack(config, template, pose, image, space, light, space_board, in_front)
+        middles[space] = middle
+        if found:
+            in_front.append(stack_outline(pose, middle, 2 * h))
+    for space in template.spaces:
+        if space not in lights_by_space:
+            continue
+        light, middle = lights_by_space[space], middles[space]
+        space_board = rims[space] / np.maximum(light, 0.05)
+        # Read up vertical lines through the stack, a little in front of its middle: bottom to top, each run
+        # of one colour is one camel; what is seen above the stack (behind it) ends it. Several lines across
+        # it, so that something over part of it does not hide the stack.
+        toward = np.array([camera_at[0] - middle[0], camera_at[1] - middle[1]])
         toward = toward / (np.linalg.norm(toward) + 1e-9)
         across = np.array([-toward[1], toward[0]])
-        middle = find_stack(config, template, pose, image, space, light, space_board)
-        middles[space], lights_by_space[space] = middle, light
         feet[space] = middle + toward * config.face_offset_mm
         for offset in np.linspace(-config.line_spread_mm, config.line_spread_mm, config.lines):
             lines.append(_line(config, pose, camera_at, space, feet[space] + across * offset, h))

@@ -22,7 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.read import Observation, ReadConfig
+from vision.read import Observation, ReadConfig, inside_convex
 
 Track = Mapping[int, Sequence[str]]
 
@@ -268,9 +268,9 @@ def _front_stacks(
                          np.column_stack([there + ring, np.full(len(ring), -top)])]
                     )
                     outline = cv2.convexHull(pose.project(solid).astype(np.float32)).reshape(-1, 2)
-                    if not _inside_convex(outline, points[:1])[0]:
+                    if not inside_convex(outline, points[:1])[0]:
                         break  # not even the foot hidden: a lower stack hides nothing either
-                    inside = _inside_convex(outline, points)
+                    inside = inside_convex(outline, points)
                     covered.append(int(np.argmin(inside)) if not inside.all() else len(points))
                 # Found tallest first; zero for the heights that hide nothing.
                 covered = [0] + [0] * (config.max_stack + 1 - len(covered)) + covered[:0:-1]
@@ -278,14 +278,6 @@ def _front_stacks(
             if any(table[-1] > 0 for table in per_line):
                 found.setdefault(space, []).append((front, per_line))
     return found
-
-
-def _inside_convex(polygon: np.ndarray, points: np.ndarray) -> np.ndarray:
-    """Which points lie inside a convex polygon (either winding)."""
-    edges = np.roll(polygon, -1, axis=0) - polygon
-    relative = points[:, None, :] - polygon[None, :, :]
-    cross = edges[None, :, 0] * relative[:, :, 1] - edges[None, :, 1] * relative[:, :, 0]
-    return (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
 
 
 def _normalised(track: Track) -> tuple[tuple[int, tuple[str, ...]], ...]:
