@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from vision.board import BoardTemplate
-from vision.locate import BoardNotFound
-from vision.read import BOARD_BGR, ReadConfig, read_board
+from vision.locate import BoardLocation, BoardNotFound
+from vision.read import BOARD_BGR, ReadConfig, observe, read_board
 from vision.sources import CameraError, FrameSource
 from vision.stable import StableReadings
 
@@ -62,6 +62,7 @@ class CameraWatch:
         self._lessons: set[object] = set()
         self._lesson: dict[int, list[str]] | None = None
         self._lock = threading.Lock()
+        self._location: BoardLocation | None = None
 
     def learn(self, key: object, track: dict[int, list[str]]) -> None:
         """The board is known to be ``track`` (the confirmed starting positions, a leg's start): the next
@@ -121,8 +122,13 @@ class CameraWatch:
                 # A lesson is worth a full-resolution still where the camera can take one (picamera2).
                 still = getattr(source, "still", None)
                 self._learn_from(still() if callable(still) else frame)
-            reading = read_board(ReadConfig(), self.template, self.profiles, frame, self.board_bgr)
+            config = ReadConfig()
+            # The camera stands still: the markers are looked for where they were in the previous frame.
+            observation = observe(config, self.template, frame, self.board_bgr, near=self._location)
+            self._location = observation.location
+            reading = read_board(config, self.template, self.profiles, frame, self.board_bgr, observation)
         except BoardNotFound as error:
+            self._location = None
             self._stable.feed(None)
             self.status = CameraStatus("board not found", message=str(error))
             return self.status

@@ -212,3 +212,18 @@ def test_no_hand_slip_puts_a_camel_on_a_spectator_tile():
     slips = hand_slips({5: ["a"], 9: ["b"]}, tiles={6})
     assert all(6 not in slip.track for slip in slips)
     assert any(4 in slip.track for slip in slips)
+
+
+def test_the_next_frame_finds_the_markers_where_they_were():
+    from vision.locate import LocateConfig, locate_board
+
+    template = load_template("2018")
+    image, _ = render_scene(template, board_of(LOG), 31, CALM)
+    first = locate_board(LocateConfig(), template, image)
+    again = locate_board(LocateConfig(), template, image, near=first)
+    for marker, quad in first.markers.items():
+        assert np.abs(again.markers[marker] - quad).max() < 1.0
+    # A picture where the board is not where it was: the markers are looked for everywhere again.
+    moved = np.roll(image, (40, 60), axis=(0, 1))
+    shifted = locate_board(LocateConfig(), template, moved, near=first)
+    assert np.abs(shifted.markers[0] - (first.markers[0] + [60, 40])).max() < 1.5

@@ -128,14 +128,49 @@ def _wide_detector(config: LocateConfig) -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
 
 
-def locate_board(config: LocateConfig, template: BoardTemplate, image: np.ndarray) -> BoardLocation:
+def _near(
+    finder: cv2.aruco.ArucoDetector, gray: np.ndarray, previous: BoardLocation
+) -> dict[int, np.ndarray]:
+    """The markers looked for only around where they were in the previous frame (a camera on a stand does
+    not move): a few small crops instead of the whole picture."""
+    seen = {}
+    height, width = gray.shape[:2]
+    for marker, quad in previous.markers.items():
+        size = float(np.ptp(quad, axis=0).max())
+        pad = size * 0.6 + 8
+        x0, y0 = np.maximum(quad.min(axis=0) - pad, 0).astype(int)
+        x1, y1 = np.minimum(quad.max(axis=0) + pad, [width, height]).astype(int)
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            continue
+        # A large marker is looked for smaller (about 60 px: plenty for 4×4 cells), its corners refined after.
+        scale = min(1.0, 60.0 / max(size, 1.0))
+        crop = gray[y0:y1, x0:x1]
+        small = crop if scale == 1.0 else cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        found = _detect(finder, small, scale)
+        if marker in found:
+            corners = found[marker].astype(np.float32).reshape(-1, 1, 2)
+            if scale < 1.0:
+                criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
+                corners = cv2.cornerSubPix(crop, corners, (max(2, round(1.5 / scale)),) * 2, (-1, -1), criteria)
+            seen[marker] = corners.reshape(4, 2).astype(np.float64) + np.array([x0, y0], np.float64)
+    return seen
+
+
+def locate_board(
+    config: LocateConfig, template: BoardTemplate, image: np.ndarray, near: BoardLocation | None = None
+) -> BoardLocation:
     """Where the board is in ``image`` (BGR or grey). A picture wider than ``config.max_width`` is searched
-    at that width (the markers are large); corners are given in the full picture's pixels.
+    at that width (the markers are large); corners are given in the full picture's pixels. ``near``: where
+    the board was in the previous frame of the same camera: the markers are looked for around there first.
 
     Raises:
         BoardNotFound: naming every marker that was not seen (no location is guessed from fewer).
     """
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if near is not None:
+        seen = _near(detector(config), gray, near)
+        if len(seen) == len(MARKER_IDS):
+            return _fit(template, seen)
     scale = min(1.0, config.max_width / gray.shape[1])
     small = gray if scale == 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     finder = detector(config)
@@ -161,6 +196,10 @@ def locate_board(config: LocateConfig, template: BoardTemplate, image: np.ndarra
         points = np.array([seen[m] for m in MARKER_IDS], np.float32).reshape(-1, 1, 2)
         refined = cv2.cornerSubPix(gray, points, (max(2, round(1.5 / scale)),) * 2, (-1, -1), criteria)
         seen = {m: refined[4 * i : 4 * i + 4].reshape(4, 2).astype(np.float64) for i, m in enumerate(MARKER_IDS)}
+    return _fit(template, seen)
+
+
+def _fit(template: BoardTemplate, seen: dict[int, np.ndarray]) -> BoardLocation:
     board = np.array([template.marker_corners(m) for m in MARKER_IDS], np.float64).reshape(-1, 2)
     pixels = np.array([seen[m] for m in MARKER_IDS], np.float64).reshape(-1, 2)
     homography, _ = cv2.findHomography(board, pixels, 0)

@@ -425,6 +425,8 @@ class Observation:
     """How the light changes the board's colour on each space (divide a sample by it)."""
     image: np.ndarray | None = None
     """The picture the lines were read in (the board's region of a large picture, see :func:`board_region`)."""
+    location: BoardLocation | None = None
+    """Where the markers were found (in the whole picture): the next frame looks for them there first."""
 
     def line_slices(self) -> list[slice]:
         ends = np.cumsum(self.counts).tolist()
@@ -437,6 +439,7 @@ def observe(
     image: np.ndarray,
     board_bgr: tuple[float, float, float] = BOARD_BGR,
     location: BoardLocation | None = None,
+    near: BoardLocation | None = None,
 ) -> Observation:
     """Locate the board (unless ``location`` is given) and sample every space's lines.
 
@@ -444,8 +447,9 @@ def observe(
         vision.locate.BoardNotFound: the markers are not all visible (nothing is guessed).
     """
     if location is None:
-        location = locate_board(config.locate, template, image)
+        location = locate_board(config.locate, template, image, near)
     pose = camera_pose(location, (image.shape[1], image.shape[0]))
+    found_in = location
     image, pose = board_region(config, template, image, pose)
     camera_at = -pose.rotation.T @ pose.translation
     h = template.camel["height"]
@@ -496,13 +500,16 @@ def observe(
     counts = [len(line.points) for line in lines]
     if not lines:
         empty = np.zeros((0, 3), np.float32)
-        return Observation(pose, camera_at, [], empty, empty, [], feet, problems, middles, lights_by_space, image)
+        return Observation(
+            pose, camera_at, [], empty, empty, [], feet, problems, middles, lights_by_space, image, found_in
+        )
     samples = sample_colours(image, np.concatenate([line.points for line in lines]), config.sample_radius_px)
     light_per_sample = np.maximum(np.repeat(np.array(lights), counts, axis=0), 0.05)
     corrected = (samples / light_per_sample).astype(np.float32)
     board_per_sample = np.repeat(np.array(boards), counts, axis=0).astype(np.float32)
     return Observation(
-        pose, camera_at, lines, corrected, board_per_sample, counts, feet, problems, middles, lights_by_space, image
+        pose, camera_at, lines, corrected, board_per_sample, counts, feet, problems, middles, lights_by_space, image,
+        found_in,
     )
 
 

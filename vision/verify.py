@@ -350,15 +350,20 @@ class _LineModel:
         before[min(self.latest_starts[level], n) + 1 :] = np.inf  # this camel must start low enough
         camel = self.camel_cumulative[:, labels[-1]]
         start_values = before - camel  # + camel[b] for the run [a, b)
-        ends = np.arange(n + 1)
+        # Only the ends this camel can have: not above where its top can be seen, nor beyond its latest start
+        # and longest run.
+        last = min(self.latest_ends[level], self.latest_starts[level] + self.max_run, n)
+        ends = np.arange(last + 1)
         starts = ends[:, None] - np.arange(self.min_run, self.max_run + 1)[None, :]
         valid = starts >= 0
         values = np.where(valid, start_values[np.clip(starts, 0, n)], np.inf)
         choice = values.argmin(axis=1)
-        result = values[ends, choice] + camel
-        result[min(self.latest_ends[level], n) + 1 :] = np.inf  # nor end above where its top can be seen
+        result = np.full(n + 1, np.inf)
+        result[: last + 1] = values[ends, choice] + camel[: last + 1]
+        chosen = np.zeros(n + 1, int)
+        chosen[: last + 1] = starts[ends, choice]
         self._prefixes[labels] = result
-        self._starts[labels] = starts[ends, choice]
+        self._starts[labels] = chosen
         return result
 
     def runs(self, labels: list[int]) -> list[tuple[int, int]]:
