@@ -60,9 +60,8 @@ def random_game(edition: str, rng: random.Random) -> Expectation | None:
     return Expectation(edition, start, actions)
 
 
-def run(scenes: int, seed: int, tiers: tuple[str, ...], margin: float | None = None) -> dict[str, Any]:
+def run(scenes: int, seed: int, tiers: tuple[str, ...], verify: VerifyConfig | None = None) -> dict[str, Any]:
     config = ReadConfig()
-    verify = VerifyConfig() if margin is None else VerifyConfig(decisive_margin=margin)
     results: dict[str, dict[str, Any]] = {}
     jobs = [(tier, index) for tier in tiers for index in range(scenes)]
     colours: dict[tuple[int, str], tuple[Any, Any, dict[str, Any], Any, bool]] = {}
@@ -140,10 +139,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tier", choices=(*TIERS, "all"), default="all")
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--margin", type=float, help="the decisive margin (default: VerifyConfig's)")
+    parser.add_argument("--verify", metavar="JSON", help='VerifyConfig fields to try, e.g. {"slip_prior": 0.3}')
     args = parser.parse_args()
     tiers = TIERS if args.tier == "all" else (args.tier,)
-    results = run(args.scenes, args.seed, tiers, args.margin)
+    results = run(args.scenes, args.seed, tiers, VerifyConfig(**json.loads(args.verify)) if args.verify else None)
     if args.json:
         print(json.dumps({tier: {k: v for k, v in c.items() if k != "times"} for tier, c in results.items()}))
     print("\n".join(describe(results)))

@@ -65,7 +65,15 @@ def camera_verdict(
     where it missed camels, so that a board nobody foresaw is still answered "differs"."""
     expected = hypotheses[0].track
     candidates = list(hypotheses)
-    verdict = scorer.judge([hypothesis.track for hypothesis in candidates])
+
+    def priors() -> list[float]:
+        settings = scorer.verify
+        return [0.0] + [
+            settings.entry_prior if hypothesis.amendment is not None else settings.slip_prior
+            for hypothesis in candidates[1:]
+        ]
+
+    verdict = scorer.judge([hypothesis.track for hypothesis in candidates], priors())
     blind = _completed(reading, expected, reading_unseen)
     if blind is not None:
         # A board nobody foresaw: the camera's own reading counts only when it explains the picture far
@@ -74,7 +82,7 @@ def camera_verdict(
         unforeseen = scorer.track_cost(blind)
         if unforeseen < min(verdict.costs) - UNFORESEEN_MARGIN:
             candidates.append(Hypothesis(blind, "the camera's own reading of the board"))
-            verdict = scorer.judge([hypothesis.track for hypothesis in candidates])
+            verdict = scorer.judge([hypothesis.track for hypothesis in candidates], priors())
     best = candidates[verdict.best]
     shown = set(scorer.spaces)
     if verdict.answer == "matches":

@@ -49,6 +49,10 @@ class VerifyConfig:
     """Stacks further than this from a space (its neighbours' and the next row's) cannot hide its lines."""
     dropped_lines: int = 1
     """Of each space's lines, this many that fit a stack worst do not count for it."""
+    entry_prior: float = 0.15
+    """What a mis-entered die costs before the picture is looked at (the expected board costs nothing)."""
+    slip_prior: float = 0.3
+    """What a hand's slip costs before the picture is looked at."""
     decisive_margin: float = 0.6
     """Two hypotheses closer than this (in levels of disagreement) cannot be told apart."""
 
@@ -204,14 +208,17 @@ class BoardScorer:
     def space_costs(self, track: Track) -> dict[int, float]:
         return {space: self.stack_cost(space, track.get(space, ()), track) for space in self.spaces}
 
-    def judge(self, hypotheses: Sequence[Track]) -> Verdict:
+    def judge(self, hypotheses: Sequence[Track], priors: Sequence[float] | None = None) -> Verdict:
         """Which hypothesis the picture supports. The first is the expected board: ``"matches"`` when it is
         the best by the decisive margin, ``"differs"`` when another is better by that margin, otherwise
-        ``"cannot tell"`` with the spaces that would decide."""
+        ``"cannot tell"`` with the spaces that would decide. ``priors``: what each hypothesis costs before
+        the picture is looked at (a slip is rarer than no slip), in the same units."""
         if not hypotheses:
             raise ValueError("no hypothesis to judge")
         per_space = [self.space_costs(track) for track in hypotheses]
         costs = [sum(costs.values()) for costs in per_space]
+        if priors is not None:
+            costs = [cost + prior for cost, prior in zip(costs, priors, strict=True)]
         order = sorted(range(len(costs)), key=lambda index: (costs[index], index))
         best = order[0]
         rivals = [index for index in order[1:] if _normalised(hypotheses[index]) != _normalised(hypotheses[best])]
