@@ -97,7 +97,7 @@ def read_picture(
             "track": {str(space): stack for space, stack in sorted(track.items())},
             "unseen": list(unseen),
             "confidence": round(reading.confidence, 3),
-            "problems": [problem for problem in reading.problems if "is not seen" not in problem],
+            "problems": [p for p in reading.problems if "is not seen" not in p and "sighting" not in p],
         }
     from companion.board_hypotheses import board_hypotheses
     from companion.camera_verdict import camera_verdict

@@ -115,10 +115,13 @@ def test_calibrate_and_read_commands(tmp_path, capsys):
     assert main(["vision", "calibrate", "--board", "2014"]) == 0
     assert "blue on 1, green on 3, orange on 5" in capsys.readouterr().out
     photo, scene, saved = tmp_path / "cal.png", tmp_path / "scene.png", tmp_path / "table.json"
-    status = main(["vision", "render", "--board", "2014", "--seed", "4", "--calibration-layout", "--out", str(photo)])
+    # The reader's own scenes: every render is of the same table (a photo-like render's table follows its seed).
+    synth = ["--renderer", "synth"]
+    status = main(["vision", "render", *synth, "--board", "2014", "--seed", "4", "--calibration-layout", "--out",
+                   str(photo)])
     assert status == 0
     assert main(["vision", "calibrate", str(photo), "--board", "2014", "--out", str(saved)]) == 0
-    assert main(["vision", "render", "--board", "2014", "--seed", "9", "--out", str(scene)]) == 0
+    assert main(["vision", "render", *synth, "--board", "2014", "--seed", "9", "--out", str(scene)]) == 0
     capsys.readouterr()
     assert main(["vision", "read", str(scene), "--calibration", str(saved)]) == 0
     reading = json.loads(capsys.readouterr().out)
