@@ -5,12 +5,15 @@ Stages, each ``(config, ...) -> result`` with its thresholds in :class:`ReadConf
 1. :func:`vision.locate.locate_board`: the markers give the board plane (millimetres → pixels).
 2. :func:`camera_pose`: from that homography, the camera's focal length and pose (principal point at the
    image centre, square pixels), so points above the board can be projected too.
-3. :func:`read_board`: for every space, vertical lines just in front of the stack's side that faces the
-   camera (:class:`_Line`), each sample's colour judged against the camel profiles after dividing by the
-   board's own colour around that space, which takes out uneven light and colour casts
-   (:func:`label_samples`); each line cut into camels bottom to top (:func:`stack_from_labels`), and the
-   lines across one stack agreed (:func:`agreed_stack`). Each camel is kept once: where it is read most
-   clearly, unless that sighting is a tall stack's top seen at the covered foot of the space behind.
+3. :func:`observe`: a large picture is cut down to the board's region (:func:`board_region`); on every space
+   the stack is looked for where it stands (:func:`find_stack`, nearest the camera first), and vertical lines
+   are sampled through it (:class:`_Line`), each sample divided by the light there (the board's own colour
+   around that space), which takes out uneven light and colour casts.
+4. :func:`blind_reading`: each line's samples labelled with the nearest camel colour (:func:`label_samples`),
+   cut into camels bottom to top (:func:`stack_from_labels`), the lines across one stack agreed
+   (:func:`agreed_stack`); each camel kept once.
+5. :func:`read_board`: that first reading made sure by :mod:`vision.verify` (every camel moved to where the
+   picture says it fits best; one whose place is not clear is reported unseen, never guessed).
 """
 
 from __future__ import annotations
