@@ -63,6 +63,37 @@ class CameraWatch:
         self._lesson: dict[int, list[str]] | None = None
         self._lock = threading.Lock()
         self._location: BoardLocation | None = None
+        self._verdicts: dict[object, tuple[Any, dict[str, Any]]] = {}
+
+    def verdict(self, key: object, start: Any, actions: list[Any], language: str = "en") -> dict[str, Any] | None:
+        """The latest frame checked against the game's board and the boards a slip would give
+        (:func:`companion.camera_verdict.camera_verdict`): ``{"answer", "matches", "most_likely",
+        "unseen", "differences", "correction"?}``, or None before a frame with the board in it. Worked out
+        once per frame and ``key`` (the game and its number of actions): pages that ask again cost nothing."""
+        from companion.board_hypotheses import board_hypotheses
+        from companion.camera_verdict import camera_verdict
+        from vision.read import blind_reading
+        from vision.verify import BoardScorer, refine
+
+        frame = self.latest_frame
+        if frame is None:
+            return None
+        cached = self._verdicts.get(key)
+        if cached is not None and cached[0] is frame:
+            return cached[1]
+        config = ReadConfig()
+        try:
+            observation = observe(config, self.template, frame, self.board_bgr, near=self._location)
+        except BoardNotFound:
+            return None
+        first = blind_reading(config, self.template, self.profiles, frame, self.board_bgr, observation)
+        scorer = BoardScorer(config, observation, self.profiles)
+        track, unseen = refine(scorer, first.track, list(self.profiles))
+        found = camera_verdict(scorer, board_hypotheses(start, actions), track, unseen, list(self.profiles), language)
+        result = {key: value for key, value in found.as_json().items() if key not in ("track", "expected")}
+        result["answer"] = result.pop("verdict")
+        self._verdicts = {key: (frame, result)}
+        return result
 
     def learn(self, key: object, track: dict[int, list[str]]) -> None:
         """The board is known to be ``track`` (the confirmed starting positions, a leg's start): the next

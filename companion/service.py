@@ -299,6 +299,10 @@ class GameService:
             self._commit(game, "action", action_to_json(action), caller.player or "host", after)
             return after
 
+    def game_start(self, game_id: str) -> GameState:
+        """The game as it stood before its first action (its setup)."""
+        return _state_after(self.game(game_id).row, [])
+
     def undo(self, game_id: str, caller: Caller) -> GameState:
         """The host takes back the last action (recorded in the stored log as an undo)."""
         if caller.role != "host":

@@ -69,6 +69,8 @@ def test_the_table_screen_gets_the_camera_report(tmp_path):
     report = client.get(f"/api/games/{game['game_id']}/camera",
                         headers={"Authorization": f"Bearer {game['table_token']}"}).get_json()
     assert report["state"] == "reading" and report["differences"] == []
+    # The game's board verified against the latest frame, with the slips that could explain a difference.
+    assert report["verdict"]["matches"] is True and report["verdict"]["answer"] == "matches"
     other = client.post("/api/games", json={"edition": "2014", "players": ["A", "B"], "dice": "manual"}).get_json()
     assert client.get(f"/api/games/{other['game_id']}/camera",
                       headers={"Authorization": f"Bearer {other['host_token']}"}).get_json()["state"] == "other board"
@@ -152,3 +154,22 @@ def test_a_lesson_uses_a_full_resolution_still_when_the_camera_can_take_one(tmp_
     status = watch.step(StillCamera(path))
     assert taken == [True] and watch.learnt == "calibrated from a board the game confirmed", watch.learnt
     assert status.track == TRACK
+
+
+def test_the_watch_names_the_mis_entered_die_behind_what_it_sees(tmp_path):
+    from companion.rules import EDITION_2018, new_game
+
+    template = load_template("2018")
+    start = new_game(EDITION_2018, ["A", "B"], TRACK)
+    entered = [{"player": "A", "type": "pyramid", "die": "red", "value": 1}]
+    really = {**{space: stack for space, stack in TRACK.items() if space != 7}, 9: ["red"]}  # red showed 2
+    image, _ = render_scene(template, really, 3, CLEAN)
+    path = tmp_path / "board.png"
+    cv2.imwrite(str(path), image)
+    watch = CameraWatch(lambda: ImageFiles(path), template, profiles(), agree=1)
+    assert watch.verdict(("g", 1), start, entered) is None  # no frame yet
+    watch.step(ImageFiles(path))
+    verdict = watch.verdict(("g", 1), start, entered)
+    assert verdict["matches"] is False and verdict["most_likely"] == "A's pyramid ticket: red 1 → red 2"
+    assert verdict["correction"]["becomes"]["value"] == 2
+    assert watch.verdict(("g", 1), start, entered) is verdict  # the same frame and game: worked out once

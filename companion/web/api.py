@@ -127,7 +127,14 @@ def camera(game_id: str) -> Any:
         # A leg's start (or the game's): the board is the one the game confirmed; the camera learns this
         # table's colours from it (once per leg).
         watch.learn((game_id, state.leg), {space: list(stack) for space, stack in state.track.as_dict().items()})
-    return jsonify(camera_report(watch.status, state.track.as_dict(), language))
+    report = camera_report(watch.status, state.track.as_dict(), language)
+    if not state.game_over:
+        # The game's board verified against the latest frame, with the slips that could explain a difference.
+        start = service().game_start(game_id)
+        verdict = watch.verdict((game_id, len(game.actions)), start, game.actions, language)
+        if verdict is not None:
+            report["verdict"] = verdict
+    return jsonify(report)
 
 
 @api.post("/api/games/<game_id>/camera/correct")
