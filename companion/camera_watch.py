@@ -3,15 +3,18 @@ to compare with the game. A missing or failing camera is a notice, never a crash
 
 from __future__ import annotations
 
+import json
+import os
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from vision.board import BoardTemplate
-from vision.locate import BoardNotFound
-from vision.read import BOARD_BGR, ReadConfig, read_board
+from vision.locate import BoardLocation, BoardNotFound
+from vision.read import BOARD_BGR, ReadConfig, observe, read_board
 from vision.sources import CameraError, FrameSource
 from vision.stable import StableReadings
 
@@ -39,6 +42,7 @@ class CameraWatch:
         interval: float = 1.0,
         agree: int = 3,
         board_bgr: tuple[float, float, float] = BOARD_BGR,
+        learnt_path: Path | None = None,
     ) -> None:
         self._open_source = open_source
         self.template = template
@@ -51,6 +55,87 @@ class CameraWatch:
         self.status = CameraStatus("starting", message="the camera is starting")
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera-watch", daemon=True)
+        self.learnt_path = learnt_path
+        """Where the colours learnt from known boards are kept (beside the games), to start from next time."""
+        self.learnt = ""
+        """What the latest lesson gave, in words ("" before any)."""
+        self._lessons: set[object] = set()
+        self._lesson: dict[int, list[str]] | None = None
+        self._lock = threading.Lock()
+        self._location: BoardLocation | None = None
+        self._verdicts: dict[object, tuple[Any, dict[str, Any]]] = {}
+
+    def verdict(self, key: object, start: Any, actions: list[Any], language: str = "en") -> dict[str, Any] | None:
+        """The latest frame checked against the game's board and the boards a slip would give
+        (:func:`companion.camera_verdict.camera_verdict`): ``{"answer", "matches", "most_likely",
+        "unseen", "differences", "correction"?}``, or None before a frame with the board in it. Worked out
+        once per frame and ``key`` (the game and its number of actions): pages that ask again cost nothing."""
+        from companion.board_hypotheses import board_hypotheses
+        from companion.camera_verdict import camera_verdict
+        from vision.read import blind_reading
+        from vision.verify import BoardScorer, refine
+
+        frame = self.latest_frame
+        if frame is None:
+            return None
+        cached = self._verdicts.get(key)
+        if cached is not None and cached[0] is frame:
+            return cached[1]
+        config = ReadConfig()
+        try:
+            observation = observe(config, self.template, frame, self.board_bgr, near=self._location)
+        except BoardNotFound:
+            return None
+        first = blind_reading(config, self.template, self.profiles, frame, self.board_bgr, observation)
+        scorer = BoardScorer(config, observation, self.profiles)
+        track, unseen = refine(scorer, first.track, list(self.profiles))
+        found = camera_verdict(scorer, board_hypotheses(start, actions), track, unseen, list(self.profiles), language)
+        result = {key: value for key, value in found.as_json().items() if key not in ("track", "expected")}
+        result["answer"] = result.pop("verdict")
+        self._verdicts = {key: (frame, result)}
+        return result
+
+    def learn(self, key: object, track: dict[int, list[str]]) -> None:
+        """The board is known to be ``track`` (the confirmed starting positions, a leg's start): the next
+        frame calibrates the camera for this table. Once per ``key`` (a game and leg), so a page that asks
+        again costs nothing."""
+        with self._lock:
+            if key not in self._lessons:
+                self._lessons.add(key)
+                self._lesson = {space: list(stack) for space, stack in track.items() if stack}
+
+    def _learn_from(self, frame: Any) -> None:
+        """Calibrate from ``frame`` (its board is the lesson's); keep the colours and save them if it works."""
+        from vision.calibrate import CalibrationError, calibrate_from_board
+
+        with self._lock:
+            lesson, self._lesson = self._lesson, None
+        if lesson is None:
+            return
+        # Only from a board the camera does not contradict with the colours it has (a camel moved by
+        # hand, or two swapped, would teach it wrong colours).
+        try:
+            reading = read_board(ReadConfig(), self.template, self.profiles, frame, self.board_bgr)
+        except BoardNotFound as error:
+            self.learnt = f"not calibrated from this board ({error})"
+            return
+        if not agrees(reading.track, lesson):
+            self.learnt = "not calibrated: the camera sees the board differently from the game"
+            return
+        try:
+            calibration = calibrate_from_board(
+                ReadConfig(), self.template, list(self.profiles), frame, lesson, start=self.profiles
+            )
+        except (CalibrationError, BoardNotFound) as error:
+            self.learnt = f"not calibrated from this board ({error})"
+            return
+        self.profiles, self.board_bgr = dict(calibration.profiles), calibration.board_bgr
+        self.learnt = "calibrated from a board the game confirmed"
+        if self.learnt_path is not None:
+            try:
+                save_learnt(calibration, self.learnt_path)
+            except OSError as error:
+                self.learnt += f" (not saved: {error.strerror})"
 
     def start(self) -> CameraWatch:
         self._thread.start()
@@ -63,9 +148,18 @@ class CameraWatch:
     def step(self, source: FrameSource) -> CameraStatus:
         """Read one frame and update the status (the thread's loop; tests call it directly)."""
         try:
-            self.latest_frame = source.read()
-            reading = read_board(ReadConfig(), self.template, self.profiles, self.latest_frame, self.board_bgr)
+            frame = self.latest_frame = source.read()
+            if self._lesson is not None:
+                # A lesson is worth a full-resolution still where the camera can take one (picamera2).
+                still = getattr(source, "still", None)
+                self._learn_from(still() if callable(still) else frame)
+            config = ReadConfig()
+            # The camera stands still: the markers are looked for where they were in the previous frame.
+            observation = observe(config, self.template, frame, self.board_bgr, near=self._location)
+            self._location = observation.location
+            reading = read_board(config, self.template, self.profiles, frame, self.board_bgr, observation)
         except BoardNotFound as error:
+            self._location = None
             self._stable.feed(None)
             self.status = CameraStatus("board not found", message=str(error))
             return self.status
@@ -94,6 +188,33 @@ class CameraWatch:
             self.status = CameraStatus("unavailable", message=f"the camera stopped ({error}): play goes on by hand")
         finally:
             source.close()
+
+
+def agrees(seen: dict[int, list[str]], known: dict[int, list[str]]) -> bool:
+    """Whether every camel the camera places stands where ``known`` has it, in the same order as the other
+    camels it sees there (camels it does not see contradict nothing)."""
+    for space, stack in seen.items():
+        here = [camel for camel in known.get(space, []) if camel in stack]
+        if list(stack) != here:
+            return False
+    return True
+
+
+def save_learnt(calibration: Any, path: Path) -> Path:
+    """Write a calibration atomically (a crash mid-write leaves the previous one whole)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    with open(partial, "w", encoding="utf-8") as handle:
+        handle.write(json.dumps(calibration.as_json(), indent=1) + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(partial, path)
+    return path
+
+
+LEARNT_NAME = "camera-calibration.json"
+"""The calibration the companion learns by itself, in its data directory beside the games."""
 
 
 def camera_report(

@@ -232,7 +232,7 @@ def _make_camera(settings: Settings) -> CameraWatch | None:
     """The camera watch the settings ask for; a camera that cannot start shows as a notice, not an error."""
     if settings.camera == "none":
         return None
-    from companion.camera_watch import CameraWatch
+    from companion.camera_watch import LEARNT_NAME, CameraWatch
     from vision.board import TemplateError
     from vision.calibrate import CalibrationError, reading_colours
     from vision.sources import open_source
@@ -242,9 +242,18 @@ def _make_camera(settings: Settings) -> CameraWatch | None:
     except (TemplateError, CalibrationError) as error:
         print(f"camelup serve: camera: {error}; the camera is off", file=sys.stderr)
         return None
+    learnt = Path(settings.data) / LEARNT_NAME
+    if not settings.camera_calibration and learnt.exists():
+        # What the camera learnt by itself at this table (from boards the game confirmed), if for this board.
+        with contextlib.suppress(CalibrationError):
+            known = reading_colours(settings.camera_board, str(learnt))
+            if known.template.edition == colours.template.edition:
+                colours = known
     # The source is opened on the watch's own thread: a camera that is slow to start holds nothing up.
     source = functools.partial(open_source, settings.camera, settings.camera_source)
-    return CameraWatch(source, colours.template, colours.profiles, board_bgr=colours.board_bgr).start()
+    return CameraWatch(
+        source, colours.template, colours.profiles, board_bgr=colours.board_bgr, learnt_path=learnt
+    ).start()
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -367,25 +376,32 @@ def _vision_render(args: argparse.Namespace) -> int:
 
 
 def _vision_read(args: argparse.Namespace) -> int:
+    """One JSON object; exit 1 when the board is not found, 2 for input that cannot be used."""
+    from companion.camera_read import BadInput, load_expectation, load_image, read_picture
     from vision.board import TemplateError
     from vision.calibrate import CalibrationError, reading_colours
     from vision.locate import BoardNotFound
-    from vision.read import ReadConfig, read_board
+
+    def refuse(message: str) -> int:
+        print(json.dumps({"error": message}))
+        print(f"camelup vision read: {message}", file=sys.stderr)
+        return 2
 
     try:
-        colours = reading_colours(args.board, args.calibration)
-    except (TemplateError, CalibrationError) as error:
-        print(f"camelup vision read: {error}", file=sys.stderr)
-        return 2
-    image = _image(args.image, "read")
-    if image is None:
-        return 2
+        expectation = load_expectation(args.expect) if args.expect else None
+        board = args.board or (expectation.edition if expectation else "2018")
+        colours = reading_colours(board, args.calibration)
+        if expectation and colours.template.edition != expectation.edition:
+            raise BadInput(f"{args.expect} is a {expectation.edition} game, the board is the {board} one")
+        image = load_image(args.image)
+    except (BadInput, TemplateError, CalibrationError) as error:
+        return refuse(str(error))
     try:
-        reading = read_board(ReadConfig(), colours.template, colours.profiles, image, colours.board_bgr)
+        result = read_picture(image, colours.template, colours.profiles, colours.board_bgr, expectation)
     except BoardNotFound as error:
         print(json.dumps({"error": str(error), "missing_markers": error.missing}))
         return 1
-    print(json.dumps(reading.as_json()))
+    print(json.dumps(result))
     return 0
 
 
@@ -399,16 +415,31 @@ def _image(path: str, command: str) -> np.ndarray | None:
 
 
 def _vision_calibrate(args: argparse.Namespace) -> int:
-    from vision.calibrate import CalibrationError, calibrate, calibration_layout, save_calibration
+    from companion.camera_read import BadInput, load_expectation
+    from vision.calibrate import CalibrationError, calibrate_from_board, calibration_layout, save_calibration
     from vision.locate import BoardNotFound
     from vision.read import ReadConfig
     from vision.synth import EDITION_CAMELS
 
+    known = None
+    if args.expect:
+        try:
+            expectation = load_expectation(args.expect)
+        except BadInput as error:
+            print(f"camelup vision calibrate: {error}", file=sys.stderr)
+            return 2
+        args.board = args.board or expectation.edition
+        known = expectation.board()
+    args.board = args.board or "2018"
     board = _board(args, "calibrate")
     if board is None:
         return 2
     template, edition = board
     camels = list(EDITION_CAMELS[edition])
+    if args.expect and edition != expectation.edition:
+        print(f"camelup vision calibrate: {args.expect} is a {expectation.edition} game, the board is the "
+              f"{args.board} one", file=sys.stderr)
+        return 2
     if args.image is None:
         places = ", ".join(f"{camel} on {space}" for space, (camel,) in calibration_layout(camels).items())
         print(f"Put one camel on each of these spaces, nothing else on the board: {places}.")
@@ -418,7 +449,8 @@ def _vision_calibrate(args: argparse.Namespace) -> int:
     if image is None:
         return 2
     try:
-        calibration = calibrate(ReadConfig(), template, camels, image)
+        track = known if known is not None else calibration_layout(camels)
+        calibration = calibrate_from_board(ReadConfig(), template, camels, image, track)
     except (BoardNotFound, CalibrationError) as error:
         print(f"camelup vision calibrate: {error}", file=sys.stderr)
         return 1
@@ -554,13 +586,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="measure this table's camel and board colours from a photo (without PHOTO: how to take it)",
     )
     calibrate.add_argument("image", metavar="PHOTO", nargs="?")
-    calibrate.add_argument("--board", default="2018", help="edition (2014, 2018) or a board template file")
+    calibrate.add_argument(
+        "--board", help="edition (2014, 2018) or a board template file (default: the log's edition, else 2018)"
+    )
+    calibrate.add_argument(
+        "--expect", metavar="LOG", help="a game log: the photo shows the board it leads to (any known board)"
+    )
     calibrate.add_argument("--out", default="camera-calibration.json", help="calibration file to write")
     calibrate.set_defaults(run=_vision_calibrate)
     read = vision_commands.add_parser("read", help="read the camels' places from a photo of the board (JSON)")
     read.add_argument("image", metavar="IMAGE")
-    read.add_argument("--board", default="2018", help="edition (2014, 2018) or a board template file")
-    read.add_argument("--calibration", help="a file from 'camelup vision calibrate' (its board and colours)")
+    read_board = read.add_mutually_exclusive_group()
+    read_board.add_argument(
+        "--board", help="edition (2014, 2018) or a board template file (default: the log's edition, else 2018)"
+    )
+    read_board.add_argument("--calibration", help="a file from 'camelup vision calibrate' (its board and colours)")
+    read.add_argument(
+        "--expect", metavar="LOG", help="a game log: verify that the picture shows the board it leads to"
+    )
     read.set_defaults(run=_vision_read)
     bench = vision_commands.add_parser("bench", help="read seeded synthetic scenes and measure accuracy and speed")
     bench.add_argument("--scenes", type=int, default=100)

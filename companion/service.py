@@ -397,6 +397,10 @@ class GameService:
         finally:
             game.lock.release()
 
+    def game_start(self, game_id: str) -> GameState:
+        """The game as it stood before its first action (its setup)."""
+        return _state_after(self.game(game_id).row, [])
+
     def undo(self, game_id: str, caller: Caller) -> GameState:
         """The host takes back the last action (recorded in the stored log as an undo). A player may take back
         their own last tap within ``TAKE_BACK_SECONDS``, if nobody has acted since."""

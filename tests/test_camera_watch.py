@@ -3,6 +3,7 @@
 import random
 
 import cv2
+import pytest
 
 from companion.camera_watch import CameraWatch, camera_report, wait_for
 from companion.service import SimulatedPyramid
@@ -68,6 +69,8 @@ def test_the_table_screen_gets_the_camera_report(tmp_path):
     report = client.get(f"/api/games/{game['game_id']}/camera",
                         headers={"Authorization": f"Bearer {game['table_token']}"}).get_json()
     assert report["state"] == "reading" and report["differences"] == []
+    # The game's board verified against the latest frame, with the slips that could explain a difference.
+    assert report["verdict"]["matches"] is True and report["verdict"]["answer"] == "matches"
     other = client.post("/api/games", json={"edition": "2014", "players": ["A", "B"], "dice": "manual"}).get_json()
     assert client.get(f"/api/games/{other['game_id']}/camera",
                       headers={"Authorization": f"Bearer {other['host_token']}"}).get_json()["state"] == "other board"
@@ -76,3 +79,97 @@ def test_the_table_screen_gets_the_camera_report(tmp_path):
     plain = without.post("/api/games", json={"edition": "2018", "players": ["A", "B"]}).get_json()
     assert without.get(f"/api/games/{plain['game_id']}/camera",
                        headers={"Authorization": f"Bearer {plain['host_token']}"}).get_json()["state"] == "off"
+
+
+# A table whose camels are painted unlike the defaults, under a warm lamp: the default colours misread it.
+PAINTED = {"red": (30, 80, 215), "purple": (120, 45, 165), "white": (200, 218, 226), "green": (90, 170, 40),
+           "yellow": (30, 185, 225), "blue": (210, 140, 30), "black": (50, 45, 40)}
+
+
+def test_the_camera_learns_the_table_from_a_confirmed_board_and_keeps_it_beside_the_games(tmp_path):
+    from vision.calibrate import load_calibration
+
+    template = load_template("2018")
+    warm = SceneVariation(white_balance=(0.8, 1.0, 1.2), hand_chance=0.0, noise_sigma=(0.0, 2.0))
+    image, _ = render_scene(template, TRACK, 3, warm, PAINTED)
+    path = tmp_path / "board.png"
+    cv2.imwrite(str(path), image)
+    learnt = tmp_path / "data" / "camera-calibration.json"
+    watch = CameraWatch(lambda: ImageFiles(path), template, profiles(), agree=1, learnt_path=learnt)
+    source = ImageFiles(path)
+    watch.learn(("game", 1), TRACK)
+    status = watch.step(source)
+    assert watch.learnt == "calibrated from a board the game confirmed", watch.learnt
+    assert status.track == TRACK
+    saved = load_calibration(learnt)
+    assert saved.template.edition == "2018"
+    for camel, colour in watch.profiles.items():
+        assert saved.profiles[camel] == pytest.approx(colour, abs=0.06)
+    # Asked again for the same leg: nothing to do.
+    watch.learn(("game", 1), TRACK)
+    assert watch._lesson is None
+
+
+def test_a_board_the_camera_contradicts_teaches_it_nothing(tmp_path):
+    template, path = scene_file(tmp_path)
+    watch = CameraWatch(lambda: ImageFiles(path), template, profiles(), agree=1, learnt_path=tmp_path / "c.json")
+    swapped = {**TRACK, 2: ["yellow"], 5: ["green"]}  # the game says otherwise than the table shows
+    watch.learn(("game", 2), swapped)
+    watch.step(ImageFiles(path))
+    assert watch.learnt == "not calibrated: the camera sees the board differently from the game"
+    assert watch.profiles == profiles() and not (tmp_path / "c.json").exists()
+
+
+def test_the_companion_starts_with_what_its_camera_learnt_at_this_table(tmp_path):
+    from companion.camera_watch import save_learnt
+    from companion.cli import _make_camera
+    from companion.config import load_settings
+    from vision.calibrate import Calibration
+
+    template, path = scene_file(tmp_path)
+    learnt = {camel: (float(b) * 0.9, float(g), float(r)) for camel, (b, g, r) in profiles().items()}
+    save_learnt(Calibration(template, learnt, (170.0, 220.0, 240.0)), tmp_path / "data" / "camera-calibration.json")
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[camera]\nmode = "files"\nsource = "{path}"\nboard = "2018"\n')
+    watch = _make_camera(load_settings(str(config), data=str(tmp_path / "data")))
+    try:
+        assert watch is not None and watch.profiles == learnt and watch.board_bgr == (170.0, 220.0, 240.0)
+        assert watch.learnt_path == tmp_path / "data" / "camera-calibration.json"
+    finally:
+        watch.stop()
+
+
+def test_a_lesson_uses_a_full_resolution_still_when_the_camera_can_take_one(tmp_path):
+    template, path = scene_file(tmp_path)
+    frame = cv2.imread(str(path))
+    taken = []
+
+    class StillCamera(ImageFiles):
+        def still(self):
+            taken.append(True)
+            return cv2.resize(frame, (4608, 2592), interpolation=cv2.INTER_CUBIC)
+
+    watch = CameraWatch(lambda: StillCamera(path), template, profiles(), agree=1)
+    watch.learn(("game", 1), TRACK)
+    status = watch.step(StillCamera(path))
+    assert taken == [True] and watch.learnt == "calibrated from a board the game confirmed", watch.learnt
+    assert status.track == TRACK
+
+
+def test_the_watch_names_the_mis_entered_die_behind_what_it_sees(tmp_path):
+    from companion.rules import EDITION_2018, new_game
+
+    template = load_template("2018")
+    start = new_game(EDITION_2018, ["A", "B"], TRACK)
+    entered = [{"player": "A", "type": "pyramid", "die": "red", "value": 1}]
+    really = {**{space: stack for space, stack in TRACK.items() if space != 7}, 9: ["red"]}  # red showed 2
+    image, _ = render_scene(template, really, 3, CLEAN)
+    path = tmp_path / "board.png"
+    cv2.imwrite(str(path), image)
+    watch = CameraWatch(lambda: ImageFiles(path), template, profiles(), agree=1)
+    assert watch.verdict(("g", 1), start, entered) is None  # no frame yet
+    watch.step(ImageFiles(path))
+    verdict = watch.verdict(("g", 1), start, entered)
+    assert verdict["matches"] is False and verdict["most_likely"] == "A's pyramid ticket: red 1 → red 2"
+    assert verdict["correction"]["becomes"]["value"] == 2
+    assert watch.verdict(("g", 1), start, entered) is verdict  # the same frame and game: worked out once

@@ -10,6 +10,7 @@ them: a table's lamp or white balance shifts both alike.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,9 +18,10 @@ from typing import Any
 import numpy as np
 
 from vision.board import BoardTemplate, TemplateError, load_template, parse_template
-from vision.locate import locate_board
-from vision.read import BOARD_BGR, ReadConfig, camera_pose, read_board, rim_colours, sample_colours, track_neighbours
+from vision.locate import BoardLocation, locate_board
+from vision.read import BOARD_BGR, Observation, ReadConfig, camera_pose, observe, rim_colours, sample_colours
 from vision.synth import camel_edition, camel_profiles
+from vision.verify import BoardScorer, ray_distance
 
 FORMAT = "camelup-camera-calibration/1"
 MIN_CHROMA_GAP = 0.02
@@ -61,54 +63,139 @@ def calibration_layout(camels: list[str]) -> dict[int, list[str]]:
 
 
 def calibrate(config: ReadConfig, template: BoardTemplate, camels: list[str], image: np.ndarray) -> Calibration:
-    """Measure the camels' and the board's colours in a photo of :func:`calibration_layout`.
+    """Measure the camels' and the board's colours in a photo of :func:`calibration_layout` (each camel
+    anywhere on its space).
 
     Raises:
         vision.locate.BoardNotFound: the markers are not all visible.
         CalibrationError: a camel is missing or two look alike (the message names them).
     """
-    pose = camera_pose(locate_board(config.locate, template, image), (image.shape[1], image.shape[0]))
-    layout = calibration_layout(camels)
+    return calibrate_from_board(config, template, camels, image, calibration_layout(camels))
+
+
+def calibrate_from_board(
+    config: ReadConfig,
+    template: BoardTemplate,
+    camels: list[str],
+    image: np.ndarray,
+    track: Mapping[int, Sequence[str]],
+    start: Mapping[str, tuple[float, float, float]] | None = None,
+    location: BoardLocation | None = None,
+) -> Calibration:
+    """Measure the colours in a photo of any board known to be ``track`` (space → camels, bottom first):
+    each camel's colour from the pixels the verifier finds it on (wherever on its space it stands), the
+    board's from the empty spaces. ``start``: colours to begin from (a camel standing alone needs none;
+    stacked ones are told apart better from a previous calibration).
+
+    Raises:
+        vision.locate.BoardNotFound: the markers are not all visible.
+        CalibrationError: a camel is not seen, two look alike, or the colours measured do not read the photo
+            back as ``track`` (the message names the camels).
+    """
+    track = {int(space): list(stack) for space, stack in track.items() if stack}
+    where = {camel: space for space, stack in track.items() for camel in stack}
+    missing = [camel for camel in camels if camel not in where]
+    if missing:
+        raise CalibrationError(f"the board to calibrate from must show every camel ({', '.join(missing)} missing)")
+    location = location or locate_board(config.locate, template, image)
+    pose = camera_pose(location, (image.shape[1], image.shape[0]))
     rims = rim_colours(config, template, pose, image)
-    empty = [rims[space] for space in template.spaces if space in rims and space not in layout]
+    for camel in camels:
+        if where[camel] not in rims:
+            raise CalibrationError(f"space {where[camel]} (the {camel} camel's) is outside the picture")
+    empty = [rims[space] for space in template.spaces if space in rims and space not in track]
     if len(empty) < 3:
         raise CalibrationError("the photo shows too little of the empty board to measure its colour")
     board = np.median(np.array(empty), axis=0)
-    h = template.camel["height"]
-    profiles: dict[str, tuple[float, float, float]] = {}
-    for space, (camel,) in layout.items():
-        if space not in rims:
-            raise CalibrationError(f"space {space} (the {camel} camel's) is outside the picture")
-        # The middle of the camel's top, as far in from its edges as it may be set off the middle of its space.
-        cx, cy = template.space_centre(space)
-        reach_x = max(template.camel["length"] / 2 - config.placement_slack_mm - 2, 1.0)
-        reach_y = max(template.camel["width"] / 2 - config.placement_slack_mm - 2, 1.0)
-        along, across = np.linspace(-reach_x, reach_x, 5), np.linspace(-reach_y, reach_y, 3)
-        top = np.array([(cx + dx, cy + dy, -h) for dx in along for dy in across])
-        samples = sample_colours(image, pose.project(top), config.sample_radius_px)
-        samples = samples[~np.isnan(samples[:, 0])]
-        if not len(samples):
-            raise CalibrationError(f"the {camel} camel on space {space} is outside the picture")
-        around = [rims[other] for other in track_neighbours(template, space) if other in rims]
-        light = np.median(np.array(around) / board, axis=0)
-        profiles[camel] = tuple(float(c) for c in np.median(samples, axis=0) / np.maximum(light, 0.05))
     board_colour = (float(board[0]), float(board[1]), float(board[2]))
-    for space, (camel,) in layout.items():
-        if _alike(profiles[camel], board_colour):
+    observation = observe(config, template, image, board_colour, location)
+    # First from the middle of each camel's body where its stack was found; then from the runs the
+    # verifier cuts each stack's lines into with those colours (it sees the camels' real extent).
+    profiles: dict[str, tuple[float, float, float] | None] = {
+        camel: (start or {}).get(camel) or _body_colour(template, observation, track, camel)
+        for camel in camels
+    }
+    for _ in range(2):
+        samples = BoardScorer(config, observation, profiles).camel_samples(track)
+        for camel in camels:
+            found = samples.get(camel)
+            if found is None or len(found) < 3:
+                raise CalibrationError(
+                    f"no camel is seen on space {where[camel]}, where the {camel} camel should stand"
+                )
+            profiles[camel] = _lit_colour(found)
+    measured = {camel: colour for camel, colour in profiles.items() if colour is not None}
+    for camel in camels:
+        if _alike(measured[camel], board_colour):
             raise CalibrationError(
-                f"no camel is seen on space {space}, where the {camel} camel should stand for the calibration photo"
+                f"no camel is seen on space {where[camel]}, where the {camel} camel should stand"
             )
-    _check_distinct(profiles)
-    calibration = Calibration(template, profiles, board_colour)
-    reading = read_board(config, template, profiles, image, calibration.board_bgr)
-    if reading.track != layout:
-        wrong = sorted(camel for space, (camel,) in layout.items() if reading.track.get(space) != [camel])
+    _check_distinct(measured)
+    # The colours must show each camel where it stands: the board with it there explains the photo better
+    # than without it, and each stack better than in any other order.
+    scorer = BoardScorer(config, observation, measured)
+    cost = scorer.track_cost(track)
+    unclear = [
+        camel
+        for camel in camels
+        if scorer.track_cost({space: [c for c in stack if c != camel] for space, stack in track.items()}) <= cost
+    ]
+    for space, stack in track.items():
+        for level in range(len(stack) - 1):
+            swapped = [*stack[:level], stack[level + 1], stack[level], *stack[level + 2 :]]
+            if scorer.track_cost({**track, space: swapped}) <= cost:
+                unclear += [stack[level], stack[level + 1]]
+    if unclear:
+        wrong = sorted(set(unclear))
         raise CalibrationError(
-            f"with the colours measured, the photo reads {reading.as_json()['track']}: check that "
-            f"{', '.join(wrong)} stand{'s' if len(wrong) == 1 else ''} alone on the right space "
-            f"(spaces 1, 3, 5, ... in the order {', '.join(camels)})"
+            f"with the colours measured, {', '.join(wrong)} cannot be told from the board or each other: check "
+            f"that {'it stands' if len(wrong) == 1 else 'they stand'} where the board says "
+            f"({', '.join(f'{camel} on {where[camel]}' for camel in wrong)}), in light without hard shadows"
         )
-    return calibration
+    return Calibration(template, measured, board_colour)
+
+
+def _body_colour(
+    template: BoardTemplate,
+    observation: Observation,
+    track: Mapping[int, Sequence[str]],
+    camel: str,
+) -> tuple[float, float, float] | None:
+    """The colour in the middle of ``camel``'s body, where its stack was found on its space (None when the
+    space is not in the picture)."""
+    space = next(space for space, stack in track.items() if camel in stack)
+    if space not in observation.middles:
+        return None
+    level = list(track[space]).index(camel)
+    x, y = observation.middles[space]
+    h = template.camel["height"]
+    offsets = (-3.0, 0.0, 3.0)
+    points = np.array(
+        [(x + dx, y + dy, -(level + f) * h) for dx in offsets for dy in offsets for f in (0.35, 0.5, 0.65, 0.8)]
+    )
+    picture = observation.image
+    if picture is None:
+        return None
+    samples = sample_colours(picture, observation.pose.project(points), 1) / np.maximum(observation.lights[space], 0.05)
+    samples = samples[~np.isnan(samples[:, 0])]
+    return _lit_colour(samples) if len(samples) else None
+
+
+def _place(track: Mapping[int, Sequence[str]], camel: str) -> tuple[int, int] | None:
+    return next(((space, list(stack).index(camel)) for space, stack in track.items() if camel in stack), None)
+
+
+def _lit_colour(samples: np.ndarray) -> tuple[float, float, float]:
+    """A camel's colour from its samples: the median hue of those near it (not the board or an outline
+    caught at the ends of a run), as bright as its well-lit faces (the reader allows for shade below that)."""
+    median = np.median(samples, axis=0)
+    near = samples[ray_distance(samples, median.astype(np.float32), (0.3, 3.0)) < 0.06]
+    if len(near) >= 3:
+        median = np.median(near, axis=0)
+        samples = near
+    lift = float(np.percentile(samples.sum(axis=1), 90)) / max(float(median.sum()), 1e-6)
+    colour = median * max(lift, 1.0)
+    return (float(colour[0]), float(colour[1]), float(colour[2]))
 
 
 def _alike(first: tuple[float, float, float], second: tuple[float, float, float]) -> bool:

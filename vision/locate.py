@@ -29,15 +29,17 @@ class LocateConfig:
     """Detector settings (OpenCV's ``DetectorParameters``): larger threshold windows than OpenCV's default
     keep big, blurred markers close to the camera detectable."""
 
-    adaptive_window_min: int = 3
-    adaptive_window_max: int = 53
-    adaptive_window_step: int = 6
+    adaptive_window_min: int = 5
+    adaptive_window_max: int = 35
+    adaptive_window_step: int = 10
     polygon_accuracy: float = 0.05
     """How far a quadrilateral may stray from straight sides (small, far markers are rough)."""
     second_look_zoom: float = 3.0
     """A marker missed while the other three were found is looked for again, enlarged this much, where the
     three say it must be (it must still be seen: its place is never taken from the others alone)."""
     corner_refinement: bool = True
+    max_width: int = 1600
+    """Markers are looked for in a picture at most this wide (a full-resolution still is scaled down)."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,21 @@ def detector(config: LocateConfig) -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
 
 
+def sharpened(gray: np.ndarray, sigma: float = 2.0, amount: float = 1.0) -> np.ndarray:
+    """An unsharp mask: gives a defocused or shaken marker back the edges the detector needs."""
+    return cv2.addWeighted(gray, 1.0 + amount, cv2.GaussianBlur(gray, (0, 0), sigma), -amount, 0)
+
+
+def _detect(finder: cv2.aruco.ArucoDetector, gray: np.ndarray, scale: float = 1.0) -> dict[int, np.ndarray]:
+    corners, ids, _ = finder.detectMarkers(gray)
+    seen = {}
+    if ids is not None:
+        for quad, marker_id in zip(corners, ids.flatten(), strict=True):
+            if int(marker_id) in MARKER_IDS:
+                seen[int(marker_id)] = quad.reshape(4, 2).astype(np.float64) / scale
+    return seen
+
+
 def _second_look(
     finder: cv2.aruco.ArucoDetector,
     config: LocateConfig,
@@ -73,7 +90,8 @@ def _second_look(
     seen: dict[int, np.ndarray],
     marker: int,
 ) -> np.ndarray | None:
-    """Look again for one marker, enlarged, where the three others put it; its corners if it is there."""
+    """Look again for one marker, enlarged (and sharpened), where the markers found put it; its corners if
+    it is there."""
     board = np.array([template.marker_corners(m) for m in seen], np.float64).reshape(-1, 2)
     pixels = np.array(list(seen.values()), np.float64).reshape(-1, 2)
     homography, _ = cv2.findHomography(board, pixels, 0)
@@ -82,43 +100,106 @@ def _second_look(
     expected = cv2.perspectiveTransform(
         np.array(template.marker_corners(marker), np.float64).reshape(-1, 1, 2), homography
     ).reshape(-1, 2)
+    if not np.isfinite(expected).all():
+        return None
     pad = float(np.ptp(expected, axis=0).max())
     x0, y0 = np.maximum(expected.min(axis=0) - pad, 0).astype(int)
     x1, y1 = np.minimum(expected.max(axis=0) + pad, [image.shape[1] - 1, image.shape[0] - 1]).astype(int)
-    if x1 - x0 < 4 or y1 - y0 < 4:
+    if x1 - x0 < 4 or y1 - y0 < 4 or (x1 - x0) * (y1 - y0) > image.shape[0] * image.shape[1] / 4:
         return None
-    zoom = config.second_look_zoom
-    crop = cv2.resize(image[y0:y1, x0:x1], None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
-    corners, ids, _ = finder.detectMarkers(crop)
-    if ids is None:
-        return None
-    for quad, marker_id in zip(corners, ids.flatten(), strict=True):
-        if int(marker_id) == marker:
-            return quad.reshape(4, 2) / zoom + np.array([x0, y0], np.float32)
+    # Enlarged, then sharpened harder and harder (a shaken or defocused marker), with the usual threshold
+    # windows and wider ones (the enlarged marker's cells are large).
+    wide = _wide_detector(config)
+    for zoom in (config.second_look_zoom, config.second_look_zoom * 2 / 3):
+        crop = cv2.resize(image[y0:y1, x0:x1], None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+        for amount in (0.0, 1.0, 2.0, 3.0):
+            look = crop if amount == 0 else sharpened(crop, zoom * (1 + amount / 2), amount)
+            for looking in (finder, wide):
+                found = _detect(looking, look, zoom)
+                if marker in found:
+                    return found[marker] + np.array([x0, y0], np.float64)
     return None
 
 
-def locate_board(config: LocateConfig, template: BoardTemplate, image: np.ndarray) -> BoardLocation:
-    """Where the board is in ``image`` (BGR).
+def _wide_detector(config: LocateConfig) -> cv2.aruco.ArucoDetector:
+    params = cv2.aruco.DetectorParameters()
+    params.adaptiveThreshWinSizeMin, params.adaptiveThreshWinSizeMax, params.adaptiveThreshWinSizeStep = 15, 75, 20
+    params.polygonalApproxAccuracyRate = config.polygon_accuracy
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
+
+
+def _near(
+    finder: cv2.aruco.ArucoDetector, gray: np.ndarray, previous: BoardLocation
+) -> dict[int, np.ndarray]:
+    """The markers looked for only around where they were in the previous frame (a camera on a stand does
+    not move): a few small crops instead of the whole picture."""
+    seen = {}
+    height, width = gray.shape[:2]
+    for marker, quad in previous.markers.items():
+        size = float(np.ptp(quad, axis=0).max())
+        pad = size * 0.6 + 8
+        x0, y0 = np.maximum(quad.min(axis=0) - pad, 0).astype(int)
+        x1, y1 = np.minimum(quad.max(axis=0) + pad, [width, height]).astype(int)
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            continue
+        # A large marker is looked for smaller (about 60 px: plenty for 4×4 cells), its corners refined after.
+        scale = min(1.0, 60.0 / max(size, 1.0))
+        crop = gray[y0:y1, x0:x1]
+        small = crop if scale == 1.0 else cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        found = _detect(finder, small, scale)
+        if marker in found:
+            corners = found[marker].astype(np.float32).reshape(-1, 1, 2)
+            if scale < 1.0:
+                criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
+                corners = cv2.cornerSubPix(crop, corners, (max(2, round(1.5 / scale)),) * 2, (-1, -1), criteria)
+            seen[marker] = corners.reshape(4, 2).astype(np.float64) + np.array([x0, y0], np.float64)
+    return seen
+
+
+def locate_board(
+    config: LocateConfig, template: BoardTemplate, image: np.ndarray, near: BoardLocation | None = None
+) -> BoardLocation:
+    """Where the board is in ``image`` (BGR or grey). A picture wider than ``config.max_width`` is searched
+    at that width (the markers are large); corners are given in the full picture's pixels. ``near``: where
+    the board was in the previous frame of the same camera: the markers are looked for around there first.
 
     Raises:
         BoardNotFound: naming every marker that was not seen (no location is guessed from fewer).
     """
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if near is not None:
+        seen = _near(detector(config), gray, near)
+        if len(seen) == len(MARKER_IDS):
+            return _fit(template, seen)
+    scale = min(1.0, config.max_width / gray.shape[1])
+    small = gray if scale == 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     finder = detector(config)
-    corners, ids, _ = finder.detectMarkers(image)
-    seen = {}
-    if ids is not None:
-        for quad, marker_id in zip(corners, ids.flatten(), strict=True):
-            if int(marker_id) in MARKER_IDS:
-                seen[int(marker_id)] = quad.reshape(4, 2)
+    seen = _detect(finder, small, scale)
+    for attempt in ("second look", "sharpened", "second look"):
+        missing = [marker for marker in MARKER_IDS if marker not in seen]
+        if not missing:
+            break
+        if attempt == "sharpened":
+            seen = {**_detect(finder, sharpened(small), scale), **seen}
+        elif len(seen) >= 2 and config.second_look_zoom > 1:
+            scaled = {marker: quad * scale for marker, quad in seen.items()}
+            for marker in missing:
+                found = _second_look(finder, config, template, small, scaled, marker)
+                if found is not None:
+                    seen[marker] = found / scale
     missing = [marker for marker in MARKER_IDS if marker not in seen]
-    if len(missing) == 1 and config.second_look_zoom > 1:
-        found = _second_look(finder, config, template, image, seen, missing[0])
-        if found is not None:
-            seen[missing[0]] = found
-            missing = []
     if missing:
         raise BoardNotFound(missing)
+    if scale != 1.0 and config.corner_refinement:
+        # Corners found on the smaller picture, refined on the full one.
+        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
+        points = np.array([seen[m] for m in MARKER_IDS], np.float32).reshape(-1, 1, 2)
+        refined = cv2.cornerSubPix(gray, points, (max(2, round(1.5 / scale)),) * 2, (-1, -1), criteria)
+        seen = {m: refined[4 * i : 4 * i + 4].reshape(4, 2).astype(np.float64) for i, m in enumerate(MARKER_IDS)}
+    return _fit(template, seen)
+
+
+def _fit(template: BoardTemplate, seen: dict[int, np.ndarray]) -> BoardLocation:
     board = np.array([template.marker_corners(m) for m in MARKER_IDS], np.float64).reshape(-1, 2)
     pixels = np.array([seen[m] for m in MARKER_IDS], np.float64).reshape(-1, 2)
     homography, _ = cv2.findHomography(board, pixels, 0)

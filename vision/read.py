@@ -5,16 +5,20 @@ Stages, each ``(config, ...) -> result`` with its thresholds in :class:`ReadConf
 1. :func:`vision.locate.locate_board`: the markers give the board plane (millimetres → pixels).
 2. :func:`camera_pose`: from that homography, the camera's focal length and pose (principal point at the
    image centre, square pixels), so points above the board can be projected too.
-3. :func:`read_board`: for every space, vertical lines just in front of the stack's side that faces the
-   camera (:class:`_Line`), each sample's colour judged against the camel profiles after dividing by the
-   board's own colour around that space, which takes out uneven light and colour casts
-   (:func:`label_samples`); each line cut into camels bottom to top (:func:`stack_from_labels`), and the
-   lines across one stack agreed (:func:`agreed_stack`). Each camel is kept once: where it is read most
-   clearly, unless that sighting is a tall stack's top seen at the covered foot of the space behind.
+3. :func:`observe`: a large picture is cut down to the board's region (:func:`board_region`); on every space
+   the stack is looked for where it stands (:func:`find_stack`, nearest the camera first), and vertical lines
+   are sampled through it (:class:`_Line`), each sample divided by the light there (the board's own colour
+   around that space), which takes out uneven light and colour casts.
+4. :func:`blind_reading`: each line's samples labelled with the nearest camel colour (:func:`label_samples`),
+   cut into camels bottom to top (:func:`stack_from_labels`), the lines across one stack agreed
+   (:func:`agreed_stack`); each camel kept once.
+5. :func:`read_board`: that first reading made sure by :mod:`vision.verify` (every camel moved to where the
+   picture says it fits best; one whose place is not clear is reported unseen, never guessed).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -31,23 +35,32 @@ BOARD_BGR = (175.0, 222.0, 240.0)
 @dataclass(frozen=True)
 class ReadConfig:
     locate: LocateConfig = field(default_factory=LocateConfig)
+    read_width: int = 1600
+    """A larger picture is read in the board's region, brought down to this width (see :func:`board_region`)."""
     max_stack: int = 7
     sample_radius_px: int = 2
     empty_margin: float = 0.9
     """A sample is "no camel" when the board's colour is nearer than any camel's times this."""
-    face_offset_mm: float = 9.0
-    """The line runs this far in front of where a camel's side would be, so each camel, even the bottom one
-    seen from high up, fills a whole level of it."""
-    level_gap_mm: float = 19.0
+    face_offset_mm: float = 3.0
+    """The lines run this far in front of the middle of the stack (towards the camera)."""
+    search_mm: float = 24.0
+    """How far from the middle of its space a stack is looked for (a camel may be set down anywhere on it)."""
+    search_step_mm: float = 6.0
+    found_contrast: float = 0.1
+    """A stack is found where the foot of a line differs from the board at least this much (as a share of
+    full white); a space where nothing does is read along its middle."""
+    level_gap_mm: float = 14.0
     """How far back from the line a camel's side may stand (the line's own offset, plus a camel set down
     off the centre of its space). Seen from above, what lies between the line and that side (the board, or
     the top of the camel below) shows first, so a camel at level k starts up to this far times the
     steepness of the view above k camel heights. A run of colour that starts higher up is something
     behind the stack: the board of the next space, or a camel standing there."""
+    top_depth_mm: float = 22.0
+    """How far behind the line a camel's top may still be seen (half its length, and the line's offset)."""
     placement_slack_mm: float = 6.0
     """How far from the middle of its space a camel may be set down."""
     lines: int = 3
-    line_spread_mm: float = 12.0
+    line_spread_mm: float = 4.0
     """The lines read across a stack's side lie this far either side of its middle."""
     line_step_px: float = 0.75
     min_run_share: float = 0.25
@@ -153,6 +166,8 @@ class _Line(NamedTuple):
     """Shorter runs of one colour are edges or outlines, not camels (in samples)."""
     latest_starts: list[float]
     """The k-th camel must start by this sample, else it stands behind the stack."""
+    latest_ends: list[float]
+    """The k-th camel ends by this sample (its top seen from above included); beyond is something behind."""
 
 
 def _line(
@@ -165,13 +180,18 @@ def _line(
     # The steeper the view, the higher up the line a camel standing back from it starts.
     steepness = -camera_at[2] / (np.linalg.norm(camera_at[:2] - foot) + 1e-9)
     starts_mm = np.minimum(np.arange(config.max_stack) * camel_height + config.level_gap_mm * steepness, top)
-    starts_px = pose.project(np.column_stack([np.full((len(starts_mm), 2), foot), -starts_mm]))
-    latest_starts = steps * np.linalg.norm(starts_px - ends[0], axis=1) / max(line_px, 1e-9)
+    ends_mm = np.minimum((np.arange(config.max_stack) + 1) * camel_height + config.top_depth_mm * steepness, top)
+
+    def samples_at(heights_mm: np.ndarray) -> np.ndarray:
+        pixels = pose.project(np.column_stack([np.full((len(heights_mm), 2), foot), -heights_mm]))
+        return steps * np.linalg.norm(pixels - ends[0], axis=1) / max(line_px, 1e-9)
+
     return _Line(
         space,
         ends[0] + np.linspace(0.0, 1.0, steps)[:, None] * (ends[1] - ends[0]),
         max(1.0, config.min_run_share * steps / config.max_stack),
-        latest_starts.tolist(),
+        samples_at(starts_mm).tolist(),
+        samples_at(ends_mm).tolist(),
     )
 
 
@@ -303,30 +323,144 @@ def track_neighbours(template: BoardTemplate, space: int) -> list[int]:
     return [spaces[index - 1], space, spaces[(index + 1) % len(spaces)]]
 
 
-def read_board(
+def board_region(
+    config: ReadConfig, template: BoardTemplate, image: np.ndarray, pose: Pose
+) -> tuple[np.ndarray, Pose]:
+    """A picture wider than ``config.read_width`` (a full-resolution still: the Camera Module 3 gives
+    4608×2592) is read in the board's region only, cut out at full resolution and brought down to at most
+    that width (averaging pixels, which also averages noise away): the camels stay far larger than in a
+    video frame, and reading costs what a frame costs. The pose is moved to the cut-out."""
+    height, width = image.shape[:2]
+    if width <= config.read_width:
+        return image, pose
+    top = config.max_stack * template.camel["height"]
+    outline = np.array(
+        [(x, y, z) for corners in template.spaces.values() for x, y in corners for z in (0.0, -top)]
+        + [(x, y, 0.0) for marker in template.markers for x, y in template.marker_corners(marker)]
+    )
+    pixels = pose.project(outline)
+    x0, y0 = np.maximum(np.floor(pixels.min(axis=0)) - 8, 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(pixels.max(axis=0)) + 8, [width, height]).astype(int)
+    if x1 - x0 < 16 or y1 - y0 < 16:
+        return image, pose
+    scale = min(1.0, config.read_width / (x1 - x0))
+    region = image[y0:y1, x0:x1]
+    if scale < 1.0:
+        region = cv2.resize(region, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    shift = np.array([[scale, 0, -scale * x0], [0, scale, -scale * y0], [0, 0, 1.0]])
+    return region, Pose(shift @ pose.matrix, pose.rotation, pose.translation)
+
+
+def find_stack(
     config: ReadConfig,
     template: BoardTemplate,
-    profiles: dict[str, tuple[float, float, float]],
+    pose: Pose,
+    image: np.ndarray,
+    space: int,
+    light: np.ndarray,
+    space_board: np.ndarray,
+    in_front: Sequence[np.ndarray] = (),
+) -> tuple[np.ndarray, bool]:
+    """Where on ``space`` (mm) the stack stands, and whether one was found: of the points on a grid over the
+    space, the one whose camel-high column looks least like the board (nearer the middle when alike), not
+    counting what lies inside the outlines ``in_front`` (stacks already found nearer the camera); the middle
+    when none differs from the board by ``found_contrast``."""
+    cx, cy = template.space_centre(space)
+    steps = np.arange(-config.search_mm, config.search_mm + 1e-9, config.search_step_mm)
+    grid = np.array([(cx + dx, cy + dy) for dx in steps for dy in steps])
+    heights = template.camel["height"] * np.array([0.35, 0.55, 0.75])
+    points = np.array([(x, y, -z) for x, y in grid for z in heights])
+    pixels = pose.project(points)
+    samples = sample_colours(image, pixels, 1) / np.maximum(light, 0.05)
+    usable = ~np.isnan(samples[:, 0])
+    for outline in in_front:
+        usable &= ~inside_convex(outline, pixels)
+    profile = np.broadcast_to(space_board, samples.shape)
+    scale = np.einsum("ij,ij->i", np.where(usable[:, None], samples, 0), profile) / float(space_board @ space_board)
+    scale = np.clip(scale, 0.6, 1.1)
+    unlike = np.linalg.norm(np.where(usable[:, None], samples, 0) - scale[:, None] * profile, axis=1) / 255.0
+    unlike = np.where(usable, np.minimum(unlike, 0.25), 0.0).reshape(len(grid), len(heights)).mean(axis=1)
+    distance = np.linalg.norm(grid - (cx, cy), axis=1) / max(config.search_mm, 1e-9)
+    score = unlike - 0.02 * distance
+    best = int(np.argmax(score))
+    if unlike[best] < config.found_contrast:
+        return np.array([cx, cy]), False
+    return grid[best], True
+
+
+def stack_outline(pose: Pose, middle: np.ndarray, height: float, radius: float = 14.0) -> np.ndarray:
+    """The picture's outline (a convex polygon, pixels) of a stack ``height`` mm tall standing at ``middle``,
+    as a cylinder (the pieces are about 30 × 14 mm, turned any way)."""
+    angles = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+    ring = np.column_stack([np.cos(angles), np.sin(angles)]) * radius + middle
+    solid = np.vstack(
+        [np.column_stack([ring, np.zeros(len(ring))]), np.column_stack([ring, np.full(len(ring), -height)])]
+    )
+    return cv2.convexHull(pose.project(solid).astype(np.float32)).reshape(-1, 2)
+
+
+def inside_convex(polygon: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Which points lie inside a convex polygon (either winding)."""
+    edges = np.roll(polygon, -1, axis=0) - polygon
+    relative = points[:, None, :] - polygon[None, :, :]
+    cross = edges[None, :, 0] * relative[:, :, 1] - edges[None, :, 1] * relative[:, :, 0]
+    return (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What reading and verifying share: the camera's pose and every space's lines, sampled and corrected for
+    the light (samples outside the picture are NaN)."""
+
+    pose: Pose
+    camera_at: np.ndarray
+    lines: list[_Line]
+    corrected: np.ndarray
+    """Every line's samples, one after the other (``counts`` long each), divided by the light there."""
+    boards: np.ndarray
+    """The "no camel" colour for each sample: its space's own colour, corrected the same way."""
+    counts: list[int]
+    feet: dict[int, np.ndarray]
+    problems: list[str]
+    middles: dict[int, np.ndarray] = field(default_factory=dict)
+    """Where on each space (mm) the stack was found (its middle when nothing was)."""
+    lights: dict[int, np.ndarray] = field(default_factory=dict)
+    """How the light changes the board's colour on each space (divide a sample by it)."""
+    image: np.ndarray | None = None
+    """The picture the lines were read in (the board's region of a large picture, see :func:`board_region`)."""
+    location: BoardLocation | None = None
+    """Where the markers were found (in the whole picture): the next frame looks for them there first."""
+
+    def line_slices(self) -> list[slice]:
+        ends = np.cumsum(self.counts).tolist()
+        return [slice(end - count, end) for end, count in zip(ends, self.counts, strict=True)]
+
+
+def observe(
+    config: ReadConfig,
+    template: BoardTemplate,
     image: np.ndarray,
     board_bgr: tuple[float, float, float] = BOARD_BGR,
-) -> Reading:
-    """The camels on every space, bottom first. ``profiles`` are the camels' colours and ``board_bgr`` the
-    board's, both as seen in the same light (a calibration measures them for a table).
+    location: BoardLocation | None = None,
+    near: BoardLocation | None = None,
+) -> Observation:
+    """Locate the board (unless ``location`` is given) and sample every space's lines.
 
     Raises:
         vision.locate.BoardNotFound: the markers are not all visible (nothing is guessed).
     """
-    location = locate_board(config.locate, template, image)
+    if location is None:
+        location = locate_board(config.locate, template, image, near)
     pose = camera_pose(location, (image.shape[1], image.shape[0]))
+    found_in = location
+    image, pose = board_region(config, template, image, pose)
     camera_at = -pose.rotation.T @ pose.translation
     h = template.camel["height"]
-    half_width = template.camel["width"] / 2
     board_reference = np.array(board_bgr, np.float32)
-    references = {camel: np.array(bgr, np.float32) for camel, bgr in profiles.items()}
-    candidates: list[tuple[float, int, int, str]] = []  # (clarity, space, level, camel)
     problems: list[str] = []
     feet: dict[int, np.ndarray] = {}
-    covered_feet: set[int] = set()
+    middles: dict[int, np.ndarray] = {}
+    lights_by_space: dict[int, np.ndarray] = {}
     lines: list[_Line] = []
     lights: list[np.ndarray] = []
     boards: list[np.ndarray] = []
@@ -335,46 +469,119 @@ def read_board(
         if space not in rims:
             problems.append(f"space {space} is outside the picture")
             continue
-        cx, cy = template.space_centre(space)
         # The light here: how the board's colour looks on this space and its two neighbours (the median,
         # so that one space printed in another colour, or a hand over one, does not throw it off). What
         # this space itself looks like is the "no camel" colour to compare with.
         around = [rims[other] for other in track_neighbours(template, space) if other in rims]
-        light = np.median(np.array(around) / board_reference, axis=0)
+        lights_by_space[space] = np.median(np.array(around) / board_reference, axis=0)
+    # Stacks are looked for nearest the camera first: a stack found in front is not found again, seen
+    # over it, on the space behind.
+    in_front: list[np.ndarray] = []
+    for space in sorted(lights_by_space, key=lambda s: np.linalg.norm(camera_at[:2] - template.space_centre(s))):
+        light = lights_by_space[space]
         space_board = rims[space] / np.maximum(light, 0.05)
-        # Read up vertical lines just in front of the stack's side facing the camera: bottom to top, each run of
-        # one colour is one camel; the board seen above the stack (behind it) ends it. Several lines across
-        # the side, so that something over part of it does not hide the stack.
-        toward = np.array([camera_at[0] - cx, camera_at[1] - cy])
+        middle, found = find_stack(config, template, pose, image, space, light, space_board, in_front)
+        middles[space] = middle
+        if found:
+            in_front.append(stack_outline(pose, middle, 2 * h))
+    for space in template.spaces:
+        if space not in lights_by_space:
+            continue
+        light, middle = lights_by_space[space], middles[space]
+        space_board = rims[space] / np.maximum(light, 0.05)
+        # Read up vertical lines through the stack, a little in front of its middle: bottom to top, each run
+        # of one colour is one camel; what is seen above the stack (behind it) ends it. Several lines across
+        # it, so that something over part of it does not hide the stack.
+        toward = np.array([camera_at[0] - middle[0], camera_at[1] - middle[1]])
         toward = toward / (np.linalg.norm(toward) + 1e-9)
         across = np.array([-toward[1], toward[0]])
-        feet[space] = np.array([cx, cy]) + toward * (half_width + config.face_offset_mm)
+        feet[space] = middle + toward * config.face_offset_mm
         for offset in np.linspace(-config.line_spread_mm, config.line_spread_mm, config.lines):
             lines.append(_line(config, pose, camera_at, space, feet[space] + across * offset, h))
             lights.append(light)
             boards.append(space_board)
+    counts = [len(line.points) for line in lines]
+    if not lines:
+        empty = np.zeros((0, 3), np.float32)
+        return Observation(
+            pose, camera_at, [], empty, empty, [], feet, problems, middles, lights_by_space, image, found_in
+        )
+    samples = sample_colours(image, np.concatenate([line.points for line in lines]), config.sample_radius_px)
+    light_per_sample = np.maximum(np.repeat(np.array(lights), counts, axis=0), 0.05)
+    corrected = (samples / light_per_sample).astype(np.float32)
+    board_per_sample = np.repeat(np.array(boards), counts, axis=0).astype(np.float32)
+    return Observation(
+        pose, camera_at, lines, corrected, board_per_sample, counts, feet, problems, middles, lights_by_space, image,
+        found_in,
+    )
 
+
+def read_board(
+    config: ReadConfig,
+    template: BoardTemplate,
+    profiles: dict[str, tuple[float, float, float]],
+    image: np.ndarray,
+    board_bgr: tuple[float, float, float] = BOARD_BGR,
+    observation: Observation | None = None,
+) -> Reading:
+    """The camels on every space, bottom first, as sure as the picture allows: the blind reading
+    (:func:`blind_reading`) made sure by :func:`vision.verify.refine` (each camel moved to where the picture
+    says it fits best; a camel whose place is not clear is reported unseen, never guessed). ``profiles`` are
+    the camels' colours and ``board_bgr`` the board's, both as seen in the same light (a calibration
+    measures them for a table).
+
+    Raises:
+        vision.locate.BoardNotFound: the markers are not all visible (nothing is guessed).
+    """
+    from vision.verify import BoardScorer, refine
+
+    seen = observation or observe(config, template, image, board_bgr)
+    first = blind_reading(config, template, profiles, image, board_bgr, seen)
+    if not seen.lines:
+        return first
+    track, unseen = refine(BoardScorer(config, seen, profiles), first.track, list(profiles))
+    problems = [problem for problem in first.problems if "not seen" not in problem and "sighting" not in problem]
+    problems += [f"the {camel} camel is not seen" for camel in unseen]
+    return Reading(track, first.confidence, problems, unseen)
+
+
+def blind_reading(
+    config: ReadConfig,
+    template: BoardTemplate,
+    profiles: dict[str, tuple[float, float, float]],
+    image: np.ndarray,
+    board_bgr: tuple[float, float, float] = BOARD_BGR,
+    observation: Observation | None = None,
+) -> Reading:
+    """A first reading, line by line: each line's runs of one colour are the camels (the starting point of
+    :func:`read_board`).
+
+    Raises:
+        vision.locate.BoardNotFound: the markers are not all visible (nothing is guessed).
+    """
+    seen = observation or observe(config, template, image, board_bgr)
+    pose, feet, lines = seen.pose, seen.feet, seen.lines
+    references = {camel: np.array(bgr, np.float32) for camel, bgr in profiles.items()}
+    candidates: list[tuple[float, int, int, str]] = []  # (clarity, space, level, camel)
+    problems = list(seen.problems)
+    covered_feet: set[int] = set()
     if not lines:
         return Reading({}, 0.0, [*problems, "no space of the board is in the picture"], tuple(profiles))
-    # Every line of the picture sampled and labelled at once, then cut into camels line by line.
-    counts = [len(line.points) for line in lines]
-    samples = sample_colours(image, np.concatenate([line.points for line in lines]), config.sample_radius_px)
-    usable = ~np.isnan(samples[:, 0])
-    light_per_sample = np.maximum(np.repeat(np.array(lights), counts, axis=0), 0.05)
-    corrected = np.where(usable[:, None], samples, 0.0) / light_per_sample
+    # Every line of the picture labelled at once, then cut into camels line by line.
+    usable = ~np.isnan(seen.corrected[:, 0])
+    corrected = np.where(usable[:, None], seen.corrected, 0.0)
     names = list(references)
-    labels, clarity = label_samples(config, corrected, references, np.repeat(np.array(boards), counts, axis=0))
+    labels, clarity = label_samples(config, corrected, references, seen.boards)
     by_space: dict[int, list[list[Seen]]] = {}
-    first = 0
-    for line, count in zip(lines, counts, strict=True):
-        inside = usable[first : first + count]
-        end = count if inside.all() else int(np.argmin(inside))  # the line may leave the picture
+    for line, span in zip(lines, seen.line_slices(), strict=True):
+        inside = usable[span]
+        end = len(inside) if inside.all() else int(np.argmin(inside))  # the line may leave the picture
+        first = span.start
         by_space.setdefault(line.space, []).append(
             stack_from_labels(
                 labels[first : first + end], clarity[first : first + end], names, line.min_run, line.latest_starts
             )
         )
-        first += count
     for space, readings in by_space.items():
         for level, seen in enumerate(agreed_stack(readings)):
             candidates.append((seen.clarity, space, level, seen.camel))

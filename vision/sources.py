@@ -174,6 +174,12 @@ class PiCamera:
         self.camera.stop()
         self.camera.close()
 
+    def still(self) -> np.ndarray:
+        """One picture at the sensor's full resolution (Camera Module 3: 4608×2592), taken between frames:
+        the reader finds the markers on a smaller copy and reads the board's region at full resolution."""
+        full = self.camera.create_still_configuration(main={"format": "RGB888"})  # the sensor's whole size
+        return self.camera.switch_mode_and_capture_array(full, "main")
+
 
 CAMERA_KINDS = ("none", "picamera2", "webcam", "files")
 

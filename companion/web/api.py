@@ -159,7 +159,19 @@ def camera(game_id: str) -> Any:
         return jsonify({"state": "other board", "message": message})
     language = request.args.get("lang", "en")
     language = language if language in LANGUAGES else "en"
-    return jsonify(camera_report(watch.status, game.state.track.as_dict(), language))
+    state = game.state
+    if not state.game_over and len(state.dice_in_pyramid()) == len(state.edition.dice):
+        # A leg's start (or the game's): the board is the one the game confirmed; the camera learns this
+        # table's colours from it (once per leg).
+        watch.learn((game_id, state.leg), {space: list(stack) for space, stack in state.track.as_dict().items()})
+    report = camera_report(watch.status, state.track.as_dict(), language)
+    if not state.game_over:
+        # The game's board verified against the latest frame, with the slips that could explain a difference.
+        start = service().game_start(game_id)
+        verdict = watch.verdict((game_id, len(game.actions)), start, game.actions, language)
+        if verdict is not None:
+            report["verdict"] = verdict
+    return jsonify(report)
 
 
 @api.post("/api/games/<game_id>/camera/correct")

@@ -1,0 +1,81 @@
+"""Issue 11's frame budget: CPU time to read one 1280×720 frame as the companion does (target <= 60 ms, one
+core), and to read a 4608×2592 still in the board's region.
+
+On photo-like tables (vision.photo, light tier), each calibrated from its calibration photo: the first frame
+of a table searches the whole picture for the markers; the following ones (the camera stands still) look for
+them where they were. CPU time of this process (time.process_time), reading only, not rendering.
+Run: .venv/bin/python benchmarks/camera_frame_time.py [--tables N] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import cv2
+from tqdm import tqdm
+
+from vision.calibrate import CalibrationError, calibrate
+from vision.locate import BoardNotFound
+from vision.photo import make_table, render_calibration, render_scene
+from vision.plausible import random_board
+from vision.read import BOARD_BGR, ReadConfig, observe, read_board
+from vision.synth import EDITION_CAMELS, camel_profiles
+
+FRAMES_PER_TABLE = 4
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=8)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    config = ReadConfig()
+    first, following, stills = [], [], []
+    for index in tqdm(range(args.tables), unit="table", leave=False):
+        edition = ("2014", "2018")[index % 2]
+        table = make_table(args.seed * 10_007 + index + 900_000, edition)
+        photo, _ = render_calibration(table, 0, "light")
+        try:
+            found = calibrate(config, table.template, list(EDITION_CAMELS[edition]), photo)
+            profiles, board_bgr = found.profiles, found.board_bgr
+        except (CalibrationError, BoardNotFound):
+            profiles, board_bgr = camel_profiles(edition), BOARD_BGR
+        near = None
+        for frame in range(FRAMES_PER_TABLE):
+            seed = index * 100 + frame
+            image, _ = render_scene(table, random_board(edition, random.Random(seed)), seed, "light")
+            started = time.process_time()
+            try:
+                observation = observe(config, table.template, image, board_bgr, near=near)
+                read_board(config, table.template, profiles, image, board_bgr, observation)
+            except BoardNotFound:
+                near = None
+                continue
+            (following if near is not None else first).append((time.process_time() - started) * 1000)
+            near = observation.location
+            if frame == 0:
+                still = cv2.resize(image, (4608, 2592), interpolation=cv2.INTER_CUBIC)
+                started = time.process_time()
+                try:
+                    read_board(config, table.template, profiles, still, board_bgr)
+                except BoardNotFound:
+                    continue
+                stills.append((time.process_time() - started) * 1000)
+
+    def figure(times: list[float]) -> str:
+        if not times:
+            return "none"
+        ordered = sorted(times)
+        return f"{statistics.median(ordered):.0f} ms median, {ordered[int(0.9 * (len(ordered) - 1))]:.0f} ms 90th pct"
+
+    print(f"following frames ({len(following)}): {figure(following)} (target <= 60 ms)")
+    print(f"first frame of a table ({len(first)}): {figure(first)}")
+    print(f"4608x2592 still, read in the board's region ({len(stills)}): {figure(stills)}")
+
+
+if __name__ == "__main__":
+    main()

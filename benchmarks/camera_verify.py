@@ -1,0 +1,152 @@
+"""Issue 11's figures for `camelup vision read --expect`: does the camera confirm the game's board, and does it
+catch a board that differs by one mis-entered die?
+
+On the independent photo-like scenes (vision.photo), per tier: each table is calibrated from one calibration
+photo as the README says (the default colours when refused), then random games are played with the rules
+engine (a random setup, then random pyramid draws). Each game's board is photographed twice: as the game
+expects it, and as it would stand had one of the latest draws come out differently (another die, value or
+grey colour). Reported, per tier:
+- matching boards: confirmed ("matches": true), false alarms ("matches": false; target <= 1%), cannot tell
+  (null);
+- boards that differ by one entry: caught (false), misses (true; target <= 1%), cannot tell (null), and how
+  often the most likely explanation named is the entry that really differed;
+- the median CPU time of one verification (locating, reading, judging; not rendering).
+Run: .venv/bin/python benchmarks/camera_verify.py [--scenes N] [--seed S] [--tier light|props|clean|all]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from typing import Any
+
+from tqdm import tqdm
+
+from companion.board_hypotheses import board_hypotheses
+from companion.camera_read import Expectation, read_picture
+from companion.gamelog import action_from_json
+from companion.rules import EDITIONS, GREY_DIE, apply, new_game
+from vision.calibrate import CalibrationError, calibrate
+from vision.locate import BoardNotFound
+from vision.photo import TIERS, make_table, render_calibration, render_scene
+from vision.plausible import starting_track
+from vision.read import BOARD_BGR, ReadConfig
+from vision.synth import EDITION_CAMELS, camel_profiles
+from vision.verify import VerifyConfig
+
+PLAYERS = ("Ann", "Bob", "Cy")
+SCENES_PER_TABLE = 4
+
+
+def random_game(edition: str, rng: random.Random) -> Expectation | None:
+    """A game after random draws whose every camel is still on spaces 1 to 16 (None when the race ended)."""
+    state = start = new_game(EDITIONS[edition], PLAYERS, starting_track(edition, rng))
+    actions: list[dict[str, Any]] = []
+    for _ in range(rng.randint(1, 12)):
+        die = rng.choice(state.dice_in_pyramid())
+        action: dict[str, Any] = {"player": state.current_player, "type": "pyramid", "die": die,
+                                  "value": rng.randint(1, 3)}
+        if die == GREY_DIE:
+            action["crazy"] = rng.choice(state.edition.crazy_camels)
+        state = apply(state, action_from_json(action))
+        actions.append(action)
+        if state.game_over:
+            return None
+    if any(not 1 <= space <= 16 for space in state.track.as_dict()):
+        return None
+    return Expectation(edition, start, actions)
+
+
+def run(scenes: int, seed: int, tiers: tuple[str, ...], verify: VerifyConfig | None = None) -> dict[str, Any]:
+    config = ReadConfig()
+    results: dict[str, dict[str, Any]] = {}
+    jobs = [(tier, index) for tier in tiers for index in range(scenes)]
+    colours: dict[tuple[int, str], tuple[Any, Any, dict[str, Any], Any, bool]] = {}
+    for tier, index in tqdm(jobs, unit="scene", leave=False):
+        counts = results.setdefault(tier, {"matching": {"true": 0, "false": 0, "null": 0, "not found": 0},
+                                           "differing": {"true": 0, "false": 0, "null": 0, "not found": 0,
+                                                         "named": 0}, "times": [], "tables": 0, "calibrated": 0})
+        table_index = index // SCENES_PER_TABLE
+        light = "clean" if tier == "clean" else "light"
+        if (table_index, light) not in colours:
+            edition = ("2014", "2018")[table_index % 2]
+            table = make_table(seed * 10_007 + table_index + 500_000, edition)
+            photo, _ = render_calibration(table, 0, light)
+            try:
+                found = calibrate(config, table.template, list(EDITION_CAMELS[edition]), photo)
+                colours[(table_index, light)] = (table, found.template, found.profiles, found.board_bgr, True)
+            except (CalibrationError, BoardNotFound):
+                colours[(table_index, light)] = (table, table.template, camel_profiles(edition), BOARD_BGR, False)
+        table, template, profiles, board_bgr, calibrated = colours[(table_index, light)]
+        if index % SCENES_PER_TABLE == 0:
+            counts["tables"] += 1
+            counts["calibrated"] += calibrated
+        rng = random.Random(f"verify/{seed}/{tier}/{index}")
+        game = None
+        while game is None:
+            game = random_game(table.edition, rng)
+        hypotheses = board_hypotheses(game.start, game.actions)
+        slips = [h for h in hypotheses[1:] if h.amendment is not None and all(1 <= s <= 16 for s in h.track)]
+        cases = [("matching", hypotheses[0].track, None)]
+        if slips:
+            slip = rng.choice(slips)
+            cases.append(("differing", slip.track, slip.why))
+        for kind, track, why in cases:
+            image, _ = render_scene(table, track, rng.randrange(2**31), tier)
+            started = time.process_time()
+            try:
+                verdict = read_picture(image, template, profiles, board_bgr, game, verify)
+            except BoardNotFound:
+                counts[kind]["not found"] += 1
+                continue
+            counts["times"].append((time.process_time() - started) * 1000)
+            counts[kind][json.dumps(verdict["matches"])] += 1
+            if kind == "differing" and verdict.get("most_likely") == why:
+                counts[kind]["named"] += 1
+    return results
+
+
+def describe(results: dict[str, Any]) -> list[str]:
+    lines = []
+    for tier, counts in results.items():
+        same, other = counts["matching"], counts["differing"]
+        n_same, n_other = max(sum(same.values()), 1), max(sum(v for k, v in other.items() if k != "named"), 1)
+        lines.append(
+            f"{tier:>6}: matching boards {sum(same.values())}: {100 * same['true'] / n_same:.1f}% confirmed, "
+            f"{100 * same['false'] / n_same:.1f}% false alarms (target <= 1%), {100 * same['null'] / n_same:.1f}% "
+            f"cannot tell, {100 * same['not found'] / n_same:.1f}% board not found"
+        )
+        lines.append(
+            f"        boards one entry off {n_other}: {100 * other['false'] / n_other:.1f}% caught "
+            f"({100 * other['named'] / n_other:.1f}% with the entry named), {100 * other['true'] / n_other:.1f}% "
+            f"misses (target <= 1%), {100 * other['null'] / n_other:.1f}% cannot tell, "
+            f"{100 * other['not found'] / n_other:.1f}% board not found"
+        )
+        times = counts["times"]
+        lines.append(
+            f"        {statistics.median(times) if times else float('nan'):.0f} ms CPU per verification (median); "
+            f"calibration accepted at the first photo on {counts['calibrated']} of {counts['tables']} tables"
+        )
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scenes", type=int, default=40, help="games per tier (each photographed twice)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--tier", choices=(*TIERS, "all"), default="all")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--verify", metavar="JSON", help='VerifyConfig fields to try, e.g. {"slip_prior": 0.3}')
+    args = parser.parse_args()
+    tiers = TIERS if args.tier == "all" else (args.tier,)
+    results = run(args.scenes, args.seed, tiers, VerifyConfig(**json.loads(args.verify)) if args.verify else None)
+    if args.json:
+        print(json.dumps({tier: {k: v for k, v in c.items() if k != "times"} for tier, c in results.items()}))
+    print("\n".join(describe(results)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+"""The boards the camera should be ready to see: the one the game expects, and the few a slip would give.
+
+- A die entered wrongly: every other die, value and grey colour for each pyramid ticket of the latest leg
+  with draws (the boards :mod:`companion.correction` can then put right).
+- A hand's mistake on the table: a camel (with what stands on it, or alone) set one space off, on top of
+  or under the stack there; two camels of one stack swapped.
+
+The camera (``vision.verify``) scores these plain tracks against the picture; this module knows the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.board_check import describe_place
+from companion.correction import Amendment, _alternatives, _replay
+from companion.gamelog import action_from_json
+from companion.rules import GameState, apply
+
+Board = dict[int, list[str]]
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    track: Board
+    why: str
+    """In words: "the game's board", "Cy's pyramid ticket: red 2 → red 1", "red set down on 6, not 5"."""
+    amendment: Amendment | None = None
+
+
+def _board(state: GameState) -> Board:
+    return {space: list(stack) for space, stack in state.track.as_dict().items()}
+
+
+def _key(track: Mapping[int, Sequence[str]]) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    return tuple(sorted((space, tuple(stack)) for space, stack in track.items() if stack))
+
+
+def board_hypotheses(start: GameState, actions: Sequence[Mapping[str, Any]]) -> list[Hypothesis]:
+    """The expected board first, then each distinct board a mis-entered die or a hand's slip would give.
+
+    Raises:
+        companion.rules.RuleError: an action the rules refuse (check the log before).
+    """
+    before = [start]
+    for obj in actions:
+        before.append(apply(before[-1], action_from_json(obj)))
+    expected = _board(before[-1])
+    found = [Hypothesis(expected, "the game's board")]
+    seen = {_key(expected)}
+
+    def add(hypothesis: Hypothesis) -> None:
+        key = _key(hypothesis.track)
+        if key not in seen:
+            seen.add(key)
+            found.append(hypothesis)
+
+    draws = [index for index, obj in enumerate(actions) if obj.get("type") == "pyramid"]
+    if draws:
+        leg = before[draws[-1]].leg
+        for index in reversed([i for i in draws if before[i].leg == leg]):
+            for becomes in _alternatives(before[index], actions[index]):
+                state = _replay(before[index], [becomes, *actions[index + 1 :]])
+                if state is not None:
+                    amendment = Amendment(index, dict(actions[index]), becomes)
+                    add(Hypothesis(_board(state), amendment.describe(), amendment))
+    tiles = {tile.space for tile in before[-1].tiles}
+    for hypothesis in hand_slips(expected, start.edition.track_length, tiles):
+        add(hypothesis)
+    return found
+
+
+def hand_slips(
+    track: Mapping[int, Sequence[str]], length: int = 16, tiles: Collection[int] = ()
+) -> list[Hypothesis]:
+    """Boards a hand could have made of ``track`` by mistake: one camel (with the camels on it, or alone)
+    set down one space off, on top of or under the stack there; two camels of a stack swapped. No camel is
+    set down on a spectator tile (``tiles``: their spaces): a hand does not put a camel on one."""
+    base = {space: list(stack) for space, stack in track.items() if stack}
+    slips: list[Hypothesis] = []
+    for space, stack in base.items():
+        if not 1 <= space <= length:
+            continue
+        for level, camel in enumerate(stack):
+            units = {"with": stack[level:], "alone": [camel]}
+            for how, unit in units.items():
+                if how == "alone" and len(units["with"]) == 1:
+                    continue
+                rest = [other for other in stack if other not in unit]
+                for target in (space - 1, space + 1):
+                    if not 1 <= target <= length or target in tiles:
+                        continue
+                    below = base.get(target, [])
+                    for on_top in (True, False) if below else (True,):
+                        moved = {**base, space: rest, target: below + unit if on_top else unit + below}
+                        moved = {s: v for s, v in moved.items() if v}
+                        where = describe_place(target, moved[target].index(camel), moved[target])
+                        slips.append(Hypothesis(moved, f"{camel} set down {where}, not on {space}"))
+        for first in range(len(stack)):
+            for second in range(first + 1, len(stack)):
+                swapped = list(stack)
+                swapped[first], swapped[second] = swapped[second], swapped[first]
+                slips.append(
+                    Hypothesis({**base, space: swapped}, f"{stack[first]} and {stack[second]} swapped on {space}")
+                )
+    return slips

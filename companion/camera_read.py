@@ -1,0 +1,106 @@
+"""``camelup vision read``: one picture of the board to one JSON object, optionally checked against a game log.
+
+Without a log: the camels' places as read (``"track"``) and the camels it could not place (``"unseen"``).
+With ``--expect LOG``: the board the log leads to (``"expected"``) is verified against the picture together
+with the boards a slip would give (:mod:`companion.board_hypotheses`), and ``"matches"`` says whether it is
+the game's board (``null`` when a camel cannot be seen and the rest agree).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+class BadInput(ValueError):
+    """Input the command cannot use; the message names it."""
+
+
+@dataclass(frozen=True)
+class Expectation:
+    edition: str
+    start: Any
+    actions: list[Any]
+
+    def board(self) -> dict[int, list[str]]:
+        """The board the log leads to (space → camels, bottom first)."""
+        from companion.gamelog import replay_actions
+
+        state = replay_actions(self.start, self.actions)
+        return {space: list(stack) for space, stack in state.track.as_dict().items()}
+
+
+def load_expectation(path: str) -> Expectation:
+    """A game log, replayed.
+
+    Raises:
+        BadInput: not readable, not JSON, not a game log, or an action the rules refuse (named).
+    """
+    from companion.gamelog import LogError, loads
+
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise BadInput(f"{path}: the game log cannot be read ({reason})") from None
+    try:
+        log = loads(text)
+        log.replay()
+    except json.JSONDecodeError as error:
+        raise BadInput(f"{path}: the game log is not JSON ({error.msg} at line {error.lineno})") from None
+    except LogError as error:
+        where = f"action {error.action}" if error.action else "header"
+        raise BadInput(f"{path}: not a usable game log ({where}: {error})") from None
+    return Expectation(log.edition, log.start(), list(log.actions))
+
+
+def load_image(path: str) -> np.ndarray:
+    """Raises BadInput: no such file, or not an image OpenCV can read."""
+    import cv2
+
+    if not Path(path).is_file():
+        raise BadInput(f"{path}: no such image file")
+    image = cv2.imread(path, cv2.IMREAD_COLOR)
+    if image is None:
+        raise BadInput(f"{path}: not an image OpenCV can read")
+    return image
+
+
+def read_picture(
+    image: np.ndarray,
+    template: Any,
+    profiles: dict[str, tuple[float, float, float]],
+    board_bgr: tuple[float, float, float],
+    expectation: Expectation | None = None,
+    verify: Any = None,
+) -> dict[str, Any]:
+    """The command's JSON object (``verify``: a ``vision.verify.VerifyConfig`` other than the default).
+
+    Raises:
+        vision.locate.BoardNotFound: the markers are not all seen.
+    """
+    from vision.read import ReadConfig, blind_reading, observe
+    from vision.verify import BoardScorer, refine
+
+    config = ReadConfig()
+    observation = observe(config, template, image, board_bgr)
+    reading = blind_reading(config, template, profiles, image, board_bgr, observation)
+    scorer = BoardScorer(config, observation, profiles, verify)
+    camels = list(profiles)
+    track, unseen = refine(scorer, reading.track, camels)
+    if expectation is None:
+        return {
+            "track": {str(space): stack for space, stack in sorted(track.items())},
+            "unseen": list(unseen),
+            "confidence": round(reading.confidence, 3),
+            "problems": [p for p in reading.problems if "is not seen" not in p and "sighting" not in p],
+        }
+    from companion.board_hypotheses import board_hypotheses
+    from companion.camera_verdict import camera_verdict
+
+    hypotheses = board_hypotheses(expectation.start, expectation.actions)
+    return camera_verdict(scorer, hypotheses, track, unseen, camels).as_json()

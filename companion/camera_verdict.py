@@ -1,0 +1,129 @@
+"""The camera's answer about a game's board: does the picture show the board the game expects, and if not,
+which slip most likely made the difference (a mis-entered die, a camel set one space off, two camels swapped)?
+
+The hypotheses come from the game (:mod:`companion.board_hypotheses`); the picture scores them
+(``vision.verify.BoardScorer``). Camels the picture cannot place are reported unseen, never guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.board_check import differences
+from companion.board_hypotheses import Hypothesis
+
+Board = dict[int, list[str]]
+UNFORESEEN_MARGIN = 1.0
+"""How much better (in the verifier's levels of disagreement) the camera's own reading must explain the picture
+than every board the game foresaw, to be answered as a difference nobody foresaw."""
+
+
+@dataclass(frozen=True)
+class CameraVerdict:
+    track: Board
+    """What the picture shows, as far as it can tell (camels it cannot place are left out)."""
+    unseen: tuple[str, ...]
+    expected: Board
+    matches: bool | None
+    """True: the board is the game's; False: it is not; None: it agrees as far as it can be seen."""
+    answer: str
+    """``"matches"``, ``"differs: most likely …"`` or ``"cannot tell (space 10 not clear)"``."""
+    margin: float
+    most_likely: Hypothesis | None = None
+    differences: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "track": {str(space): stack for space, stack in sorted(self.track.items())},
+            "unseen": list(self.unseen),
+            "expected": {str(space): stack for space, stack in sorted(self.expected.items())},
+            "matches": self.matches,
+            "differences": self.differences,
+            "verdict": self.answer,
+            "margin": None if self.margin == float("inf") else round(self.margin, 2),
+        }
+        if self.most_likely is not None:
+            data["most_likely"] = self.most_likely.why
+            if self.most_likely.amendment is not None:
+                amendment = self.most_likely.amendment
+                data["correction"] = {"index": amendment.index, "was": amendment.was, "becomes": amendment.becomes}
+        return data
+
+
+def camera_verdict(
+    scorer: Any,
+    hypotheses: Sequence[Hypothesis],
+    reading: Mapping[int, Sequence[str]],
+    reading_unseen: Sequence[str],
+    camels: Sequence[str],
+    language: str = "en",
+) -> CameraVerdict:
+    """Judge the game's ``hypotheses`` (the expected board first) against the picture (``scorer``: a
+    ``vision.verify.BoardScorer``). The blind ``reading`` joins them, completed from the expected board
+    where it missed camels, so that a board nobody foresaw is still answered "differs"."""
+    expected = hypotheses[0].track
+    candidates = list(hypotheses)
+
+    def priors() -> list[float]:
+        settings = scorer.verify
+        return [0.0] + [
+            settings.entry_prior if hypothesis.amendment is not None else settings.slip_prior
+            for hypothesis in candidates[1:]
+        ]
+
+    verdict = scorer.judge([hypothesis.track for hypothesis in candidates], priors())
+    blind = _completed(reading, expected, reading_unseen)
+    if blind is not None:
+        # A board nobody foresaw: the camera's own reading counts only when it explains the picture far
+        # better than every board the game foresaw (the reader's search finds some board a little better
+        # than the truth on most pictures: that is not a difference).
+        unforeseen = scorer.track_cost(blind)
+        if unforeseen < min(verdict.costs) - UNFORESEEN_MARGIN:
+            candidates.append(Hypothesis(blind, "the camera's own reading of the board"))
+            verdict = scorer.judge([hypothesis.track for hypothesis in candidates], priors())
+    best = candidates[verdict.best]
+    shown = set(scorer.spaces)
+    if verdict.answer == "matches":
+        return CameraVerdict(_on(expected, shown), (), expected, True, "matches", verdict.margin)
+    if verdict.answer == "differs":
+        seen = _on(best.track, shown)
+        found = differences(_on(expected, shown), seen, language)
+        return CameraVerdict(seen, (), expected, False, f"differs: most likely {best.why}", verdict.margin, best, found)
+    # Cannot tell: the camels the close rivals place differently are left unseen; the rest is what is sure.
+    undecided = set(verdict.undecided)
+    rivals = [best.track, *(candidates[index].track for index in verdict.close)]
+    unsure = {camel for track in rivals for space, stack in track.items() if space in undecided for camel in stack}
+    unseen = tuple(sorted(unsure, key=lambda camel: (list(camels).index(camel) if camel in camels else len(camels))))
+    seen = {space: [camel for camel in stack if camel not in unsure] for space, stack in _on(best.track, shown).items()}
+    seen = {space: stack for space, stack in seen.items() if stack}
+    sure_expected = {space: [camel for camel in stack if camel not in unsure] for space, stack in expected.items()}
+    agree = _on(sure_expected, shown) == seen
+    spaces = sorted(undecided)
+    words = f"space{'s' if len(spaces) > 1 else ''} {', '.join(map(str, spaces))} not clear enough"
+    found = differences(_on(expected, shown), seen, language)
+    return CameraVerdict(
+        seen, unseen, expected, None if agree else False, f"cannot tell ({words})", verdict.margin,
+        None if agree else best, found,
+    )
+
+
+def _on(track: Mapping[int, Sequence[str]], spaces: set[int]) -> Board:
+    return {int(space): list(stack) for space, stack in track.items() if int(space) in spaces and stack}
+
+
+def _completed(
+    reading: Mapping[int, Sequence[str]], expected: Board, unseen: Sequence[str]
+) -> Board | None:
+    """The blind reading with the camels it missed put where the game expects them (None when a camel is
+    in neither)."""
+    track = {int(space): list(stack) for space, stack in reading.items() if stack}
+    for camel in unseen:
+        place = next(((space, stack.index(camel)) for space, stack in expected.items() if camel in stack), None)
+        if place is None:
+            return None
+        space, level = place
+        stack = track.setdefault(space, [])
+        stack.insert(min(level, len(stack)), camel)
+    return track
