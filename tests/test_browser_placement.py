@@ -37,7 +37,8 @@ def test_the_placement_page_shows_the_view_and_the_advice(tmp_path):
             expect(page.locator("#placement-advice")).to_contain_text("marker 1 (top right) is hidden", timeout=15000)
             expect(page.locator("#placement-advice")).to_contain_text("raise the camera")
             expect(page.locator("#placement-numbers")).to_contain_text("Aim for 65–90 cm")
-            page.wait_for_function("document.getElementById('placement-view').naturalWidth === 1280", timeout=10000)
+            # A property check, not wait_for_function: the page's CSP forbids the eval a string predicate needs.
+            expect(page.locator("#placement-view")).to_have_js_property("naturalWidth", 1280, timeout=10000)
             browser.close()
     finally:
         server.terminate()
