@@ -53,7 +53,7 @@ bench: setup
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 # Mutation testing of the modules that guard secrets, money and durability (slow; not part of `make test`).
-# `make mutation MODULES=companion/store.py` runs one changed module.
+# `make mutation MODULES=companion/table/store.py` runs one changed module.
 mutation: setup
 	$(BIN)/python scripts/mutation.py $(MODULES)
 

@@ -25,10 +25,10 @@ from typing import Any
 
 from tqdm import tqdm
 
-from companion.board_hypotheses import board_hypotheses
-from companion.camera_read import Expectation, read_picture
 from companion.gamelog import action_from_json
 from companion.rules import EDITIONS, GREY_DIE, apply, new_game
+from companion.table.board_hypotheses import board_hypotheses
+from companion.table.camera_read import Expectation, read_picture
 from vision.calibrate import CalibrationError, calibrate
 from vision.locate import BoardNotFound
 from vision.photo import TIERS, make_table, render_calibration, render_scene

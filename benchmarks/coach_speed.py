@@ -14,7 +14,7 @@ import time
 
 from companion.gamelog import parse_log
 from companion.sim.coach import analyse_log
-from companion.simulate import plan, play_planned
+from companion.sim.simulate import plan, play_planned
 
 GOAL_SECONDS = 5.0
 

@@ -9,9 +9,9 @@ import argparse
 import random
 import time
 
-from companion.bots import RandomBot
 from companion.gamelog import parse_log
-from companion.play import play_game
+from companion.sim.bots import RandomBot
+from companion.sim.play import play_game
 
 
 def main() -> None:

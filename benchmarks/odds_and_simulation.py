@@ -15,7 +15,7 @@ import time
 from companion.odds import exact_leg_odds
 from companion.odds.race import rollout
 from companion.rules import EDITION_2014, EDITION_2018, PyramidTicket, apply, new_game
-from companion.simulate import run_tournament
+from companion.sim.simulate import run_tournament
 
 # Blue then green on 5, red on 6, yellow then purple on 7, black on 13, white on 14 (bottom first).
 REFERENCE_2018 = {5: ("blue", "green"), 6: ("red",), 7: ("yellow", "purple"), 13: ("black",), 14: ("white",)}

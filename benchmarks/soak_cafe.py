@@ -299,7 +299,7 @@ def connections_to(address: str) -> int:
 # -- checking the stored games ---------------------------------------------------------------------------------
 def check_games(data: Path, tables: list[Table]) -> dict:
     from companion.gamelog import FORMAT, parse_log, summary
-    from companion.store import Store, effective_actions
+    from companion.table.store import Store, effective_actions
 
     store = Store(data / "games.sqlite3")
     rows = {row.id: row for row in store.games()}

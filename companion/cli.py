@@ -19,11 +19,11 @@ from companion.gamelog import LogError, loads, summary
 if TYPE_CHECKING:
     import numpy as np
 
-    from companion.camera_watch import CameraWatch
-    from companion.config import Settings
     from companion.rules import GameState
-    from companion.service import DiceSource
-    from companion.simulate import GameResult
+    from companion.sim.simulate import GameResult
+    from companion.table.camera_watch import CameraWatch
+    from companion.table.config import Settings
+    from companion.table.service import DiceSource
     from vision.board import BoardTemplate
 
 
@@ -62,15 +62,15 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from companion.bots import RandomBot
-    from companion.narrate import (
+    from companion.rules import PyramidTicket
+    from companion.sim.bots import RandomBot
+    from companion.sim.narrate import (
         describe_action,
         describe_leg_scoring,
         describe_movement,
         describe_race_scoring,
     )
-    from companion.play import play_game
-    from companion.rules import PyramidTicket
+    from companion.sim.play import play_game
 
     names = [name.strip() for name in args.players.split(",") if name.strip()]
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
@@ -160,7 +160,7 @@ def _odds(args: argparse.Namespace) -> int:
 def _simulate(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from companion.simulate import run_tournament
+    from companion.sim.simulate import run_tournament
 
     bots = [name.strip() for name in args.players.split(",") if name.strip()]
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
@@ -203,7 +203,7 @@ def _analyse(args: argparse.Namespace) -> int:
 
 def _make_pyramid(settings: Settings, simulate: bool) -> tuple[DiceSource | None, str]:
     """The dice source the settings ask for: the GPIO rig on a Pi, a simulated pyramid elsewhere."""
-    from companion.service import SimulatedPyramid
+    from companion.table.service import SimulatedPyramid
     from firmware_py.hardware import running_on_raspberry_pi
 
     mode = "simulated" if simulate else settings.pyramid
@@ -213,7 +213,7 @@ def _make_pyramid(settings: Settings, simulate: bool) -> tuple[DiceSource | None
         return None, "none"
     if mode == "simulated":
         return SimulatedPyramid(), "simulated"
-    from companion.pyramid_source import RigPyramid
+    from companion.table.pyramid_source import RigPyramid
     from firmware_py.config import load_config
     from firmware_py.hardware import make_pin_factory
     from firmware_py.pyramid import Pyramid
@@ -232,7 +232,7 @@ def _make_camera(settings: Settings) -> CameraWatch | None:
     """The camera watch the settings ask for; a camera that cannot start shows as a notice, not an error."""
     if settings.camera == "none":
         return None
-    from companion.camera_watch import LEARNT_NAME, CameraWatch
+    from companion.table.camera_watch import LEARNT_NAME, CameraWatch
     from vision.board import TemplateError
     from vision.calibrate import CalibrationError, reading_colours
     from vision.sources import open_source
@@ -257,10 +257,10 @@ def _make_camera(settings: Settings) -> CameraWatch | None:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from companion.config import SettingsError, load_settings
-    from companion.web import create_app
-    from companion.web.net import table_address
-    from companion.web.server import listening_socket, serve
+    from companion.table.config import SettingsError, load_settings
+    from companion.table.web import create_app
+    from companion.table.web.net import table_address
+    from companion.table.web.server import listening_socket, serve
     from firmware_py.config import ConfigError
     from firmware_py.hardware import FactoryError
     from firmware_py.servos import BusError
@@ -275,7 +275,7 @@ def _serve(args: argparse.Namespace) -> int:
     camera = _make_camera(settings)
     app = create_app(settings.data, pyramid, settings.public_url, settings.language, hotspot=hotspot, camera=camera)
     try:
-        # An event loop holds every connection (live pages cost no thread): see companion/web/server.py.
+        # An event loop holds every connection (live pages cost no thread): see companion/table/web/server.py.
         sock = listening_socket(settings.host, settings.port)
     except OSError as error:
         print(f"camelup serve: cannot listen on {settings.host}:{settings.port} ({error.strerror})", file=sys.stderr)
@@ -293,8 +293,8 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from companion.config import SettingsError
     from companion.doctor import doctor_settings, report, run_checks
+    from companion.table.config import SettingsError
 
     try:
         settings, configuration = doctor_settings(args.config, port=args.port, data=args.data)
@@ -377,7 +377,7 @@ def _vision_render(args: argparse.Namespace) -> int:
 
 def _vision_read(args: argparse.Namespace) -> int:
     """One JSON object; exit 1 when the board is not found, 2 for input that cannot be used."""
-    from companion.camera_read import BadInput, load_expectation, load_image, read_picture
+    from companion.table.camera_read import BadInput, load_expectation, load_image, read_picture
     from vision.board import TemplateError
     from vision.calibrate import CalibrationError, reading_colours
     from vision.locate import BoardNotFound
@@ -415,7 +415,7 @@ def _image(path: str, command: str) -> np.ndarray | None:
 
 
 def _vision_calibrate(args: argparse.Namespace) -> int:
-    from companion.camera_read import BadInput, load_expectation
+    from companion.table.camera_read import BadInput, load_expectation
     from vision.calibrate import CalibrationError, calibrate_from_board, calibration_layout, save_calibration
     from vision.locate import BoardNotFound
     from vision.read import ReadConfig

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 
-from companion.config import Settings, load_settings
+from companion.table.config import Settings, load_settings
 
 SERVICE_USER = "camelup"
 SERVICE_CONFIG = Path("/etc/camelup/config.toml")
@@ -352,7 +352,7 @@ def _camera_placement(settings: Settings) -> Check:
     hidden spaces, camel size)?"""
     if settings.camera == "none":
         return Check("camera placement", True, "no camera", needed=False)
-    from companion.placement_view import placement_words
+    from companion.table.placement_view import placement_words
 
     ok, detail = placement_words(settings)
     fix = "open /camera/placement on the host's device to see it live while you move the camera"
@@ -414,7 +414,7 @@ def _port(settings: Settings) -> Check:
 
 
 def _address(settings: Settings) -> Check:
-    from companion.web.net import table_address
+    from companion.table.web.net import table_address
 
     if settings.public_url:
         return Check("address for phones", True, settings.public_url)

@@ -5,7 +5,7 @@ module's score (killed / mutants tested) and every surviving mutant with its dif
 the code that no test noticed: read it, then write the test that fails on it.
 
     .venv/bin/python scripts/mutation.py                         # every guarded module (slow: an hour or more)
-    .venv/bin/python scripts/mutation.py companion/store.py      # one changed module
+    .venv/bin/python scripts/mutation.py companion/table/store.py      # one changed module
     .venv/bin/python scripts/mutation.py --report                # the last run's figures again, no run
 """
 
@@ -28,7 +28,7 @@ SURVIVED = {0}
 
 
 def module_of(mutant: str) -> str:
-    """``companion.store.x_Store_append__mutmut_3`` -> ``companion/store.py``."""
+    """``companion.table.store.x_Store_append__mutmut_3`` -> ``companion/table/store.py``."""
     parts = mutant.split("__mutmut_")[0].split(".")
     for end in range(len(parts), 0, -1):
         path = Path(*parts[:end]).with_suffix(".py")

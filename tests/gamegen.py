@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.dice import roll_setup
 from companion.gamelog import FORMAT, action_from_json, action_to_json
 from companion.rules import (
     EDITIONS,
@@ -21,6 +20,7 @@ from companion.rules import (
     new_game,
 )
 from companion.rules.errors import RuleError
+from companion.sim.dice import roll_setup
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 

@@ -1,6 +1,6 @@
 """Differences between the expected board and the camera's reading, in words."""
 
-from companion.board_check import describe_place, differences
+from companion.table.board_check import describe_place, differences
 
 
 def test_the_issues_example_in_words():

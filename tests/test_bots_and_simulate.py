@@ -5,11 +5,11 @@ import random
 
 import pytest
 
-from companion.bots import DRAW, GreedyBot, RandomBot, StrongBot, make_bots
 from companion.cli import main
 from companion.gamelog import parse_log
 from companion.rules import EDITION_2018, HIDDEN, FinishBet, LegBet, legal_actions, new_game, view_for
-from companion.simulate import plan, run_tournament, seat_labels, wilson_interval
+from companion.sim.bots import DRAW, GreedyBot, RandomBot, StrongBot, make_bots
+from companion.sim.simulate import plan, run_tournament, seat_labels, wilson_interval
 from tests.gamegen import random_log
 
 START = {1: ("green", "red"), 2: ("yellow",), 3: ("blue", "purple"), 14: ("black",), 16: ("white",)}

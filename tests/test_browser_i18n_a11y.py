@@ -7,7 +7,7 @@ import re
 import pytest
 from babel.messages.pofile import read_po
 
-from companion.web.i18n import TRANSLATIONS
+from companion.table.web.i18n import TRANSLATIONS
 from tests.browser_kit import PHONE, new_page, phone
 from tests.test_crash import request
 

@@ -11,9 +11,9 @@ import textwrap
 import numpy as np
 import pytest
 
-from companion.camera_watch import CameraWatch, wait_for
 from companion.cli import main
-from companion.web import create_app
+from companion.table.camera_watch import CameraWatch, wait_for
+from companion.table.web import create_app
 from vision.board import load_template
 from vision.sources import CameraError, PiCamera, open_source
 

@@ -5,9 +5,9 @@ import random
 import cv2
 import pytest
 
-from companion.camera_watch import CameraWatch, camera_report, wait_for
-from companion.service import SimulatedPyramid
-from companion.web import create_app
+from companion.table.camera_watch import CameraWatch, camera_report, wait_for
+from companion.table.service import SimulatedPyramid
+from companion.table.web import create_app
 from vision.board import load_template
 from vision.sources import CameraError, ImageFiles, open_source
 from vision.synth import CAMEL_BGR, EDITION_CAMELS, SceneVariation, render_scene
@@ -121,9 +121,9 @@ def test_a_board_the_camera_contradicts_teaches_it_nothing(tmp_path):
 
 
 def test_the_companion_starts_with_what_its_camera_learnt_at_this_table(tmp_path):
-    from companion.camera_watch import save_learnt
     from companion.cli import _make_camera
-    from companion.config import load_settings
+    from companion.table.camera_watch import save_learnt
+    from companion.table.config import load_settings
     from vision.calibrate import Calibration
 
     template, path = scene_file(tmp_path)

@@ -4,10 +4,10 @@ the pages ask for is in them (a missing key would show the key itself on the pag
 import re
 from pathlib import Path
 
-from companion.web import create_app
-from companion.web.i18n import load_catalogs
+from companion.table.web import create_app
+from companion.table.web.i18n import load_catalogs
 
-WEB = Path(__file__).resolve().parents[1] / "companion" / "web"
+WEB = Path(__file__).resolve().parents[1] / "companion" / "table" / "web"
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 

@@ -2,10 +2,10 @@
 
 import json
 
-from companion.camera_watch import CameraStatus, CameraWatch
-from companion.correction import amendments_explaining
 from companion.rules import EDITION_2018, PyramidTicket, apply, move_camel, new_game
-from companion.web import create_app
+from companion.table.camera_watch import CameraStatus, CameraWatch
+from companion.table.correction import amendments_explaining
+from companion.table.web import create_app
 from vision.board import load_template
 from vision.synth import camel_profiles
 

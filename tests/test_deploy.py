@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.web import create_app
+from companion.table.web import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
 INSTALL = ROOT / "deploy" / "install.sh"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import load_settings
 from companion.doctor import Machine, doctor_settings, report, run_checks
+from companion.table.config import load_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -7,8 +7,8 @@ import sqlite3
 
 import pytest
 
-from companion.service import ApiError, Caller, GameService
-from companion.store import StorageError, Store
+from companion.table.service import ApiError, Caller, GameService
+from companion.table.store import StorageError, Store
 
 SETUP = {"track": {"1": ["green", "red"], "3": ["yellow", "blue", "purple"], "14": ["black"], "16": ["white"]}}
 HOST = Caller("host")

@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from companion.config import SettingsError, load_settings
 from companion.gamelog import LogError, parse_log
-from companion.service import Caller, GameService, SimulatedPyramid
-from companion.store import Store
+from companion.table.config import SettingsError, load_settings
+from companion.table.service import Caller, GameService, SimulatedPyramid
+from companion.table.store import Store
 
 LOG = {"format": "camelup-game-log/1", "edition": "2018", "players": ["Ann", "Bob"],
        "setup": {"track": {"1": ["green", "red"], "3": ["yellow", "blue", "purple"], "14": ["black"],

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from companion.dice import roll_setup
 from companion.gamelog import FORMAT, LogError, action_from_json
 from companion.rules import EDITIONS, RuleError, apply, new_game
+from companion.sim.dice import roll_setup
 from tests.reference_rules import RULES, Game, Refused
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]

@@ -1,7 +1,7 @@
 """Move instructions for whoever moves the camels: as words (English) and as facts the pages word in French."""
 
-from companion.narrate import describe_movement, movement_facts
 from companion.rules import EDITION_2014, EDITION_2018, Tile, Track, move_camel
+from companion.sim.narrate import describe_movement, movement_facts
 
 
 def track(**spaces: str) -> Track:

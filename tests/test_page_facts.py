@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from companion.service import SimulatedPyramid
-from companion.web import create_app
+from companion.table.service import SimulatedPyramid
+from companion.table.web import create_app
 from tests.test_web_api import act, bearer, create, state
 
 
@@ -134,8 +134,8 @@ def test_the_facts_hold_through_random_games_with_undos(tmp_path, seed):
     ticker never names a face-down card, and an undone move's camels go back where the game now has them."""
     import random as rnd
 
-    from companion.service import Caller, GameService
-    from companion.store import Store
+    from companion.table.service import Caller, GameService
+    from companion.table.store import Store
     from tests.gamegen import random_log
 
     rng = rnd.Random(seed)

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import cv2
 import numpy as np
 
-from companion.web import create_app
+from companion.table.web import create_app
 from vision.photo import make_table, render_scene
 
 

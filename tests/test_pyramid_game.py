@@ -4,9 +4,9 @@ refuses a draw. The rig runs on mock pins and a simulated PCA9685; the game is t
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion.pyramid_source import RigPyramid
-from companion.service import ApiError, Caller, GameService
-from companion.store import Store
+from companion.table.pyramid_source import RigPyramid
+from companion.table.service import ApiError, Caller, GameService
+from companion.table.store import Store
 from firmware_py.config import parse_config
 from firmware_py.pyramid import Pyramid
 from firmware_py.rig import PyramidRig

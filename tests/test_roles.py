@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from companion.service import SimulatedPyramid
-from companion.web import create_app
+from companion.table.service import SimulatedPyramid
+from companion.table.web import create_app
 
 SETUP = {"track": {"1": ["green", "red"], "3": ["yellow", "blue", "purple"], "14": ["black"], "16": ["white"]}}
 ROLES = ("host", "table", "seat", "other game", "none")

@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from companion.service import SimulatedPyramid
-from companion.web import create_app
+from companion.table.service import SimulatedPyramid
+from companion.table.web import create_app
 from tests.test_web_api import bearer, create
 
 

@@ -14,8 +14,8 @@ import random
 import pytest
 
 from companion.rules import EDITIONS
-from companion.service import Caller, GameService
-from companion.store import Store
+from companion.table.service import Caller, GameService
+from companion.table.store import Store
 from tests.gamegen import random_log
 
 

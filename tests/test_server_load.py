@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.web.server import HEADER_TIMEOUT_SECONDS, STREAMS_PER_CLIENT, STREAMS_PER_TOKEN
+from companion.table.web.server import HEADER_TIMEOUT_SECONDS, STREAMS_PER_CLIENT, STREAMS_PER_TOKEN
 from tests.crowd import Stream, http, phone_address, slow_client
 from tests.test_crash import free_port, start_server
 

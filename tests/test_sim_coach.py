@@ -10,7 +10,7 @@ from companion.gamelog import make_log, parse_log
 from companion.odds import exact_leg_odds, leg_ticket_evs, tile_evs
 from companion.rules import EDITION_2018, LegBet, PlaceTile, PyramidTicket, apply, new_game
 from companion.sim.coach import analyse_log
-from companion.simulate import plan, play_planned
+from companion.sim.simulate import plan, play_planned
 
 FAR_AHEAD = {12: ("red",), 1: ("green", "yellow", "blue"), 2: ("purple",), 15: ("black", "white")}
 

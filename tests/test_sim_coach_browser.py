@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.simulate import plan, play_planned
+from companion.sim.simulate import plan, play_planned
 from tests.test_crash import free_port, request, start_server
 
 playwright_api = pytest.importorskip("playwright.sync_api")

@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from companion.service import SimulatedPyramid
-from companion.simulate import plan, play_planned
-from companion.web import create_app
+from companion.sim.simulate import plan, play_planned
+from companion.table.service import SimulatedPyramid
+from companion.table.web import create_app
 
 
 @pytest.fixture

@@ -7,10 +7,10 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
-from companion.bots import make_bots
 from companion.rules import EDITION_2018, legal_actions, view_for
+from companion.sim.bots import make_bots
 from companion.sim.env import CamelUpAEC, CamelUpGym, action_count, decode, encode, mask
-from companion.simulate import GamePlan, play_planned
+from companion.sim.simulate import GamePlan, play_planned
 
 
 def test_pettingzoo_api_test_passes():

@@ -4,10 +4,10 @@ import random
 
 import pytest
 
-from companion.bots import DRAW
 from companion.gamelog import action_from_json, parse_log
 from companion.odds import tile_evs
 from companion.rules import EDITION_2018, LegBet, PlaceTile, PyramidTicket, apply, legal_actions, new_game, view_for
+from companion.sim.bots import DRAW
 from companion.sim.expert import ExpertBot
 from tests.gamegen import random_log
 

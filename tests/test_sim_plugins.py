@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from companion.bots import make_bots
 from companion.cli import main
 from companion.gamelog import parse_log
 from companion.rules import HIDDEN
+from companion.sim.bots import make_bots
 from companion.sim.plugins import SubprocessBot
-from companion.simulate import run_tournament
+from companion.sim.simulate import run_tournament
 
 ROOT = Path(__file__).resolve().parents[1]
 LEADER = ROOT / "examples" / "bots" / "leader.py"
@@ -31,7 +31,7 @@ def faults(tournament, label):
 
 def test_python_bots_by_file_and_by_module_play_whole_games(tmp_path, monkeypatch):
     body = """
-        from companion.bots import DRAW
+        from companion.sim.bots import DRAW
 
         class Cautious:
             name = "cautious"
@@ -186,9 +186,9 @@ def test_a_python_bot_over_its_time_has_its_answer_thrown_away(tmp_path):
 
 
 def test_every_listed_legal_action_is_accepted_back_and_nothing_else():
-    from companion.bots import DRAW
     from companion.gamelog import action_from_json
     from companion.rules import apply, legal_actions, view_for
+    from companion.sim.bots import DRAW
     from companion.sim.protocol import AnswerError, legal_to_json, parse_answer, request
     from tests.gamegen import random_log
 

@@ -134,7 +134,7 @@ def test_calibrate_and_read_commands(tmp_path, capsys):
 
 def test_a_broken_calibration_in_the_settings_is_named_and_the_camera_stays_off(tmp_path, capsys):
     from companion.cli import _make_camera
-    from companion.config import load_settings
+    from companion.table.config import load_settings
 
     (tmp_path / "table.png").write_bytes(b"")
     bad = tmp_path / "camera.json"

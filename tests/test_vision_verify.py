@@ -8,9 +8,9 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.board_hypotheses import board_hypotheses, hand_slips
 from companion.cli import main
 from companion.gamelog import loads
+from companion.table.board_hypotheses import board_hypotheses, hand_slips
 from vision.board import load_template
 from vision.read import ReadConfig, observe, read_board
 from vision.synth import SceneVariation, camel_profiles, random_track, render_scene

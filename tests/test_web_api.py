@@ -7,8 +7,8 @@ import threading
 import pytest
 
 from companion.gamelog import parse_log, summary
-from companion.service import SimulatedPyramid
-from companion.web import create_app
+from companion.table.service import SimulatedPyramid
+from companion.table.web import create_app
 from tests.gamegen import random_log
 
 SETUP = {"track": {"1": ["green", "red"], "3": ["yellow", "blue", "purple"], "14": ["black"], "16": ["white"]}}
@@ -297,7 +297,7 @@ def test_players_can_have_characters(client):
 def test_a_database_from_before_characters_still_opens(tmp_path):
     import sqlite3
 
-    from companion.store import Store
+    from companion.table.store import Store
 
     old = sqlite3.connect(tmp_path / "games.sqlite3")
     old.executescript(

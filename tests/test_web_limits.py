@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from companion.service import ACTION_DEADLINE_SECONDS, SimulatedPyramid
-from companion.web import create_app
-from companion.web.limits import ACTION_BODY_BYTES, IMPORT_BODY_BYTES, SECURITY_HEADERS
+from companion.table.service import ACTION_DEADLINE_SECONDS, SimulatedPyramid
+from companion.table.web import create_app
+from companion.table.web.limits import ACTION_BODY_BYTES, IMPORT_BODY_BYTES, SECURITY_HEADERS
 from tests.gamegen import random_log
 from tests.test_web_api import SETUP, act, bearer, create, state
 
-TEMPLATES = Path(__file__).resolve().parents[1] / "companion" / "web" / "templates"
+TEMPLATES = Path(__file__).resolve().parents[1] / "companion" / "table" / "web" / "templates"
 
 
 @pytest.fixture
@@ -166,7 +166,7 @@ def test_a_device_may_create_only_so_many_games_a_minute(tmp_path):
 
 
 def test_qr_codes_only_for_the_games_own_links_and_made_once(client):
-    from companion.web.pages import _qr_svg
+    from companion.table.web.pages import _qr_svg
 
     game = create(client)
     assert client.get("/qr.svg", query_string={"data": "x" * 1000}).status_code == 404
@@ -180,18 +180,18 @@ def test_qr_codes_only_for_the_games_own_links_and_made_once(client):
 
 
 def test_a_timed_out_action_is_refused_not_applied_later(app, monkeypatch):
-    import companion.service
+    import companion.table.service
 
     client = app.test_client()
     game = create(client)
     service = app.extensions["camelup"]
-    monkeypatch.setattr(companion.service, "ACTION_DEADLINE_SECONDS", 0.3)
+    monkeypatch.setattr(companion.table.service, "ACTION_DEADLINE_SECONDS", 0.3)
     live = service.game(game["game_id"])
     live.lock.acquire()  # the server is busy with this game for longer than the phone waits
     release = threading.Timer(1.0, live.lock.release)
     release.start()
     caller = service.authenticate(game["game_id"], game["seat"]["Ann"])
-    with pytest.raises(companion.service.ApiError) as refused:
+    with pytest.raises(companion.table.service.ApiError) as refused:
         service.act(game["game_id"], caller, {"type": "leg_bet", "camel": "red"}, time.monotonic())
     release.join()
     assert refused.value.status == 503
@@ -247,7 +247,7 @@ def test_database_files_made_immutable_while_serving_never_kill_the_server(tmp_p
     data = tmp_path / "data"
     code = f"""
 import random
-from companion.web import create_app
+from companion.table.web import create_app
 from tests.test_web_api import act, create
 client = create_app({str(data)!r}, None, "http://t", testing=True).test_client()
 game = create(client)

@@ -51,7 +51,7 @@ def add_sim_parsers(commands: Any, league: Callable[[argparse.Namespace], int],
 
 
 def run_league_command(args: argparse.Namespace) -> int:
-    from companion.bots import make_bots
+    from companion.sim.bots import make_bots
     from companion.sim.files import usable_directory
     from companion.sim.league import run_league
 

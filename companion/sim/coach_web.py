@@ -27,8 +27,8 @@ def coach_page(game_id: str) -> str:
 
 @coach.get("/api/games/<game_id>/coach")
 def coach_report(game_id: str) -> Any:
-    from companion.service import ApiError
-    from companion.web.api import caller
+    from companion.table.service import ApiError
+    from companion.table.web.api import caller
 
     caller(game_id)  # any seat, the host or the table: everyone sees the same report after the race
     game = current_app.extensions["camelup"].game(game_id)
@@ -42,7 +42,7 @@ def start_coaching_at_the_finish(response: Response) -> Response:
     """The action that ends a race starts the coach's work at once, so the page is ready when opened."""
     game_id = (request.view_args or {}).get("game_id")
     if request.method == "POST" and response.status_code < 300 and request.path.endswith("/actions") and game_id:
-        from companion.service import ApiError
+        from companion.table.service import ApiError
 
         try:
             game = current_app.extensions["camelup"].game(game_id)
@@ -55,8 +55,8 @@ def start_coaching_at_the_finish(response: Response) -> Response:
 
 def _report(game_id: str, game: Any) -> dict[str, Any]:
     from companion.gamelog import parse_log
-    from companion.service import export_log
     from companion.sim.coach import analyse_log
+    from companion.table.service import export_log
 
     key = (game_id, len(game.actions))
     with _lock:  # one analysis per finished game, however many phones ask at once

@@ -40,8 +40,6 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from companion.bots import DRAW, Choice, make_bots
-from companion.dice import draw, roll_setup
 from companion.rules import (
     EDITIONS,
     PILES,
@@ -58,6 +56,8 @@ from companion.rules import (
     new_game,
     view_for,
 )
+from companion.sim.bots import DRAW, Choice, make_bots
+from companion.sim.dice import draw, roll_setup
 
 
 def action_count(edition: Edition, players: int) -> int:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import random
 
-from companion.bots import DRAW, Choice, GreedyBot, _Draw
 from companion.odds.leg import LegOdds, draws_left_in_leg, exact_leg_odds, leg_distribution, leg_ticket_evs
 from companion.odds.race import RaceOdds, finish_card_evs, race_odds
 from companion.rules import (
@@ -39,6 +38,7 @@ from companion.rules import (
     Tile,
     apply,
 )
+from companion.sim.bots import DRAW, Choice, GreedyBot, _Draw
 
 
 class ExpertBot(GreedyBot):

@@ -8,8 +8,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.bots import DRAW, Bot, Choice
 from companion.rules import Action, FinishBet, GameState, LegalActions, LegBet, Partnership, PlaceTile
+from companion.sim.bots import DRAW, Bot, Choice
 from companion.sim.protocol import AnswerError
 
 KINDS = ("leg_bet", "tile", "pyramid", "finish_card", "partnership")

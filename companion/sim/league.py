@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.bots import make_bots
+from companion.sim.bots import make_bots
 from companion.sim.files import usable_directory, write_json
 from companion.sim.guard import FAULTS, KINDS
-from companion.simulate import GamePlan, GameResult, _worker, seat_labels, wilson_interval
+from companion.sim.simulate import GamePlan, GameResult, _worker, seat_labels, wilson_interval
 
 Z95 = 1.96
 

@@ -6,10 +6,10 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from companion.bots import DRAW, Bot
-from companion.dice import draw, roll_setup
 from companion.gamelog import GameLog, make_log
 from companion.rules import EDITIONS, Action, GameState, apply, legal_actions, new_game, view_for
+from companion.sim.bots import DRAW, Bot
+from companion.sim.dice import draw, roll_setup
 
 
 @dataclass(frozen=True)

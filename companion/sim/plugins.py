@@ -2,7 +2,7 @@
 that speaks the ``camelup-bot/1`` protocol (``exec:COMMAND``, or the path of an executable file).
 
 A Python bot is any class with ``choose(view, legal, rng)`` returning a legal action or
-:data:`companion.bots.DRAW` (see :class:`companion.bots.Bot`), built without arguments.
+:data:`companion.sim.bots.DRAW` (see :class:`companion.sim.bots.Bot`), built without arguments.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
-from companion.bots import Bot, Choice
 from companion.rules import GameState, LegalActions
+from companion.sim.bots import Bot, Choice
 from companion.sim.protocol import parse_answer, request
 
 FORMS = "a built-in bot (random, greedy, strong, expert), module:Class, path/to/bot.py[:Class], exec:COMMAND"

@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from companion.bots import DRAW, Choice
 from companion.gamelog import action_from_json, action_to_json
 from companion.rules import GameState, LegalActions, PyramidTicket
+from companion.sim.bots import DRAW, Choice
 
 PROTOCOL = "camelup-bot/1"
 PYRAMID = {"type": "pyramid"}

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.bots import make_bots
-from companion.play import play_game
+from companion.sim.bots import make_bots
 from companion.sim.files import usable_directory
 from companion.sim.guard import GuardedBot
+from companion.sim.play import play_game
 
 
 @dataclass(frozen=True)

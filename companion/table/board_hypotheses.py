@@ -1,7 +1,7 @@
 """The boards the camera should be ready to see: the one the game expects, and the few a slip would give.
 
 - A die entered wrongly: every other die, value and grey colour for each pyramid ticket of the latest leg
-  with draws (the boards :mod:`companion.correction` can then put right).
+  with draws (the boards :mod:`companion.table.correction` can then put right).
 - A hand's mistake on the table: a camel (with what stands on it, or alone) set one space off, on top of
   or under the stack there; two camels of one stack swapped.
 
@@ -14,10 +14,10 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.board_check import describe_place
-from companion.correction import Amendment, _alternatives, _replay
 from companion.gamelog import action_from_json
 from companion.rules import GameState, apply
+from companion.table.board_check import describe_place
+from companion.table.correction import Amendment, _alternatives, _replay
 
 Board = dict[int, list[str]]
 

@@ -2,7 +2,7 @@
 
 Without a log: the camels' places as read (``"track"``) and the camels it could not place (``"unseen"``).
 With ``--expect LOG``: the board the log leads to (``"expected"``) is verified against the picture together
-with the boards a slip would give (:mod:`companion.board_hypotheses`), and ``"matches"`` says whether it is
+with the boards a slip would give (:mod:`companion.table.board_hypotheses`), and ``"matches"`` says whether it is
 the game's board (``null`` when a camel cannot be seen and the rest agree).
 """
 
@@ -99,8 +99,8 @@ def read_picture(
             "confidence": round(reading.confidence, 3),
             "problems": [p for p in reading.problems if "is not seen" not in p and "sighting" not in p],
         }
-    from companion.board_hypotheses import board_hypotheses
-    from companion.camera_verdict import camera_verdict
+    from companion.table.board_hypotheses import board_hypotheses
+    from companion.table.camera_verdict import camera_verdict
 
     hypotheses = board_hypotheses(expectation.start, expectation.actions)
     return camera_verdict(scorer, hypotheses, track, unseen, camels).as_json()

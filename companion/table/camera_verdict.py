@@ -1,7 +1,7 @@
 """The camera's answer about a game's board: does the picture show the board the game expects, and if not,
 which slip most likely made the difference (a mis-entered die, a camel set one space off, two camels swapped)?
 
-The hypotheses come from the game (:mod:`companion.board_hypotheses`); the picture scores them
+The hypotheses come from the game (:mod:`companion.table.board_hypotheses`); the picture scores them
 (``vision.verify.BoardScorer``). Camels the picture cannot place are reported unseen, never guessed.
 """
 
@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.board_check import differences
-from companion.board_hypotheses import Hypothesis
+from companion.table.board_check import differences
+from companion.table.board_hypotheses import Hypothesis
 
 Board = dict[int, list[str]]
 UNFORESEEN_MARGIN = 1.0

@@ -67,11 +67,11 @@ class CameraWatch:
 
     def verdict(self, key: object, start: Any, actions: list[Any], language: str = "en") -> dict[str, Any] | None:
         """The latest frame checked against the game's board and the boards a slip would give
-        (:func:`companion.camera_verdict.camera_verdict`): ``{"answer", "matches", "most_likely",
+        (:func:`companion.table.camera_verdict.camera_verdict`): ``{"answer", "matches", "most_likely",
         "unseen", "differences", "correction"?}``, or None before a frame with the board in it. Worked out
         once per frame and ``key`` (the game and its number of actions): pages that ask again cost nothing."""
-        from companion.board_hypotheses import board_hypotheses
-        from companion.camera_verdict import camera_verdict
+        from companion.table.board_hypotheses import board_hypotheses
+        from companion.table.camera_verdict import camera_verdict
         from vision.read import blind_reading
         from vision.verify import BoardScorer, refine
 
@@ -222,7 +222,7 @@ def camera_report(
 ) -> dict[str, Any]:
     """The camera's news for the pages: its state, and how the board it sees differs from the game (in
     ``language``, ``"en"`` or ``"fr"``)."""
-    from companion.board_check import differences, phrase
+    from companion.table.board_check import differences, phrase
 
     report = status.as_json()
     if status.track is not None:

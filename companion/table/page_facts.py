@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.gamelog import action_from_json
-from companion.narrate import movement_facts
 from companion.rules import EDITIONS, GameState, Reward, apply, new_game
-from companion.store import Entry, GameRow, effective_actions
+from companion.sim.narrate import movement_facts
+from companion.table.store import Entry, GameRow, effective_actions
 
 TICKER_LENGTH = 8
 """How many recent actions the pages may list (the table shows them as a ticker)."""

@@ -13,14 +13,14 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from companion.dice import CRAZY_START_SPACE
 from companion.rules import EDITIONS, GameState
+from companion.sim.dice import CRAZY_START_SPACE
 from firmware_py.pyramid import Draw, PyramidError
 from firmware_py.rig import PyramidRig
 
 
 class RigPyramid:
-    """A :class:`~companion.service.DiceSource` backed by a :class:`PyramidRig` (real or mock pins)."""
+    """A :class:`~companion.table.service.DiceSource` backed by a :class:`PyramidRig` (real or mock pins)."""
 
     name = "gpio"
 
@@ -40,7 +40,7 @@ class RigPyramid:
         Raises:
             ApiError: 409 when the rig must first be refilled or have dice put back (its notice says which).
         """
-        from companion.service import ApiError
+        from companion.table.service import ApiError
 
         status = self.rig.status()
         if status["notice"] is not None:

@@ -18,11 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from companion.correction import Amendment, amendments_explaining
-from companion.dice import roll_setup
 from companion.gamelog import FORMAT, LogError, action_from_json, action_to_json, parse_log, summary
-from companion.narrate import describe_movement, movement_facts
-from companion.page_facts import table_facts
 from companion.rules import (
     EDITIONS,
     GREY_DIE,
@@ -33,7 +29,11 @@ from companion.rules import (
     new_game,
     view_for,
 )
-from companion.store import KEEP, Entry, GameRow, StorageError, Store, effective_actions
+from companion.sim.dice import roll_setup
+from companion.sim.narrate import describe_movement, movement_facts
+from companion.table.correction import Amendment, amendments_explaining
+from companion.table.page_facts import table_facts
+from companion.table.store import KEEP, Entry, GameRow, StorageError, Store, effective_actions
 
 NAME_LENGTH = 32
 """Longest player or character name, in characters."""

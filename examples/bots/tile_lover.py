@@ -9,8 +9,8 @@ track, and otherwise takes a pyramid ticket.
 
 import random
 
-from companion.bots import DRAW
 from companion.rules import GameState, LegalActions, PlaceTile
+from companion.sim.bots import DRAW
 
 
 class TileLover:

@@ -11,9 +11,9 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import HTTPException
 
-from companion.camera_watch import CameraWatch
-from companion.service import ApiError, DiceSource, GameService
-from companion.store import StorageError, Store
+from companion.table.camera_watch import CameraWatch
+from companion.table.service import ApiError, DiceSource, GameService
+from companion.table.store import StorageError, Store
 
 
 def create_app(
@@ -27,13 +27,13 @@ def create_app(
     games_per_minute: int | None = None,
 ) -> Flask:
     """The companion as a WSGI app. Games live in ``data_dir/games.sqlite3``."""
-    from companion.web import api as api_module
-    from companion.web.i18n import catalogs
-    from companion.web.limits import GAMES_PER_MINUTE, IMPORT_BODY_BYTES, SECURITY_HEADERS
-    from companion.web.net import base_url_for
-    from companion.web.pages import pages
-    from companion.web.picker import picker
-    from companion.web.rematch import rematch
+    from companion.table.web import api as api_module
+    from companion.table.web.i18n import catalogs
+    from companion.table.web.limits import GAMES_PER_MINUTE, IMPORT_BODY_BYTES, SECURITY_HEADERS
+    from companion.table.web.net import base_url_for
+    from companion.table.web.pages import pages
+    from companion.table.web.picker import picker
+    from companion.table.web.rematch import rematch
 
     data = Path(data_dir)
     store = Store(data / "games.sqlite3")  # a data directory that cannot be written is a notice, not a crash

@@ -9,8 +9,8 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from companion.service import ApiError, Caller, GameService
-from companion.web.limits import body_limit, parse_json, too_large
+from companion.table.service import ApiError, Caller, GameService
+from companion.table.web.limits import body_limit, parse_json, too_large
 
 api = Blueprint("api", __name__)
 
@@ -146,8 +146,8 @@ def wifi_qr() -> str | None:
 @api.get("/api/games/<game_id>/camera")
 def camera(game_id: str) -> Any:
     """What the camera beside the board sees, compared with the game (``{"state": "off"}`` without one)."""
-    from companion.board_check import LANGUAGES
-    from companion.camera_watch import camera_report
+    from companion.table.board_check import LANGUAGES
+    from companion.table.camera_watch import camera_report
 
     caller(game_id)
     watch = current_app.extensions.get("camera")

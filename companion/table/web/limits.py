@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from companion.service import ApiError
+from companion.table.service import ApiError
 
 ACTION_BODY_BYTES = 64 * 1024
 """Any JSON body but an imported log: an action, a new game."""

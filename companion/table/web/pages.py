@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
-from companion.service import ApiError, GameService
+from companion.table.service import ApiError, GameService
 
 pages = Blueprint("pages", __name__, static_folder="static", static_url_path="/static")
 
@@ -80,7 +80,7 @@ def results(game_id: str) -> Any:
 def camera_placement() -> Any:
     """The placement assistant on the host's device: the page; its live view (``?frame=jpg``, the latest frame
     with the findings drawn over it) and its findings (``?frame=json``)."""
-    from companion.placement_view import placement_response
+    from companion.table.placement_view import placement_response
 
     return placement_response(current_app.extensions.get("camera"), request.args.get("frame"), _page)
 
@@ -89,7 +89,7 @@ def camera_placement() -> Any:
 def qr() -> Any:
     """A QR code (SVG) for what phones scan at the table: a seat's join link, the companion's address or the
     Wi-Fi. Only those: a code for any other text is refused (making one costs the Pi 100 ms)."""
-    from companion.web.api import wifi_qr
+    from companion.table.web.api import wifi_qr
 
     data = request.args.get("data", "")
     base = service().base_url()

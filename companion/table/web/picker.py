@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from companion.service import ApiError, GameService
+from companion.table.service import ApiError, GameService
 
 picker = Blueprint("picker", __name__)
 
@@ -35,7 +35,7 @@ def _check_key(game_id: str, key: object) -> None:
 @picker.get("/api/games/<game_id>/seat-picker-link")
 def seat_picker_link(game_id: str) -> Any:
     """For the table screen's QR code (the table screen or the host only)."""
-    from companion.web.api import caller
+    from companion.table.web.api import caller
 
     if caller(game_id).role not in ("host", "table"):
         raise ApiError(403, "this is for the table screen")

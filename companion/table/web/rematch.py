@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify
 
-from companion.service import ApiError, Caller, GameService
+from companion.table.service import ApiError, Caller, GameService
 
 rematch = Blueprint("rematch", __name__)
 _lock = threading.Lock()
@@ -56,13 +56,13 @@ def place_in_rematch(games: GameService, rematches: dict[str, str], game_id: str
 
 @rematch.post("/api/games/<game_id>/rematch")
 def start(game_id: str) -> Any:
-    from companion.web.api import caller
+    from companion.table.web.api import caller
 
     return jsonify(start_rematch(service(), _rematches(), game_id, caller(game_id))), 201
 
 
 @rematch.get("/api/games/<game_id>/rematch")
 def follow(game_id: str) -> Any:
-    from companion.web.api import caller
+    from companion.table.web.api import caller
 
     return jsonify(place_in_rematch(service(), _rematches(), game_id, caller(game_id)))

@@ -34,8 +34,8 @@ from a2wsgi import WSGIMiddleware
 from flask import Flask
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from companion.service import ApiError, GameService
-from companion.web.limits import SECURITY_HEADERS, body_limit, too_large
+from companion.table.service import ApiError, GameService
+from companion.table.web.limits import SECURITY_HEADERS, body_limit, too_large
 
 HEADER_TIMEOUT_SECONDS = 10.0
 MAX_HEADER_BYTES = 16 * 1024
