@@ -56,7 +56,7 @@ def start_coaching_at_the_finish(response: Response) -> Response:
 def _report(game_id: str, game: Any) -> dict[str, Any]:
     from companion.gamelog import parse_log
     from companion.sim.coach import analyse_log
-    from companion.table.service import export_log
+    from companion.table.views import export_log
 
     key = (game_id, len(game.actions))
     with _lock:  # one analysis per finished game, however many phones ask at once

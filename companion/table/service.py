@@ -15,25 +15,22 @@ import time
 import unicodedata
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from companion.gamelog import FORMAT, LogError, action_from_json, action_to_json, parse_log, summary
+from companion.gamelog import FORMAT, LogError, action_from_json, action_to_json, parse_log
 from companion.rules import (
     EDITIONS,
     GREY_DIE,
     GameState,
     RuleError,
     apply,
-    legal_actions,
     new_game,
-    view_for,
 )
 from companion.sim.dice import roll_setup
-from companion.sim.narrate import describe_movement, movement_facts
 from companion.table.correction import Amendment, amendments_explaining
-from companion.table.page_facts import table_facts
+from companion.table.live import ApiError, Caller, LiveGame
 from companion.table.store import KEEP, Entry, GameRow, StorageError, Store, effective_actions
+from companion.table.views import export_log, public_state_json, viewer_json
 
 NAME_LENGTH = 32
 """Longest player or character name, in characters."""
@@ -44,23 +41,6 @@ ACTION_DEADLINE_SECONDS = 8.0
 
 TAKE_BACK_SECONDS = 15.0
 """How long a player may take back their own last tap (the phone offers it for a little less)."""
-
-
-class ApiError(Exception):
-    """An error for the caller: ``status`` is the HTTP status, ``message`` says what is wrong in words."""
-
-    def __init__(self, status: int, message: str, code: str | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.code = code
-
-
-@dataclass(frozen=True)
-class Caller:
-    role: str
-    """``"host"``, ``"seat"`` or ``"table"`` (the read-only table screen)."""
-    player: str | None = None
 
 
 class DiceSource(Protocol):
@@ -91,39 +71,6 @@ class SimulatedPyramid:
 
     def setup(self, edition: str) -> dict[int, tuple[str, ...]]:
         return roll_setup(EDITIONS[edition], self._rng)
-
-
-@dataclass
-class LiveGame:
-    row: GameRow
-    entries: list[Entry]
-    state: GameState
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    listeners: list[Callable[[], None]] = field(default_factory=list)
-    """Live pages' wake-up calls: after every change, and when a seat's link is replaced."""
-    version: int = 0
-    views: dict[tuple[int, str, str | None], str] = field(default_factory=dict)
-    """Serialised views of the current version, one per kind of viewer (most pages share one)."""
-
-    @property
-    def snapshot(self) -> tuple[int, GameState]:
-        """``(version, state)`` taken together, for readers that do not hold the lock."""
-        return self._snapshot
-
-    def __post_init__(self) -> None:
-        self._snapshot = (self.version, self.state)
-
-    def record(self, entry: Entry, after: GameState) -> None:
-        """Take in a stored entry and the state after it."""
-        self.entries.append(entry)
-        self.views = {}
-        self.state = after
-        self.version = len(self.entries)  # survives restarts: open pages never see the version go back
-        self._snapshot = (self.version, after)  # one assignment: readers never see a half-made change
-
-    @property
-    def actions(self) -> list[dict[str, Any]]:
-        return effective_actions(self.entries)
 
 
 def _token() -> str:
@@ -583,119 +530,3 @@ def _state_after(row: GameRow, actions: list[dict[str, Any]]) -> GameState:
 
 def _setup_track(setup: dict[str, Any]) -> dict[int, tuple[str, ...]]:
     return {int(space): tuple(stack) for space, stack in setup["track"].items()}
-
-
-def export_log(game: LiveGame) -> dict[str, Any]:
-    return {
-        "format": FORMAT,
-        "edition": game.row.edition,
-        "players": game.row.players,
-        "setup": game.row.setup,
-        "actions": game.actions,
-    }
-
-
-def state_json(game: LiveGame, caller: Caller) -> dict[str, Any]:
-    """The game as ``caller`` may see it: everything public, plus the caller's own part."""
-    version, state = game.snapshot
-    return {**public_state_json(game, version, state), **viewer_json(state, caller)}
-
-
-def public_state_json(game: LiveGame, version: int, state: GameState) -> dict[str, Any]:
-    """What everyone at the table may see. Until the race is over nothing here depends on which camel a
-    face-down finish card names (only how many cards lie on each pile)."""
-    out = summary(state)
-    edition = state.edition
-    out.update({
-        "game_id": game.row.id,
-        "version": version,
-        "dice_mode": game.row.dice,
-        "players": list(state.players),
-        "characters": game.row.characters,
-        "racing_camels": list(edition.racing_camels),
-        "crazy_camels": list(edition.crazy_camels),
-        "tile_sides": list(edition.tile_sides),
-        "tickets_left": {camel: list(state.tickets_left(camel)) for camel in edition.racing_camels},
-        "leg_tickets": [{"owner": t.owner, "camel": t.camel, "value": t.value} for t in state.leg_tickets],
-        "pyramid_tickets": {p: state.pyramid_tickets.count(p) for p in state.players},
-        "pyramid_tickets_left": state.pyramid_tickets_left(),
-        "dice_out": [{"die": r.die, "value": r.value, "crazy": r.crazy, "camel": r.camel} for r in state.dice_out],
-        "dice_in_pyramid": len(state.dice_in_pyramid()),
-        "piles": {"winner": len(state.winner_pile), "loser": len(state.loser_pile)},
-        "partnerships": [list(pair) for pair in state.partnerships],
-        "last_move": describe_movement(state.last_movement, state.track) if state.last_movement else None,
-        "last_movement": movement_facts(state.last_movement, state.track) if state.last_movement else None,
-        "leg_scoring": _leg_scoring_json(state),
-        "race_scoring": _race_scoring_json(state),
-    })
-    out.update(table_facts(game.row, game.entries[:version], state, out))  # the pages' extras (additive)
-    return out
-
-
-def viewer_json(state: GameState, caller: Caller) -> dict[str, Any]:
-    """The caller's own part: a seat's finish cards, and what the caller may do now."""
-    viewer = caller.player if caller.role == "seat" else None
-    out: dict[str, Any] = {"you": None}
-    if viewer is not None:
-        view = view_for(state, viewer)
-        out["you"] = {
-            "player": viewer,
-            "finish_cards": list(state.finish_cards_in_hand(viewer)),
-            "played": [
-                {"pile": pile, "camel": card.camel}
-                for pile, cards in (("winner", view.winner_pile), ("loser", view.loser_pile))
-                for card in cards
-                if card.owner == viewer
-            ],
-        }
-    acting = state.current_player
-    if acting is not None and (caller.role == "host" or viewer == acting):
-        legal = legal_actions(state)
-        out["legal"] = {
-            "player": acting,
-            "leg_bets": [{"camel": c, "value": state.tickets_left(c)[0]} for c in legal.leg_bets],
-            "tile_spots": [list(spot) for spot in legal.tile_spots],
-            "dice": list(legal.dice),
-            # The host (scorekeeper) must not see a player's hand: it only learns how many cards are left.
-            "finish_cards": list(legal.finish_cards) if viewer == acting else len(legal.finish_cards),
-            "partners": list(legal.partners),
-        }
-    return out
-
-
-def _leg_scoring_json(state: GameState) -> dict[str, Any] | None:
-    if not state.leg_scorings:
-        return None
-    scoring = state.leg_scorings[-1]
-    return {
-        "leg": scoring.leg,
-        "ranking": list(scoring.ranking),
-        "players": [
-            {
-                "player": score.player,
-                "lines": [reward.describe() for reward in score.rewards],
-                "amounts": [reward.amount for reward in score.rewards],
-                "explain": score.explain(),
-                "before": score.before,
-                "after": score.after,
-            }
-            for score in scoring.scores
-        ],
-    }
-
-
-def _race_scoring_json(state: GameState) -> dict[str, Any] | None:
-    scoring = state.race_scoring
-    if scoring is None:
-        return None
-    return {
-        "winner": scoring.winner,
-        "loser": scoring.loser,
-        "cards": [
-            {"pile": p.pile, "owner": p.owner, "camel": p.camel, "right": p.right, "amount": p.amount,
-             "before": p.before, "after": p.after}
-            for p in scoring.payouts
-        ],
-        "final_money": dict(scoring.final_money),
-        "winners": list(scoring.winners),
-    }
