@@ -52,7 +52,7 @@ def create_app(
     app.register_blueprint(picker)
     app.register_blueprint(rematch)
     app.register_blueprint(catalogs)
-    from companion.sim.coach_web import coach
+    from companion.table.web.coach import coach
 
     app.register_blueprint(coach)  # the coach page after a race (companion/sim/)
 

@@ -12,8 +12,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
-coach = Blueprint("coach", __name__, template_folder="templates", static_folder="static",
-                  static_url_path="/coach-static")
+coach = Blueprint("coach", __name__)
 
 _reports: dict[tuple[str, int], dict[str, Any]] = {}
 _lock = threading.Lock()
@@ -27,7 +26,7 @@ def coach_page(game_id: str) -> str:
 
 @coach.get("/api/games/<game_id>/coach")
 def coach_report(game_id: str) -> Any:
-    from companion.table.service import ApiError
+    from companion.table.live import ApiError
     from companion.table.web.api import caller
 
     caller(game_id)  # any seat, the host or the table: everyone sees the same report after the race
@@ -42,7 +41,7 @@ def start_coaching_at_the_finish(response: Response) -> Response:
     """The action that ends a race starts the coach's work at once, so the page is ready when opened."""
     game_id = (request.view_args or {}).get("game_id")
     if request.method == "POST" and response.status_code < 300 and request.path.endswith("/actions") and game_id:
-        from companion.table.service import ApiError
+        from companion.table.live import ApiError
 
         try:
             game = current_app.extensions["camelup"].game(game_id)

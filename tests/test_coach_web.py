@@ -31,8 +31,8 @@ def test_the_coach_answers_after_the_race_and_not_before(client):
     assert client.get(f"/api/games/{gid}/coach", headers=bearer(finished["table_token"])).get_json() == data
     assert client.get(f"/api/games/{gid}/coach").status_code == 401
     page = client.get(f"/coach/{gid}")
-    assert page.status_code == 200 and b"/coach-static/coach.js" in page.data
-    assert client.get("/coach-static/coach.js").status_code == 200
+    assert page.status_code == 200 and b"/static/coach.js" in page.data
+    assert client.get("/static/coach.js").status_code == 200
     assert client.get("/coach/nope").status_code == 404
 
     running = client.post("/api/import", json={**log, "actions": log["actions"][:5]}).get_json()
@@ -43,7 +43,7 @@ def test_the_coach_answers_after_the_race_and_not_before(client):
 def test_the_action_that_ends_the_race_starts_the_coach(client):
     import time
 
-    from companion.sim import coach_web
+    from companion.table.web import coach as coach_web
 
     log = play_planned("2014", 3, plan(1, ["greedy", "random"], False)[0], keep_log=True).log
     game = client.post("/api/import", json={**log, "actions": log["actions"][:-1]}).get_json()
