@@ -13,6 +13,18 @@ expect = playwright_api.expect
 SETUP = {"track": {"1": ["green", "red"], "3": ["yellow", "blue", "purple"], "14": ["black"], "16": ["white"]}}
 
 
+
+def is_action_post(response) -> bool:
+    return response.request.method == "POST" and response.url.endswith("/actions")
+
+
+def actions_posted(page) -> list[str]:
+    """Every action the page sends from now on (a double tap must send one, not one and a refused one)."""
+    posts: list[str] = []
+    page.on("request", lambda request: posts.append(request.url)
+            if request.method == "POST" and request.url.endswith("/actions") else None)
+    return posts
+
 def test_undo_asks_first_then_every_page_says_what_to_put_back(server, browser):
     game = server.create(["Ann", "Bob", "Cy"], SETUP)
     errors = []
@@ -57,9 +69,11 @@ def test_a_player_takes_back_their_own_tap_and_a_double_tap_sends_one_action(ser
     expect(ann.locator("#turn")).to_have_class("turn mine")
     # Two quick taps on the draw: one draw, no refusal.
     ann.select_option("#die", "blue")
-    ann.locator("#record-roll").dblclick()
+    posts = actions_posted(ann)
+    with ann.expect_response(is_action_post):
+        ann.locator("#record-roll").dblclick()
     expect(bob.locator("#turn")).to_have_class("turn mine")
-    ann.wait_for_timeout(500)
+    assert len(posts) == 1, "the second tap sent nothing (the button waits for the first answer)"
     expect(ann.locator("#toast")).to_have_count(0)
     expect(bob.locator("#instruction")).to_contain_text("Move blue 1 (carrying purple) → space 4")
     # A draw cannot be taken back (no second try at a better die), and Bob cannot take back Ann's action.
@@ -169,9 +183,11 @@ def test_a_double_tap_on_the_pyramid_s_draw_draws_once(server, browser):
     game = server.create(["Ann", "Bob"], SETUP, dice="pyramid")
     errors = []
     ann = phone(browser, server, game, "Ann", errors)
-    ann.locator("#draw").dblclick()
+    posts = actions_posted(ann)
+    with ann.expect_response(is_action_post):
+        ann.locator("#draw").dblclick()
     expect(ann.locator("#turn")).to_contain_text(said("Bob's turn"))
-    ann.wait_for_timeout(500)
+    assert len(posts) == 1, "the second tap sent nothing (the button waits for the first answer)"
     expect(ann.locator("#toast")).to_have_count(0)
     expect(ann.locator("#instruction")).to_have_class("instruction move")
     _, state = request(server.port, "GET", f"/api/games/{game['game_id']}/state", token=game["table_token"])

@@ -65,6 +65,8 @@ def test_every_acknowledged_action_survives_sigkill(tmp_path):
             "edition": log["edition"], "players": log["players"], "dice": "manual", "setup": log["setup"]})
         seats = {seat["player"]: seat["token"] for seat in game["seats"]}
 
+        twenty_in = threading.Event()
+
         def stream():
             nonlocal acknowledged
             for obj in log["actions"]:
@@ -74,11 +76,12 @@ def test_every_acknowledged_action_survives_sigkill(tmp_path):
                 except (urllib.error.URLError, ConnectionError, OSError):
                     return
                 acknowledged += 1
+                if acknowledged == 20:
+                    twenty_in.set()
 
         sender = threading.Thread(target=stream)
         sender.start()
-        while acknowledged < 20:
-            time.sleep(0.001)
+        assert twenty_in.wait(timeout=60), "the server did not acknowledge 20 actions within a minute"
         os.kill(server.pid, signal.SIGKILL)
         sender.join()
         server.wait()

@@ -55,6 +55,16 @@ class Loop:
         self.thread.join(5)
 
 
+def until(condition, timeout: float = 10.0) -> bool:
+    """Wait for ``condition`` (polled) up to ``timeout`` seconds: a bounded wait, never a fixed sleep."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
 def new_game(port, players=("Ann", "Bob", "Cy")):
     status, game = http(port, "POST", "/api/games", {"edition": "2018", "players": list(players), "setup": SETUP})
     assert status == 201, game
@@ -129,15 +139,14 @@ def test_streams_are_capped_per_device_and_per_link(server):
         assert sorted(stream.status for stream in one_device) == [200] * STREAMS_PER_CLIENT + [429]
         for stream in one_device:
             crowd.loop.call_soon_threadsafe(stream.close)
-        time.sleep(0.5)
-        assert http(port, "GET", "/healthz")[1]["streams"] == 0
+        assert until(lambda: http(port, "GET", "/healthz")[1]["streams"] == 0), "closed streams are let go"
         same_link = open_streams(crowd, port, [
             (f"/api/games/{game['game_id']}/events?token={tokens[0]}", phone_address(i))
             for i in range(STREAMS_PER_TOKEN)])
         newest = open_streams(crowd, port, [(f"/api/games/{game['game_id']}/events?token={tokens[0]}",
                                              phone_address(99))])
         assert newest[0].status == 200
-        crowd.run(asyncio.sleep(1))
+        assert until(lambda: any(stream.ended.is_set() for stream in same_link))
         assert sum(stream.ended.is_set() for stream in same_link) == 1  # the oldest on that link made room
     finally:
         crowd.stop()
