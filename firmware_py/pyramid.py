@@ -249,23 +249,6 @@ class Pyramid:
             self._out.clear()
         self._publish(Refilled(self.leg, self._clock()))
 
-    def set_out(self, dice: Sequence[str]) -> None:
-        """Make exactly ``dice`` the ones out of the pyramid this leg.
-
-        The companion calls this to keep the pyramid in step with the game after an undo, a manual entry or
-        a restart. Draws already recorded for those dice are kept; the others are recorded with value 0.
-        """
-        with self._lock:
-            kept = [draw for draw in self._out if draw.die in dice]
-            known = {draw.die for draw in kept}
-            names = [die.name for die in self.dice]
-            for die in dice:
-                if die not in names:
-                    raise ValueError(f"there is no {die!r} die in this pyramid")
-                if die not in known:
-                    kept.append(Draw(self.leg, 0, die, 0, None, self._clock()))
-            self._out = kept
-
     def setup_roll(self) -> list[tuple[str, int, str | None]]:
         """The starting roll: every racing die once, then the grey die twice (where there is one).
 
