@@ -139,7 +139,10 @@ def _packages() -> list[Check]:
     checks = []
     for module, package in (
         ("flask", "flask"),
-        ("waitress", "waitress"),
+        ("uvicorn", "uvicorn"),
+        ("a2wsgi", "a2wsgi"),
+        ("flask_limiter", "flask-limiter"),
+        ("babel", "babel"),
         ("gpiozero", "gpiozero"),
         ("qrcode", "qrcode"),
         ("tomli_w", "tomli-w"),
