@@ -211,3 +211,40 @@ def bodies(stl: str) -> int:
                     parent[root(other)] = first
                 corners = []
     return len({root(v) for v in parent})
+
+
+def test_the_build_stops_the_service_first_uses_one_config_and_hands_back_to_the_service():
+    build = README.split("## Building it, step by step")[1].split("\n## ")[0]
+    steps = re.split(r"^\d+\. ", build, flags=re.M)
+    preamble, first, last = steps[0], steps[1], steps[-1]
+    assert "/opt/camelup/venv/bin/camelup" in preamble and "/etc/camelup/pyramid.toml" in preamble
+    assert "sudo systemctl stop camelup" in first and 'edition = "2014"' in first
+    assert "sudo systemctl start camelup" in last and "/etc/camelup/pyramid.toml" in last
+    commands = re.findall(r"`camelup pyramid (\w+)([^`]*)`", build)
+    assert {name for name, _ in commands} >= {"selftest", "calibrate", "run"}
+    for name, arguments in commands:
+        assert "--config $RIG" in arguments, (name, arguments)
+        if name == "calibrate":
+            assert "--save $RIG" in arguments
+    assert "comments in it are not kept" in preamble
+
+
+def test_the_dim_led_advice_is_the_same_arithmetic(dimensions):
+    led = dimensions["led"]
+    worst_low = led["green_vf"] - led["vf_spread"]
+    assert e12_at_least((led["gpio_volts"] - worst_low) / (led["max_gpio_ma"] / 1000)) <= 47
+    assert f"{(led['gpio_volts'] - 3.1) / 47 * 1000:.1f} mA at 3.1 V" in README
+    assert f"worst {(led['gpio_volts'] - worst_low) / 47 * 1000:.1f} mA (an LED at {worst_low:.1f} V)" in README
+    dim = [(led["gpio_volts"] - vf) / 68 * 1000 for vf in (3.2, 3.0)]
+    assert f"68 Ω gives\nonly {dim[0]:.1f}–{dim[1]:.1f} mA" in README
+
+
+def test_the_250_hz_step_is_one_figure_everywhere():
+    from firmware_py.servos import tick_seconds
+
+    step = f"{tick_seconds(parse_config({'servo': {'frequency': 250}}).servo) * 1e6:.2f} µs"
+    assert step == "0.96 µs"
+    for path in ("hardware/README.md", "hardware/pyramid.example.toml", "firmware_py/servos.py", "README.md"):
+        text = (ROOT / path).read_text()
+        assert step in text, path
+        assert "0.98 µs" not in text and "(1 µs at 250 Hz" not in text, path
