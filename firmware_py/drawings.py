@@ -347,6 +347,13 @@ def side_view(svg: Svg, m: dict[str, dict[str, float]], top: float) -> None:
     front_z = ramp_z - (g.outer / 2 - y_front) * slope
     svg.line(*px(y_back, ramp_z + (y_back - g.outer / 2) * slope), *px(y_front, front_z), "#6d4c41", 3)
     svg.text(*px(y_front - 2, front_z), f"ramp {tray['ramp_angle']:g}° to the tray", "end", 11)
+    # The legs at both ends of the row (dashed: behind the section), from the ramp's foot to behind the servos.
+    ramp_back = ramp_z + (g.outer / 2 + spine) * slope
+    table = ramp_back - (g.outer + spine + 20) * slope - 2
+    (a, b), (c, d) = px(-20, height), px(tab_end, table)
+    svg.rect(a, b, c - a, d - b, dash="6 4")
+    svg.line(*px(-30, table), *px(tab_end + 5, table), "#555", 1)
+    svg.text(*px(tab_end - 1, table + 2), "the legs (dashed), standing on the table", "end", 11)
     # Dimensions.
     right = tab_end + 8
     svg.dimension(*px(right, 0), *px(right, tab_top), f"tab top {tab_top:g}")

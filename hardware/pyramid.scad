@@ -15,6 +15,9 @@ $fn = 48;
 outer = inner + 2 * wall;
 back = outer + spine;                                  // the spine's back face
 row = (count - 1) * pitch + outer;
+// The last plate swings out towards +x: the right leg stands clear of its sweep (2 mm to spare).
+span = max(row, (count - 1) * pitch + outer / 2 + arm + plate_r + 2);
+left = min(0, outer / 2 - plate_r - 2);                 // and the left leg clear of the first plate
 shaft_y = outer / 2 + arm;                              // every servo's shaft, behind its chute
 ear_face = servo_ear_bottom + servo_ear_t;              // the ears' shaft-side face, from the case's bottom
 // The ramp's surface: `drop` under the plates at the chutes' centre line, sloping down to the front.
@@ -49,9 +52,12 @@ module servo_tab() {
         }
 }
 
+// The legs reach from the ramp's foot to behind the servos, so the frame cannot tip back under their weight.
+tab_end = shaft_y - servo_shaft + servo_l / 2 + servo_span / 2 + 2;
+
 module leg(with_controls) {
     difference() {
-        translate([0, 0, table_z]) cube([leg, back, height - table_z]);
+        translate([0, ramp_foot_y, table_z]) cube([leg, tab_end - ramp_foot_y, height - table_z]);
         if (with_controls) {
             // A 12 mm panel button and a 5 mm LED above it, facing out of the right side.
             translate([-1, back / 2, table_z + 25]) rotate([0, 90, 0]) cylinder(d = button_hole, h = leg + 2);
@@ -66,9 +72,9 @@ module chutes() {
         translate([i * pitch + outer / 2, 0, 0]) servo_tab();
     }
     // The spine holds the chutes at their pitch and carries the tabs, so every gap is set by the print.
-    translate([0, outer - 0.01, 0]) cube([row, spine + 0.01, height]);
-    translate([-leg + 0.01, 0, 0]) leg(false);
-    translate([row - 0.01, 0, 0]) leg(true);
+    translate([left, outer - 0.01, 0]) cube([span - left, spine + 0.01, height]);
+    translate([left - leg + 0.01, 0, 0]) leg(false);
+    translate([span - 0.01, 0, 0]) leg(true);
 }
 
 module plate() {
@@ -94,10 +100,10 @@ module ramp() {
     profile_shell = [[back, ramp_back_z], [ramp_foot_y, table_z + 2], [tray_front, table_z + 2],
                      [tray_front, table_z + lip], [tray_front - 2, table_z + lip], [tray_front - 2, table_z],
                      [ramp_foot_y, table_z], [back, ramp_back_z - 2.5]];
-    rotate([90, 0, 90]) {
+    translate([left, 0, 0]) rotate([90, 0, 90]) {
         linear_extrude(height = 2) polygon(profile_wall);
-        linear_extrude(height = row) polygon(profile_shell);
-        translate([0, 0, row - 2]) linear_extrude(height = 2) polygon(profile_wall);
+        linear_extrude(height = span - left) polygon(profile_shell);
+        translate([0, 0, span - left - 2]) linear_extrude(height = 2) polygon(profile_wall);
     }
 }
 

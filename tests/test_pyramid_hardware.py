@@ -173,8 +173,12 @@ def test_the_openscad_parts_render_to_the_drawn_size(tmp_path, dimensions, part)
     slope = math.tan(math.radians(tray["ramp_angle"]))
     ramp_back = -(0.6 + 2 + tray["drop"]) + (g.outer / 2 + frame["spine"]) * slope
     table = ramp_back - (g.outer + frame["spine"] + 20) * slope - 2
-    if part == "chutes":  # the row between its two legs, from the table to the chutes' top
-        assert size[0] == pytest.approx(g.row_length + 2 * frame["leg"], abs=0.05)
+    # The right leg stands clear of the last plate's swing (towards +x): 2 mm past the plate's farthest reach.
+    last = (dimensions["chute"]["count"] - 1) * dimensions["chute"]["pitch"] + g.outer / 2
+    span = max(g.row_length, last + dimensions["gate"]["arm"] + g.plate_radius + 2)
+    span -= min(0, g.outer / 2 - g.plate_radius - 2)  # and the left leg clear of the first plate
+    if part == "chutes":  # the row and the spine between the two legs, from the table to the chutes' top
+        assert size[0] == pytest.approx(span + 2 * frame["leg"], abs=0.05)
         assert low[2] == pytest.approx(table, abs=0.05)
         assert size[2] == pytest.approx(dimensions["chute"]["height"] - table, abs=0.05)
         # The servo tabs reach back past the servo's far ear.
@@ -185,8 +189,8 @@ def test_the_openscad_parts_render_to_the_drawn_size(tmp_path, dimensions, part)
     elif part == "plate":  # a disc on an arm past the horn's screw hole
         assert size[0] == pytest.approx(2 * g.plate_radius, abs=0.1)
         assert size[1] == pytest.approx(g.plate_radius + dimensions["gate"]["arm"] + HORN_HOLE + 2, abs=0.1)
-    else:  # as wide as the row between the legs, standing on the table
-        assert size[0] == pytest.approx(g.row_length, abs=0.05)
+    else:  # as wide as the space between the legs, standing on the table
+        assert size[0] == pytest.approx(span, abs=0.05)
         assert low[2] == pytest.approx(table, abs=0.05)
 
 
