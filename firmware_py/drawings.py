@@ -234,7 +234,7 @@ def mechanism_svg(m: dict[str, dict[str, float]], config: RigConfig) -> str:
     width = max(1300, 80 + g.row_length * s + 40)
     svg = Svg(width, 1060, "Dice pyramid release mechanism (generated from hardware/mechanism.toml)")
     svg.text(20, 24, "Front view: one chute and one gate per die (mm)", bold=True, size=14)
-    x0, top = 60, 70
+    x0, top = 110, 70
     plate_y = top + chute["height"] * s
     for i in range(count):
         cx = x0 + (g.outer / 2 + i * chute["pitch"]) * s
@@ -250,14 +250,23 @@ def mechanism_svg(m: dict[str, dict[str, float]], config: RigConfig) -> str:
         svg.text(cx, top - 8, f"{name} (ch {config.servo.channels.get(name, i)})", "middle", 11)
         svg.rect(cx - g.plate_radius * s, plate_y, 2 * g.plate_radius * s, gate["plate_thickness"] * s, "#9e9e9e")
     ramp_y = plate_y + tray["drop"] * s
-    ramp_end = x0 + g.row_length * s
-    svg.line(x0 - 10, ramp_y, ramp_end + 10, ramp_y, "#6d4c41", 3)
-    svg.text(ramp_end + 14, ramp_y + 4, f"ramp ({tray['ramp_angle']:g}° down to the tray)", size=11)
+    # The frame's legs stand clear of the first plate and of the last one's swing towards +x (2 mm to spare).
+    left = min(0.0, g.outer / 2 - g.plate_radius - 2)
+    right = max(g.row_length, (count - 1) * chute["pitch"] + g.outer / 2 + gate["arm"] + g.plate_radius + 2)
+    leg = m["frame"]["leg"]
+    for x in (left - leg, right):
+        svg.rect(x0 + x * s, top, leg * s, ramp_y + 14 - top, "#f5deb3")
+    svg.line(x0 + left * s, ramp_y, x0 + right * s, ramp_y, "#6d4c41", 3)
+    svg.text(x0 + (right + leg) * s + 6, ramp_y + 4, f"ramp ({tray['ramp_angle']:g}° down to the tray) between the "
+             "legs", size=11)
+    svg.text(x0 + (right + leg) * s + 6, top + 12, f"frame {right - left + 2 * leg:.0f} mm wide: the right leg "
+             f"holds the {m['frame']['button_hole']:g} mm button", size=11)
+    svg.text(x0 + (right + leg) * s + 6, top + 28, f"and the {m['frame']['led_hole']:g} mm LED", size=11)
     first = x0 + g.outer / 2 * s
     svg.dimension(first, top + chute["height"] * s + 34, first + chute["pitch"] * s, top + chute["height"] * s + 34,
                   f"pitch {chute['pitch']:g}")
-    svg.dimension(x0 - 30, top, x0 - 30, plate_y, f"{chute['height']:g}")
-    svg.dimension(x0 - 30, plate_y, x0 - 30, ramp_y, f"drop {tray['drop']:g}")
+    svg.dimension(x0 - 80, top, x0 - 80, plate_y, f"{chute['height']:g}")
+    svg.dimension(x0 - 80, plate_y, x0 - 80, ramp_y, f"drop {tray['drop']:g}")
     svg.dimension(first - g.inner / 2 * s, top + chute["height"] * s / 2, first + g.inner / 2 * s,
                   top + chute["height"] * s / 2, f"{g.inner:g}")
     svg.text(x0, ramp_y + 30, f"Inside {g.inner:g} mm square (a {die:g} mm die falls freely and cannot turn over: "

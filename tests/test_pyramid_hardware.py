@@ -179,6 +179,7 @@ def test_the_openscad_parts_render_to_the_drawn_size(tmp_path, dimensions, part)
     span -= min(0, g.outer / 2 - g.plate_radius - 2)  # and the left leg clear of the first plate
     if part == "chutes":  # the row and the spine between the two legs, from the table to the chutes' top
         assert size[0] == pytest.approx(span + 2 * frame["leg"], abs=0.05)
+        assert f"frame {size[0]:.0f} mm wide" in (HARDWARE / "mechanism.svg").read_text()  # the drawing agrees
         assert low[2] == pytest.approx(table, abs=0.05)
         assert size[2] == pytest.approx(dimensions["chute"]["height"] - table, abs=0.05)
         # The servo tabs reach back past the servo's far ear.
