@@ -116,8 +116,8 @@ def check(m: dict[str, dict[str, float]]) -> list[str]:
     if math.dist(ahead, (chute["pitch"], 0)) - 2 * g.plate_radius < 2:
         problems.append("gate: the open plate touches the next closed plate: widen chute.pitch")
     body_near = gate["arm"] - servo["shaft_offset"] - (servo["tab_span"] - servo["body_length"]) / 2
-    if body_near < g.outer / 2 + 1:
-        problems.append("servo: its mounting tabs reach the chute's wall: lengthen gate.arm")
+    if body_near < g.outer / 2 + m["frame"]["spine"] + 0.5:
+        problems.append("servo: its mounting tabs reach the chute's wall or the spine behind it: lengthen gate.arm")
     if not 28 <= m["tray"]["ramp_angle"] <= 40:
         problems.append(f"tray: a {m['tray']['ramp_angle']:g}° ramp is near the friction angle of a die on "
                         "plastic or card (20-25°) or steeper than needed: use 30-35°")

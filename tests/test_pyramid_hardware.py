@@ -118,6 +118,7 @@ def test_the_parts_fit_and_the_twin_releases_no_sooner_than_the_real_gate(dimens
         (("servo", "shaft_top", 27.0), "set frame.tab_top = 9.5"),  # a shorter servo: the tab must go down
         (("servo", "ear_hole_spacing", 22.0), "inside the servo's slot"),
         (("tray", "ramp_angle", 20.0), "friction angle"),
+        (("frame", "spine", 5.0), "or the spine behind it"),
         (("gate", "swing", 40.0), "does not uncover the chute"),
         (("gate", "arm", 14.0), "mounting tabs reach the chute"),
         (("tray", "drop", 15.0), "tumbling die"),
