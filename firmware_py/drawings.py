@@ -19,6 +19,10 @@ from firmware_py.config import RigConfig
 E12 = (10, 12, 15, 18, 22, 27, 33, 39, 47, 56, 68, 82)
 HUB_RADIUS = 3.5
 """A servo horn's hub around the shaft (mm)."""
+HORN_HOLE = 8.0
+"""The single-arm horn's hole the plate is screwed through, from the shaft (mm)."""
+RIM = 0.8
+"""The least wall the funnel may leave at the chutes' top: two lines of a 0.4 mm nozzle (mm)."""
 BCM_TO_HEADER = {
     2: 3, 3: 5, 4: 7, 17: 11, 27: 13, 22: 15, 10: 19, 9: 21, 11: 23, 5: 29, 6: 31, 13: 33, 19: 35, 26: 37,
     14: 8, 15: 10, 18: 12, 23: 16, 24: 18, 25: 22, 8: 24, 7: 26, 12: 32, 16: 36, 20: 38, 21: 40,
@@ -42,6 +46,18 @@ class Geometry:
     clear_angle: float
     fall_fraction: float
     row_length: float
+    plate_top: float
+
+
+def plate_top(m: dict[str, dict[str, float]]) -> float:
+    """Where the servo tab puts the plate's top face, from the chutes' bottom (mm; negative is below).
+
+    The servo hangs shaft down with its ears' shaft-side face on the tab's top: the shaft's end is
+    ``shaft_top - ear_bottom - ear_thickness`` under it, the horn's outer face ``horn_thickness`` lower, and
+    the plate is screwed to that face."""
+    servo = m["servo"]
+    ear_face = servo["ear_bottom"] + servo["ear_thickness"]
+    return m["frame"]["tab_top"] - (servo["shaft_top"] - ear_face) - servo["horn_thickness"]
 
 
 def geometry(m: dict[str, dict[str, float]]) -> Geometry:
@@ -60,6 +76,7 @@ def geometry(m: dict[str, dict[str, float]]) -> Geometry:
         clear_angle=clear_angle,
         fall_fraction=clear_angle / gate["swing"],
         row_length=(chute["count"] - 1) * chute["pitch"] + inner + 2 * chute["wall"],
+        plate_top=plate_top(m),
     )
 
 
@@ -73,6 +90,20 @@ def check(m: dict[str, dict[str, float]]) -> list[str]:
         problems.append(f"chute: {g.inner:g} mm inside lets a {die:g} mm die turn over and jam")
     if g.plate_radius < die / 2 + chute["clearance"]:
         problems.append("gate: the plate does not carry the die's middle wherever it lies in the chute")
+    if g.plate_radius < g.inner * math.sqrt(2) / 2 + 0.5:
+        problems.append(f"gate: a {2 * g.plate_radius:g} mm plate does not cover the chute's inside corners "
+                        f"({g.inner * math.sqrt(2):.1f} mm apart): raise gate.overlap")
+    if chute["funnel"] > chute["wall"] - RIM:
+        problems.append(f"chute: a {chute['funnel']:g} mm funnel cuts through a {chute['wall']:g} mm wall (at most "
+                        f"wall - {RIM:g}): the tops of the walls would be cut away")
+    if abs(g.plate_top + gate["gap"]) > 0.3:
+        wanted = m["frame"]["tab_top"] - g.plate_top - gate["gap"]
+        problems.append(f"servo: a tab {m['frame']['tab_top']:g} mm up puts the plate's top {g.plate_top:+.1f} mm "
+                        f"from the chutes' bottom, not {gate['gap']:g} mm under it: set frame.tab_top = {wanted:.1f}")
+    if servo["ear_hole_spacing"] / 2 - servo["screw_pilot"] / 2 < servo["body_length"] / 2 + 0.5:
+        problems.append("servo: the ear screw holes fall inside the servo's slot: check servo.ear_hole_spacing")
+    if servo["ear_hole_spacing"] / 2 + servo["screw_pilot"] / 2 > servo["tab_span"] / 2:
+        problems.append("servo: the ear screw holes fall outside the ears: check servo.ear_hole_spacing")
     if g.open_distance < g.plate_radius + g.inner * math.sqrt(2) / 2:
         problems.append(f"gate: a {gate['swing']:g}° swing does not uncover the chute (arm {gate['arm']:g} mm)")
     # The open plate against the next gate's shaft (its horn hub) and against the next closed plate.
@@ -85,8 +116,11 @@ def check(m: dict[str, dict[str, float]]) -> list[str]:
     if math.dist(ahead, (chute["pitch"], 0)) - 2 * g.plate_radius < 2:
         problems.append("gate: the open plate touches the next closed plate: widen chute.pitch")
     body_near = gate["arm"] - servo["shaft_offset"] - (servo["tab_span"] - servo["body_length"]) / 2
-    if body_near < g.outer / 2 + 1:
-        problems.append("servo: its mounting tabs reach the chute's wall: lengthen gate.arm")
+    if body_near < g.outer / 2 + m["frame"]["spine"] + 0.5:
+        problems.append("servo: its mounting tabs reach the chute's wall or the spine behind it: lengthen gate.arm")
+    if not 28 <= m["tray"]["ramp_angle"] <= 40:
+        problems.append(f"tray: a {m['tray']['ramp_angle']:g}° ramp is near the friction angle of a die on "
+                        "plastic or card (20-25°) or steeper than needed: use 30-35°")
     if m["tray"]["drop"] < die * math.sqrt(2):
         problems.append("tray: a tumbling die would still touch the plate: increase tray.drop")
     for colour, r in resistors(m).items():
@@ -197,10 +231,10 @@ def mechanism_svg(m: dict[str, dict[str, float]], config: RigConfig) -> str:
     count = int(chute["count"])
     names = [d.name for d in config.dice]
     colours = {d.name: "#" + "".join(f"{round(c * 255):02x}" for c in d.led_colour) for d in config.dice}
-    width = max(1180, 80 + g.row_length * s + 40)
-    svg = Svg(width, 640, "Dice pyramid release mechanism (generated from hardware/mechanism.toml)")
+    width = max(1300, 80 + g.row_length * s + 40)
+    svg = Svg(width, 1060, "Dice pyramid release mechanism (generated from hardware/mechanism.toml)")
     svg.text(20, 24, "Front view: one chute and one gate per die (mm)", bold=True, size=14)
-    x0, top = 60, 70
+    x0, top = 110, 70
     plate_y = top + chute["height"] * s
     for i in range(count):
         cx = x0 + (g.outer / 2 + i * chute["pitch"]) * s
@@ -216,14 +250,23 @@ def mechanism_svg(m: dict[str, dict[str, float]], config: RigConfig) -> str:
         svg.text(cx, top - 8, f"{name} (ch {config.servo.channels.get(name, i)})", "middle", 11)
         svg.rect(cx - g.plate_radius * s, plate_y, 2 * g.plate_radius * s, gate["plate_thickness"] * s, "#9e9e9e")
     ramp_y = plate_y + tray["drop"] * s
-    ramp_end = x0 + g.row_length * s
-    svg.line(x0 - 10, ramp_y, ramp_end + 10, ramp_y, "#6d4c41", 3)
-    svg.text(ramp_end + 14, ramp_y + 4, f"ramp ({tray['ramp_angle']:g}° down to the tray)", size=11)
+    # The frame's legs stand clear of the first plate and of the last one's swing towards +x (2 mm to spare).
+    left = min(0.0, g.outer / 2 - g.plate_radius - 2)
+    right = max(g.row_length, (count - 1) * chute["pitch"] + g.outer / 2 + gate["arm"] + g.plate_radius + 2)
+    leg = m["frame"]["leg"]
+    for x in (left - leg, right):
+        svg.rect(x0 + x * s, top, leg * s, ramp_y + 14 - top, "#f5deb3")
+    svg.line(x0 + left * s, ramp_y, x0 + right * s, ramp_y, "#6d4c41", 3)
+    svg.text(x0 + (right + leg) * s + 6, ramp_y + 4, f"ramp ({tray['ramp_angle']:g}° down to the tray) between the "
+             "legs", size=11)
+    svg.text(x0 + (right + leg) * s + 6, top + 12, f"frame {right - left + 2 * leg:.0f} mm wide: the right leg "
+             f"holds the {m['frame']['button_hole']:g} mm button", size=11)
+    svg.text(x0 + (right + leg) * s + 6, top + 28, f"and the {m['frame']['led_hole']:g} mm LED", size=11)
     first = x0 + g.outer / 2 * s
     svg.dimension(first, top + chute["height"] * s + 34, first + chute["pitch"] * s, top + chute["height"] * s + 34,
                   f"pitch {chute['pitch']:g}")
-    svg.dimension(x0 - 30, top, x0 - 30, plate_y, f"{chute['height']:g}")
-    svg.dimension(x0 - 30, plate_y, x0 - 30, ramp_y, f"drop {tray['drop']:g}")
+    svg.dimension(x0 - 80, top, x0 - 80, plate_y, f"{chute['height']:g}")
+    svg.dimension(x0 - 80, plate_y, x0 - 80, ramp_y, f"drop {tray['drop']:g}")
     svg.dimension(first - g.inner / 2 * s, top + chute["height"] * s / 2, first + g.inner / 2 * s,
                   top + chute["height"] * s / 2, f"{g.inner:g}")
     svg.text(x0, ramp_y + 30, f"Inside {g.inner:g} mm square (a {die:g} mm die falls freely and cannot turn over: "
@@ -255,12 +298,92 @@ def mechanism_svg(m: dict[str, dict[str, float]], config: RigConfig) -> str:
         "The die's weight presses along the servo's shaft, not around it: an unpowered gate stays shut.",
         f"The chute is fully uncovered after {g.clear_angle:.0f}° of the {gate['swing']:g}° swing; "
         f"the open plate passes the next gate's horn with room to spare at a {chute['pitch']:g} mm pitch.",
-        "Servo (SG90) upright behind the chute, shaft down, fixed by its tabs to the frame.",
+        "Servo (SG90) behind the chute, hung shaft down in its tab (side view below).",
         "Label each chute with its die's colour; refill: drop each die into its own chute, then hold the button.",
     ]
     for i, note in enumerate(notes):
         svg.text(420, 430 + 22 * i, note, size=12)
+    side_view(svg, m, 660)
     return svg.render()
+
+
+def side_view(svg: Svg, m: dict[str, dict[str, float]], top: float) -> None:
+    """A section through one chute's centre, from the side: the chute, the spine, the servo tab, the servo hung
+    shaft down with its horn, the plate under the chute, and the ramp. Heights from the chutes' bottom."""
+    g, chute, gate, servo, frame, tray = geometry(m), m["chute"], m["gate"], m["servo"], m["frame"], m["tray"]
+    s = 3.5
+    svg.text(20, top, "Side view through one chute (section, mm; heights from the chutes' bottom)", bold=True, size=14)
+    x0, z0 = 200.0, top + 30 + 42 * s  # the chutes' front face, and their bottom, in pixels
+
+    def px(y: float, z: float) -> tuple[float, float]:
+        return x0 + y * s, z0 - z * s
+
+    def box(y1: float, z1: float, y2: float, z2: float, fill: str, stroke: str = "#000") -> None:
+        (a, b), (c, d) = px(min(y1, y2), max(z1, z2)), px(max(y1, y2), min(z1, z2))
+        svg.rect(a, b, c - a, d - b, fill, stroke)
+
+    wall, spine, height = chute["wall"], frame["spine"], chute["height"]
+    box(0, 0, wall, height, "#f5deb3")  # front wall
+    box(g.outer - wall, 0, g.outer + spine, height, "#f5deb3")  # back wall and spine
+    die = m["die"]["size"]
+    box(wall + chute["clearance"], 0.2, wall + chute["clearance"] + die, 0.2 + die, "#ffffff", "#999")
+    shaft_y = g.outer / 2 + gate["arm"]
+    body_y = shaft_y - servo["shaft_offset"]
+    ear_face = servo["ear_bottom"] + servo["ear_thickness"]
+    tab_top = frame["tab_top"]
+    mid = body_y + servo["body_length"] / 2
+    tab_end = mid + servo["tab_span"] / 2 + 2
+    tab_bottom = tab_top - frame["tab_thickness"]
+    box(g.outer + spine, tab_bottom, body_y - 0.2, tab_top, "#f5deb3")  # the tab, cut at the slot
+    box(body_y + servo["body_length"] + 0.2, tab_bottom, tab_end, tab_top, "#f5deb3")
+    # The servo, shaft down: its ears on the tab.
+    box(body_y, tab_top - (servo["body_height"] - ear_face), body_y + servo["body_length"], tab_top + ear_face,
+        "#90caf9")
+    span_start = mid - servo["tab_span"] / 2
+    box(span_start, tab_top, span_start + servo["tab_span"], tab_top + servo["ear_thickness"], "#64b5f6")
+    shaft_end = tab_top - (servo["shaft_top"] - ear_face)
+    box(shaft_y - 5.8, shaft_end, shaft_y + 5.8, tab_top - (servo["body_height"] - ear_face), "#90caf9")
+    horn_face = shaft_end - servo["horn_thickness"]
+    # The horn, pointing away from the chute.
+    box(shaft_y - HUB_RADIUS, horn_face, shaft_y + HORN_HOLE + 3, shaft_end, "#ffffff")
+    # The plate, screwed under the horn, reaching under the chute.
+    box(g.outer / 2 - g.plate_radius, horn_face - gate["plate_thickness"], shaft_y + HORN_HOLE + 2, horn_face,
+        "#9e9e9e")
+    # The ramp, `drop` under the plate at the chute's centre, sloping down to the front.
+    ramp_z = horn_face - gate["plate_thickness"] - tray["drop"]
+    slope = math.tan(math.radians(tray["ramp_angle"]))
+    y_back, y_front = g.outer + spine, -15.0
+    front_z = ramp_z - (g.outer / 2 - y_front) * slope
+    svg.line(*px(y_back, ramp_z + (y_back - g.outer / 2) * slope), *px(y_front, front_z), "#6d4c41", 3)
+    svg.text(*px(y_front - 2, front_z), f"ramp {tray['ramp_angle']:g}° to the tray", "end", 11)
+    # The legs at both ends of the row (dashed: behind the section), from the ramp's foot to behind the servos.
+    ramp_back = ramp_z + (g.outer / 2 + spine) * slope
+    table = ramp_back - (g.outer + spine + 20) * slope - 2
+    (a, b), (c, d) = px(-20, height), px(tab_end, table)
+    svg.rect(a, b, c - a, d - b, dash="6 4")
+    svg.line(*px(-30, table), *px(tab_end + 5, table), "#555", 1)
+    svg.text(*px(tab_end - 1, table + 2), "the legs (dashed), standing on the table", "end", 11)
+    # Dimensions.
+    right = tab_end + 8
+    svg.dimension(*px(right, 0), *px(right, tab_top), f"tab top {tab_top:g}")
+    svg.dimension(*px(right + 30, shaft_end), *px(right + 30, tab_top), f"ears to shaft end {tab_top - shaft_end:.1f}")
+    svg.line(*px(-8, 0), *px(shaft_y + 12, 0), "#1565c0", 0.8, "4 3")
+    svg.text(*px(-9, 0.5), "chutes' bottom (0)", "end", 11)
+    svg.text(*px(-9, horn_face - gate["plate_thickness"]), f"plate {gate['gap']:g} under it", "end", 11)
+    plate_bottom = horn_face - gate["plate_thickness"]
+    svg.dimension(*px(g.outer / 2, plate_bottom), *px(g.outer / 2, ramp_z), f"drop {tray['drop']:g}")
+    notes = [
+        "The servo hangs shaft down through a closed slot in its tab; its ears",
+        f"rest on the tab's top, {tab_top:g} mm above the chutes' bottom, fixed by the SG90's",
+        f"own two screws (holes {servo['ear_hole_spacing']:g} mm apart). The shaft's end is "
+        f"{tab_top - shaft_end:.1f} mm under the ears,",
+        f"the horn {servo['horn_thickness']:g} mm thick: the plate's top is {-g.plate_top:.1f} mm under the chutes.",
+        "The horn points away from the chute, over the plate's tail, so it never",
+        "touches the chute's wall. The spine behind the chutes joins them and carries",
+        "every tab: the print sets each gap, nothing to adjust.",
+    ]
+    for i, note in enumerate(notes):
+        svg.text(760, top + 60 + 18 * i, note, size=12)
 
 
 def wiring_svg(m: dict[str, dict[str, float]], config: RigConfig) -> str:
@@ -340,6 +463,25 @@ def scad_parameters(m: dict[str, dict[str, float]]) -> str:
         "servo_l": m["servo"]["body_length"],
         "servo_w": m["servo"]["body_width"],
         "servo_shaft": m["servo"]["shaft_offset"],
+        "servo_span": m["servo"]["tab_span"],
+        "body_h": m["servo"]["body_height"],
+        "servo_shaft_top": m["servo"]["shaft_top"],
+        "servo_horn_t": m["servo"]["horn_thickness"],
+        "servo_ear_bottom": m["servo"]["ear_bottom"],
+        "servo_ear_t": m["servo"]["ear_thickness"],
+        "ear_holes": m["servo"]["ear_hole_spacing"],
+        "screw_pilot": m["servo"]["screw_pilot"],
+        "horn_hole": HORN_HOLE,
+        "gap": m["gate"]["gap"],
+        "tab_top": m["frame"]["tab_top"],
+        "tab_t": m["frame"]["tab_thickness"],
+        "spine": m["frame"]["spine"],
+        "leg": m["frame"]["leg"],
+        "button_hole": m["frame"]["button_hole"],
+        "led_hole": m["frame"]["led_hole"],
+        "drop": m["tray"]["drop"],
+        "ramp_angle": m["tray"]["ramp_angle"],
+        "depth": m["tray"]["depth"],
     }
     lines = ["// Generated from hardware/mechanism.toml by `camelup pyramid drawings`: do not edit by hand."]
     lines += [f"{key} = {value:g};" for key, value in values.items()]
@@ -350,6 +492,7 @@ def write_all(out: str | Path, mechanism: str | Path, config: RigConfig) -> list
     """Write mechanism.svg, wiring.svg and pyramid-params.scad into ``out``; returns the paths."""
     m = load_mechanism(mechanism)
     target = Path(out)
+    target.mkdir(parents=True, exist_ok=True)
     files = {
         "mechanism.svg": mechanism_svg(m, config),
         "wiring.svg": wiring_svg(m, config),

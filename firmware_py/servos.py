@@ -8,7 +8,7 @@ a pulse is a whole number of those ticks. One tick is the resolution:
 | frequency | tick | for which servos |
 |---|---|---|
 | 50 Hz | 4.88 µs (0.44° on a 0.5–2.5 ms / 180° servo) | every analog servo (SG90, MG90S) |
-| 250 Hz | 0.98 µs | digital servos whose data sheet allows 250 Hz or more |
+| 250 Hz | 0.96 µs | digital servos whose data sheet allows 250 Hz or more |
 
 So the 1 µs target is met at 250 Hz with digital servos; at 50 Hz (the default, for the cheap analog SG90)
 a step is 4.9 µs, still well under the ~10 µs an SG90 can tell apart (its dead band).

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
         ({"servo": {"frequency": 333, "max_pulse_width": 0.0029}}, "servo.frequency: 333 Hz leaves no room"),
         ({"servo": {"i2c_address": 12}}, "servo.i2c_address: 12 is not a PCA9685 address"),
         ({"servo": {"driver": "gpiozero"}}, "servo.driver"),
-        ({"servo": {"open_angles": {"red": 0}}}, "servo.open_angles.red: the red gate's open and closed angles"),
+        ({"servo": {"open_angles": {"red": 45}}}, "servo.open_angles.red: the red gate's open and closed angles"),
         ({"button": {"debounce": 2}}, "button.debounce: 2 is outside"),
         ({"servo": {"min_pulse_width": 0.002, "max_pulse_width": 0.001}}, "servo.max_pulse_width"),
         ({"led": {"common": "both"}}, "led.common"),
@@ -129,8 +129,9 @@ def test_calibrate_steps_each_gate_and_saves_its_angles(tmp_path):
     out = io.StringIO()
     assert cmd_calibrate(args, keys, out) == 0
     config = load_config(path)
-    assert config.servo.closed_angles == {"blue": 10.0, "green": 0.0, "orange": 0.0, "yellow": 0.0, "white": 0.0}
-    assert config.servo.open_angles == {"blue": 45.0, "green": 87.0, "orange": 90.0, "yellow": 90.0, "white": 90.0}
+    # From the defaults, closed 45° and open 135°.
+    assert config.servo.closed_angles == {"blue": 55.0, "green": 45.0, "orange": 45.0, "yellow": 45.0, "white": 45.0}
+    assert config.servo.open_angles == {"blue": 45.0, "green": 132.0, "orange": 135.0, "yellow": 135.0, "white": 135.0}
     assert config.button.lockout == 2.0  # the rest of the file is kept
     assert "not a step" in out.getvalue()
 

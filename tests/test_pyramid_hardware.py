@@ -13,6 +13,7 @@ from companion.cli import main
 from firmware_py.config import load_config, parse_config
 from firmware_py.drawings import (
     BCM_TO_HEADER,
+    HORN_HOLE,
     check,
     e12_at_least,
     geometry,
@@ -111,6 +112,13 @@ def test_the_parts_fit_and_the_twin_releases_no_sooner_than_the_real_gate(dimens
         (("chute", "clearance", 3.5), "turn over and jam"),
         (("chute", "clearance", 0.2), "no room to fall freely"),
         (("chute", "pitch", 34.0), "next gate's horn"),
+        (("chute", "funnel", 4.0), "cuts through a 2 mm wall"),
+        (("gate", "overlap", 3.0), "does not cover the chute's inside corners"),
+        (("frame", "tab_top", 36.0), "set frame.tab_top = 12.4"),  # the first design's tab: plate mid-chute
+        (("servo", "shaft_top", 27.0), "set frame.tab_top = 9.5"),  # a shorter servo: the tab must go down
+        (("servo", "ear_hole_spacing", 22.0), "inside the servo's slot"),
+        (("tray", "ramp_angle", 20.0), "friction angle"),
+        (("frame", "spine", 5.0), "or the spine behind it"),
         (("gate", "swing", 40.0), "does not uncover the chute"),
         (("gate", "arm", 14.0), "mounting tabs reach the chute"),
         (("tray", "drop", 15.0), "tumbling die"),
@@ -128,9 +136,19 @@ def test_dimensions_that_do_not_fit_are_named(dimensions, change, problem):
         assert any(problem in p for p in found), found
 
 
+def test_the_plate_hangs_the_gap_under_the_chutes_from_the_servos_published_sizes(dimensions):
+    # SG90: ears' underside 15.9 mm and 2.5 mm thick, the shaft's end 29.9 mm up, a 1.5 mm horn.
+    servo = dimensions["servo"]
+    assert (servo["ear_bottom"], servo["ear_thickness"], servo["shaft_top"]) == (15.9, 2.5, 29.9)
+    assert geometry(dimensions).plate_top == pytest.approx(12.4 - (29.9 - 18.4) - 1.5)
+    assert geometry(dimensions).plate_top == pytest.approx(-dimensions["gate"]["gap"])
+    assert dimensions["chute"]["funnel"] <= dimensions["chute"]["wall"] - 0.8
+
+
 def test_drawings_command_writes_and_reports(tmp_path, capsys):
-    assert main(["pyramid", "drawings", "--out", str(tmp_path), "--mechanism", str(HARDWARE / "mechanism.toml")]) == 0
-    assert {p.name for p in tmp_path.iterdir()} == {"mechanism.svg", "wiring.svg", "pyramid-params.scad"}
+    target = tmp_path / "not" / "yet"
+    assert main(["pyramid", "drawings", "--out", str(target), "--mechanism", str(HARDWARE / "mechanism.toml")]) == 0
+    assert {p.name for p in target.iterdir()} == {"mechanism.svg", "wiring.svg", "pyramid-params.scad"}
     assert "LED green: 68 Ω" in capsys.readouterr().out
     bad = tmp_path / "bad.toml"
     bad.write_text((HARDWARE / "mechanism.toml").read_text().replace("clearance = 1.0", "clearance = 4.0"))
@@ -139,7 +157,7 @@ def test_drawings_command_writes_and_reports(tmp_path, capsys):
 
 
 @pytest.mark.skipif(shutil.which("openscad") is None, reason="openscad is not installed (make tools installs it)")
-@pytest.mark.parametrize("part", ["chutes", "plate"])
+@pytest.mark.parametrize("part", ["chutes", "plate", "ramp"])
 def test_the_openscad_parts_render_to_the_drawn_size(tmp_path, dimensions, part):
     out = tmp_path / f"{part}.stl"
     result = subprocess.run(
@@ -147,13 +165,92 @@ def test_the_openscad_parts_render_to_the_drawn_size(tmp_path, dimensions, part)
         capture_output=True, text=True, timeout=300,
     )
     assert result.returncode == 0, result.stderr
-    points = [tuple(map(float, line.split()[1:])) for line in out.read_text().splitlines()
-              if line.strip().startswith("vertex")]
+    text = out.read_text()
+    points = [tuple(map(float, line.split()[1:])) for line in text.splitlines() if line.strip().startswith("vertex")]
     size = [max(p[i] for p in points) - min(p[i] for p in points) for i in range(3)]
-    g = geometry(dimensions)
-    if part == "chutes":  # the row as drawn, as tall as a chute
-        assert size[0] == pytest.approx(g.row_length, abs=0.01)
-        assert size[2] == pytest.approx(dimensions["chute"]["height"], abs=0.01)
-    else:  # a disc on an arm reaching the horn
+    low = [min(p[i] for p in points) for i in range(3)]
+    assert bodies(text) == 1  # one printable piece: nothing floats loose
+    g, frame, tray = geometry(dimensions), dimensions["frame"], dimensions["tray"]
+    slope = math.tan(math.radians(tray["ramp_angle"]))
+    ramp_back = -(0.6 + 2 + tray["drop"]) + (g.outer / 2 + frame["spine"]) * slope
+    table = ramp_back - (g.outer + frame["spine"] + 20) * slope - 2
+    # The right leg stands clear of the last plate's swing (towards +x): 2 mm past the plate's farthest reach.
+    last = (dimensions["chute"]["count"] - 1) * dimensions["chute"]["pitch"] + g.outer / 2
+    span = max(g.row_length, last + dimensions["gate"]["arm"] + g.plate_radius + 2)
+    span -= min(0, g.outer / 2 - g.plate_radius - 2)  # and the left leg clear of the first plate
+    if part == "chutes":  # the row and the spine between the two legs, from the table to the chutes' top
+        assert size[0] == pytest.approx(span + 2 * frame["leg"], abs=0.05)
+        assert f"frame {size[0]:.0f} mm wide" in (HARDWARE / "mechanism.svg").read_text()  # the drawing agrees
+        assert low[2] == pytest.approx(table, abs=0.05)
+        assert size[2] == pytest.approx(dimensions["chute"]["height"] - table, abs=0.05)
+        # The servo tabs reach back past the servo's far ear.
+        shaft = g.outer / 2 + dimensions["gate"]["arm"]
+        far_ear = shaft - dimensions["servo"]["shaft_offset"] + (dimensions["servo"]["body_length"]
+                                                                 + dimensions["servo"]["tab_span"]) / 2
+        assert size[1] > far_ear
+    elif part == "plate":  # a disc on an arm past the horn's screw hole
         assert size[0] == pytest.approx(2 * g.plate_radius, abs=0.1)
-        assert size[1] == pytest.approx(g.plate_radius + dimensions["gate"]["arm"] + 5, abs=0.1)
+        assert size[1] == pytest.approx(g.plate_radius + dimensions["gate"]["arm"] + HORN_HOLE + 2, abs=0.1)
+    else:  # as wide as the space between the legs, standing on the table
+        assert size[0] == pytest.approx(span, abs=0.05)
+        assert low[2] == pytest.approx(table, abs=0.05)
+
+
+def bodies(stl: str) -> int:
+    """How many separate solids an ASCII STL holds (triangles joined through shared corners)."""
+    parent: dict[str, str] = {}
+
+    def root(v: str) -> str:
+        while parent.setdefault(v, v) != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+
+    corners: list[str] = []
+    for line in stl.splitlines():
+        line = line.strip()
+        if line.startswith("vertex"):
+            corners.append(" ".join(line.split()[1:]))
+            if len(corners) == 3:
+                first = root(corners[0])
+                for other in corners[1:]:
+                    parent[root(other)] = first
+                corners = []
+    return len({root(v) for v in parent})
+
+
+def test_the_build_stops_the_service_first_uses_one_config_and_hands_back_to_the_service():
+    build = README.split("## Building it, step by step")[1].split("\n## ")[0]
+    steps = re.split(r"^\d+\. ", build, flags=re.M)
+    preamble, first, last = steps[0], steps[1], steps[-1]
+    assert "/opt/camelup/venv/bin/camelup" in preamble and "/etc/camelup/pyramid.toml" in preamble
+    assert "sudo systemctl stop camelup" in first and 'edition = "2014"' in first
+    assert "sudo systemctl start camelup" in last and "/etc/camelup/pyramid.toml" in last
+    commands = re.findall(r"`camelup pyramid (\w+)([^`]*)`", build)
+    assert {name for name, _ in commands} >= {"selftest", "calibrate", "run"}
+    for name, arguments in commands:
+        assert "--config $RIG" in arguments, (name, arguments)
+        if name == "calibrate":
+            assert "--save $RIG" in arguments
+    assert "comments in it are not kept" in preamble
+
+
+def test_the_dim_led_advice_is_the_same_arithmetic(dimensions):
+    led = dimensions["led"]
+    worst_low = led["green_vf"] - led["vf_spread"]
+    assert e12_at_least((led["gpio_volts"] - worst_low) / (led["max_gpio_ma"] / 1000)) <= 47
+    assert f"{(led['gpio_volts'] - 3.1) / 47 * 1000:.1f} mA at 3.1 V" in README
+    assert f"worst {(led['gpio_volts'] - worst_low) / 47 * 1000:.1f} mA (an LED at {worst_low:.1f} V)" in README
+    dim = [(led["gpio_volts"] - vf) / 68 * 1000 for vf in (3.2, 3.0)]
+    assert f"68 Ω gives\nonly {dim[0]:.1f}–{dim[1]:.1f} mA" in README
+
+
+def test_the_250_hz_step_is_one_figure_everywhere():
+    from firmware_py.servos import tick_seconds
+
+    step = f"{tick_seconds(parse_config({'servo': {'frequency': 250}}).servo) * 1e6:.2f} µs"
+    assert step == "0.96 µs"
+    for path in ("hardware/README.md", "hardware/pyramid.example.toml", "firmware_py/servos.py", "README.md"):
+        text = (ROOT / path).read_text()
+        assert step in text, path
+        assert "0.98 µs" not in text and "(1 µs at 250 Hz" not in text, path
