@@ -19,7 +19,7 @@ SERVO_SPEED = 600.0
 """Degrees per second: an SG90 turns 60° in 0.1 s at 5 V."""
 UNCOVERED = 0.7
 """The share of the way from closed to open after which the plate has uncovered the whole chute and the die has
-fallen (0.69 for the dimensions in hardware/mechanism.toml: 62° of a 90° swing; a test keeps them in step)."""
+fallen (0.68 for the dimensions in hardware/mechanism.toml: 61° of a 90° swing; a test keeps them in step)."""
 
 
 class PowerCut(Exception):
