@@ -316,7 +316,7 @@ def rim_colours(config: ReadConfig, template: BoardTemplate, pose: Pose, image: 
     }
 
 
-def _light_at(template: BoardTemplate, rims: dict[int, np.ndarray], space: int) -> np.ndarray:
+def light_at(template: BoardTemplate, rims: dict[int, np.ndarray], space: int) -> np.ndarray:
     """The board's colour as the light makes it look at ``space``: boards print neighbouring spaces in two
     alternating tones, so the spaces of each parity near it (itself and the ones two away; the two next to
     it) give one median each, and the two count alike. Every space is then judged against the same mix of
@@ -479,7 +479,7 @@ def observe(
         # The light here: how the board's colour looks on this space and its two neighbours (the median,
         # so that one space printed in another colour, or a hand over one, does not throw it off). What
         # this space itself looks like is the "no camel" colour to compare with.
-        lights_by_space[space] = _light_at(template, rims, space) / board_reference
+        lights_by_space[space] = light_at(template, rims, space) / board_reference
     # Stacks are looked for nearest the camera first: a stack found in front is not found again, seen
     # over it, on the space behind.
     in_front: list[np.ndarray] = []
