@@ -153,5 +153,5 @@ def ring_template(
         "marker_size": marker_size,
         "markers": {"0": [edge, edge], "1": [far, edge], "2": [far, far], "3": [edge, far]},
         "spaces": spaces,
-        "camel": {"length": 40.0, "width": 20.0, "height": 18.0},
+        "camel": {"length": 40.0, "width": 20.0, "height": 19.5},
     }

@@ -316,11 +316,18 @@ def rim_colours(config: ReadConfig, template: BoardTemplate, pose: Pose, image: 
     }
 
 
-def track_neighbours(template: BoardTemplate, space: int) -> list[int]:
-    """The space before ``space`` on the track, ``space`` itself, and the one after (16 and 1 are next)."""
+def light_at(template: BoardTemplate, rims: dict[int, np.ndarray], space: int) -> np.ndarray:
+    """The board's colour as the light makes it look at ``space``: boards print neighbouring spaces in two
+    alternating tones, so the spaces of each parity near it (itself and the ones two away; the two next to
+    it) give one median each, and the two count alike. Every space is then judged against the same mix of
+    both tones (a camel's colour, measured on an odd space, reads the same on an even one)."""
     spaces = sorted(template.spaces)
     index = spaces.index(space)
-    return [spaces[index - 1], space, spaces[(index + 1) % len(spaces)]]
+    same = [rims[s] for s in (spaces[index - 2], space, spaces[(index + 2) % len(spaces)]) if s in rims]
+    other = [rims[s] for s in (spaces[index - 1], spaces[(index + 1) % len(spaces)]) if s in rims]
+    if not other:
+        return np.median(np.array(same), axis=0)
+    return np.sqrt(np.median(np.array(same), axis=0) * np.median(np.array(other), axis=0))
 
 
 def board_region(
@@ -472,8 +479,7 @@ def observe(
         # The light here: how the board's colour looks on this space and its two neighbours (the median,
         # so that one space printed in another colour, or a hand over one, does not throw it off). What
         # this space itself looks like is the "no camel" colour to compare with.
-        around = [rims[other] for other in track_neighbours(template, space) if other in rims]
-        lights_by_space[space] = np.median(np.array(around) / board_reference, axis=0)
+        lights_by_space[space] = light_at(template, rims, space) / board_reference
     # Stacks are looked for nearest the camera first: a stack found in front is not found again, seen
     # over it, on the space behind.
     in_front: list[np.ndarray] = []
