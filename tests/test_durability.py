@@ -3,6 +3,7 @@ that brings back everything a game holds (players' characters, seat links, undos
 
 from __future__ import annotations
 
+import errno
 import sqlite3
 
 import pytest
@@ -91,3 +92,25 @@ def test_a_restart_brings_back_characters_links_undos_and_the_result(tmp_path):
     (past,) = [p for p in again.past_games() if p["game_id"] == finished]
     assert past["game_over"] and past["winners"] == views[finished][("host",)]["winners"]
     assert again.game(finished).row.result is not None
+
+
+@pytest.mark.parametrize(("error", "words"), [
+    (OSError(errno.ENOSPC, "No space left on device"), "the disk is full"),
+    (sqlite3.OperationalError("database or disk is full"), "the disk is full"),
+    (OSError(errno.EROFS, "Read-only file system"), "the data directory is read-only"),
+    (OSError(errno.EACCES, "Permission denied"), "the data directory is read-only"),
+    (OSError(errno.EPERM, "Operation not permitted"), "the data directory is read-only"),
+    (sqlite3.OperationalError("attempt to write a readonly database"), "the data directory is read-only"),
+    (sqlite3.OperationalError("unable to open: read-only"), "the data directory is read-only"),
+    (sqlite3.OperationalError("database is locked"), "another companion is already using this data directory"),
+    (sqlite3.OperationalError("disk I/O error"), "disk I/O error (can the database files be written?)"),
+    (sqlite3.DatabaseError("file is not a database"), "file is not a database"),
+    (sqlite3.DatabaseError(), "DatabaseError"),
+])
+def test_a_storage_fault_is_said_in_words_the_host_can_act_on(error, words):
+    """What /healthz, every page and the 503 say: the reason a host can act on, not a raw exception."""
+    from companion.table.store import _reason
+
+    assert _reason(error) == words
+    refused = StorageError(_reason(error))
+    assert refused.message == str(refused) == words
