@@ -2,23 +2,10 @@
 player's take-back of their own last tap, through the JSON API."""
 
 import json
-import random
 
 import pytest
 
-from companion.table.service import SimulatedPyramid
-from companion.table.web import create_app
 from tests.test_web_api import act, bearer, create, state
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app(tmp_path / "data", SimulatedPyramid(random.Random(3)), "http://table.test:8000", testing=True)
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 def undo(client, game, token):

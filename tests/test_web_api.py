@@ -15,16 +15,6 @@ SETUP = {"track": {"1": ["green", "red"], "3": ["yellow", "blue", "purple"], "14
 SPEC_KEYS = ("edition", "leg", "game_over", "track", "ranking", "money", "next_player")
 
 
-@pytest.fixture
-def app(tmp_path):
-    return create_app(tmp_path / "data", SimulatedPyramid(random.Random(3)), "http://table.test:8000", testing=True)
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
 def bearer(token):
     return {"Authorization": f"Bearer {token}"}
 

@@ -13,23 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from companion.table.service import ACTION_DEADLINE_SECONDS, SimulatedPyramid
+from companion.table.service import ACTION_DEADLINE_SECONDS
 from companion.table.web import create_app
 from companion.table.web.limits import ACTION_BODY_BYTES, IMPORT_BODY_BYTES, SECURITY_HEADERS
 from tests.gamegen import random_log
 from tests.test_web_api import SETUP, act, bearer, create, state
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "companion" / "table" / "web" / "templates"
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app(tmp_path / "data", SimulatedPyramid(random.Random(3)), "http://table.test:8000", testing=True)
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 # -- tokens ----------------------------------------------------------------------------------------------------
