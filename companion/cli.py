@@ -460,6 +460,8 @@ def _vision_calibrate(args: argparse.Namespace) -> int:
         print(f"camelup vision calibrate: cannot write {args.out} ({error.strerror})", file=sys.stderr)
         return 2
     print(f"calibration written to {path}: the {len(camels)} camels and the board as this camera sees them.")
+    for warning in calibration.warnings:
+        print(f"note: {warning}.")
     print(f"Use it with: camelup vision read IMAGE --calibration {path}, or [camera] calibration in the settings.")
     return 0
 

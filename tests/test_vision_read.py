@@ -1,60 +1,14 @@
-"""Reading the board: the stages one by one (lines into camels, lines into a stack, the camera's pose), then
-whole synthetic scenes with the cases that used to go wrong."""
+"""Reading the board: the camera's pose, then whole synthetic scenes with the cases that used to go wrong."""
 
 import random
 
-import numpy as np
 import pytest
 
 from vision.bench import run_bench
 from vision.board import load_template
 from vision.locate import LocateConfig, locate_board
-from vision.read import BOARD_LABEL, ReadConfig, Seen, agreed_stack, camera_pose, read_board, stack_from_labels
+from vision.read import ReadConfig, camera_pose, read_board
 from vision.synth import SceneVariation, camel_profiles, random_track, render_scene
-
-NAMES = ["red", "blue", "white"]
-RED, BLUE, WHITE, BOARD = 0, 1, 2, BOARD_LABEL
-
-
-def line(*runs: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Labels from (label, length) runs, every sample perfectly clear."""
-    labels = np.concatenate([np.full(length, label) for label, length in runs])
-    return labels, np.ones(len(labels))
-
-
-def camels(stack: list[Seen]) -> list[str]:
-    return [seen.camel for seen in stack]
-
-
-def test_a_line_is_cut_into_camels_bottom_first_and_the_board_above_ends_it():
-    labels, clarity = line((BOARD, 8), (RED, 20), (BLUE, 20), (BOARD, 30), (WHITE, 20))
-    stack = stack_from_labels(labels, clarity, NAMES, min_run=5, latest_starts=[10, 30, 50, 70])
-    assert camels(stack) == ["red", "blue"]  # white, beyond the board, stands on a space behind
-    assert not stack[0].at_foot  # the board was seen below red
-
-
-def test_outlines_are_dropped_and_a_camel_split_by_one_is_still_one_camel():
-    labels, clarity = line((RED, 10), (WHITE, 2), (RED, 10), (BLUE, 20))
-    stack = stack_from_labels(labels, clarity, NAMES, min_run=5, latest_starts=[1, 30, 50])
-    assert camels(stack) == ["red", "blue"]
-    assert stack[0].at_foot  # nothing below red: the line's foot is covered
-
-
-def test_a_camel_that_starts_too_high_for_its_level_stands_behind_the_stack():
-    # Red fills level 0; what follows starts where the top of red, not a camel standing on it, would end.
-    labels, clarity = line((BOARD, 3), (RED, 30), (BLUE, 20))
-    assert camels(stack_from_labels(labels, clarity, NAMES, 5, [6, 26])) == ["red"]
-    assert camels(stack_from_labels(labels, clarity, NAMES, 5, [6, 36])) == ["red", "blue"]
-    labels, clarity = line((BOARD, 12), (RED, 20))
-    assert stack_from_labels(labels, clarity, NAMES, 5, [6, 26]) == []
-
-
-def test_the_lines_across_a_stack_agree_or_the_longest_wins():
-    red, blue = Seen("red", 0.9, False), Seen("blue", 0.9, False)
-    assert camels(agreed_stack([[red, blue], [red, blue], [red]])) == ["red", "blue"]
-    # A hand over two of the three lines: the one that still sees the whole stack is believed.
-    assert camels(agreed_stack([[red, blue], [red], []])) == ["red", "blue"]
-    assert agreed_stack([[], [], []]) == []
 
 
 @pytest.mark.parametrize("azimuth", [0.0, 12.0])

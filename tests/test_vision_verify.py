@@ -13,8 +13,9 @@ from companion.gamelog import loads
 from companion.table.board_hypotheses import board_hypotheses, hand_slips
 from vision.board import load_template
 from vision.read import ReadConfig, observe, read_board
+from vision.silhouette import SilhouetteScorer
 from vision.synth import SceneVariation, camel_profiles, random_track, render_scene
-from vision.verify import BoardScorer, refine
+from vision.verify import refine
 
 LOG = {
     "format": "camelup-game-log/1",
@@ -42,7 +43,7 @@ def scorer_for(track, seed, variation=CALM, cover=None):
         centre = np.array(truth["board_to_image"]) @ [x, y, 1.0]
         cv2.circle(image, (int(centre[0] / centre[2]), int(centre[1] / centre[2]) - 20), 70, (128, 128, 128), -1)
     config = ReadConfig()
-    return BoardScorer(config, observe(config, template, image), camel_profiles("2018"))
+    return SilhouetteScorer(config, observe(config, template, image), camel_profiles("2018"), template)
 
 
 def test_hypotheses_start_with_the_expected_board_and_hold_each_slip_once():

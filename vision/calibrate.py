@@ -19,13 +19,23 @@ import numpy as np
 
 from vision.board import BoardTemplate, TemplateError, load_template, parse_template
 from vision.locate import BoardLocation, locate_board
-from vision.read import BOARD_BGR, Observation, ReadConfig, camera_pose, observe, rim_colours, sample_colours
+from vision.read import BOARD_BGR, ReadConfig, camera_pose, observe, rim_colours
+from vision.silhouette import FitConfig, SilhouetteScorer
 from vision.synth import camel_edition, camel_profiles
-from vision.verify import BoardScorer, ray_distance
+from vision.verify import ray_distance
 
 FORMAT = "camelup-camera-calibration/1"
 MIN_CHROMA_GAP = 0.02
 """Two camels whose colours (each channel's share) differ less than this cannot be told apart."""
+
+
+ANYWHERE = FitConfig(offset_mm=26.0, offset_steps=11)
+"""For a calibration photo, a camel may stand anywhere on its space (spaces are 80 mm across)."""
+
+
+CONTRADICTED = 0.1
+"""A camel whose place on the known board explains the photo this much worse than without it contradicts the
+board (in camels of evidence, see :mod:`vision.silhouette`)."""
 
 
 class CalibrationError(ValueError):
@@ -38,6 +48,8 @@ class Calibration:
     profiles: dict[str, tuple[float, float, float]]
     """Each camel's colour (BGR) as this camera sees it, in the light the board colour was measured in."""
     board_bgr: tuple[float, float, float]
+    warnings: tuple[str, ...] = ()
+    """What the calibration photo showed poorly (it is still used): a camel hard to tell from the board."""
 
     def as_json(self) -> dict[str, Any]:
         template = self.template
@@ -109,14 +121,13 @@ def calibrate_from_board(
     board = np.median(np.array(empty), axis=0)
     board_colour = (float(board[0]), float(board[1]), float(board[2]))
     observation = observe(config, template, image, board_colour, location)
-    # First from the middle of each camel's body where its stack was found; then from the runs the
-    # verifier cuts each stack's lines into with those colours (it sees the camels' real extent).
-    profiles: dict[str, tuple[float, float, float] | None] = {
-        camel: (start or {}).get(camel) or _body_colour(template, observation, track, camel)
-        for camel in camels
-    }
+    # First each camel is whatever unlike the board fits a camel's body on its space (or the colours we start
+    # from); then its colour is measured from the pixels its body covers there, and fitted again with them.
+    profiles: dict[str, tuple[float, float, float] | None] = {camel: (start or {}).get(camel) for camel in camels}
     for _ in range(2):
-        samples = BoardScorer(config, observation, profiles).camel_samples(track)
+        samples = SilhouetteScorer(
+            config, observation, profiles, template, fit=ANYWHERE, board_bgr=board_colour
+        ).camel_samples(track)
         for camel in camels:
             found = samples.get(camel)
             if found is None or len(found) < 3:
@@ -131,54 +142,46 @@ def calibrate_from_board(
                 f"no camel is seen on space {where[camel]}, where the {camel} camel should stand"
             )
     _check_distinct(measured)
-    # The colours must show each camel where it stands: the board with it there explains the photo better
+    # The colours should show each camel where it stands: the board with it there explains the photo better
     # than without it, and each stack better than in any other order.
-    scorer = BoardScorer(config, observation, measured)
+    scorer = SilhouetteScorer(config, observation, measured, template, fit=ANYWHERE, board_bgr=board_colour)
     cost = scorer.track_cost(track)
-    unclear = [
-        camel
+    # A camel the board explains better without, or a stack better in another order, contradicts the board:
+    # the photo is of another board (or a camel was moved), and learning from it would teach wrong colours.
+    # One only barely worth its place is unclear: a warning.
+    gains: dict[str, float] = {
+        camel: scorer.track_cost({space: [c for c in stack if c != camel] for space, stack in track.items()}) - cost
         for camel in camels
-        if scorer.track_cost({space: [c for c in stack if c != camel] for space, stack in track.items()}) <= cost
-    ]
+    }
     for space, stack in track.items():
         for level in range(len(stack) - 1):
             swapped = [*stack[:level], stack[level + 1], stack[level], *stack[level + 2 :]]
-            if scorer.track_cost({**track, space: swapped}) <= cost:
-                unclear += [stack[level], stack[level + 1]]
-    if unclear:
-        wrong = sorted(set(unclear))
+            gain = scorer.track_cost({**track, space: swapped}) - cost
+            for camel in stack[level : level + 2]:
+                gains[camel] = min(gains[camel], gain)
+    contradicted = sorted(camel for camel, gain in gains.items() if gain < -CONTRADICTED)
+    unclear = sorted(camel for camel, gain in gains.items() if -CONTRADICTED <= gain <= 0)
+    for index, first in enumerate(unclear):
+        for second in unclear[index + 1 :]:
+            if _alike(measured[first], measured[second], loose=True):
+                raise CalibrationError(
+                    f"the {first} and {second} camels look alike to this camera: use whiter light, or check "
+                    "the camera's white balance"
+                )
+    if contradicted:
         raise CalibrationError(
-            f"with the colours measured, {', '.join(wrong)} cannot be told from the board or each other: check "
-            f"that {'it stands' if len(wrong) == 1 else 'they stand'} where the board says "
-            f"({', '.join(f'{camel} on {where[camel]}' for camel in wrong)}), in light without hard shadows"
+            f"with the colours measured, {', '.join(contradicted)} cannot be told from the board or each other: "
+            f"check that {'it stands' if len(contradicted) == 1 else 'they stand'} where the board says "
+            f"({', '.join(f'{camel} on {where[camel]}' for camel in contradicted)}), in light without hard shadows"
         )
-    return Calibration(template, measured, board_colour)
-
-
-def _body_colour(
-    template: BoardTemplate,
-    observation: Observation,
-    track: Mapping[int, Sequence[str]],
-    camel: str,
-) -> tuple[float, float, float] | None:
-    """The colour in the middle of ``camel``'s body, where its stack was found on its space (None when the
-    space is not in the picture)."""
-    space = next(space for space, stack in track.items() if camel in stack)
-    if space not in observation.middles:
-        return None
-    level = list(track[space]).index(camel)
-    x, y = observation.middles[space]
-    h = template.camel["height"]
-    offsets = (-3.0, 0.0, 3.0)
-    points = np.array(
-        [(x + dx, y + dy, -(level + f) * h) for dx in offsets for dy in offsets for f in (0.35, 0.5, 0.65, 0.8)]
+    # Not a refusal: these colours still read the board better than the defaults, and the reading reports a
+    # camel it cannot place as unseen. The host is told what to improve.
+    warnings = tuple(
+        f"the {camel} camel on space {where[camel]} is hard to tell from the board or the camels near it in "
+        "this light: softer, whiter light helps"
+        for camel in unclear
     )
-    picture = observation.image
-    if picture is None:
-        return None
-    samples = sample_colours(picture, observation.pose.project(points), 1) / np.maximum(observation.lights[space], 0.05)
-    samples = samples[~np.isnan(samples[:, 0])]
-    return _lit_colour(samples) if len(samples) else None
+    return Calibration(template, measured, board_colour, warnings)
 
 
 def _place(track: Mapping[int, Sequence[str]], camel: str) -> tuple[int, int] | None:
@@ -186,24 +189,23 @@ def _place(track: Mapping[int, Sequence[str]], camel: str) -> tuple[int, int] | 
 
 
 def _lit_colour(samples: np.ndarray) -> tuple[float, float, float]:
-    """A camel's colour from its samples: the median hue of those near it (not the board or an outline
-    caught at the ends of a run), as bright as its well-lit faces (the reader allows for shade below that)."""
+    """A camel's colour from its pixels: the median of those near the overall median (not the board or an
+    outline caught at the body's edges). Its lit and shaded faces are allowed for when reading
+    (``FitConfig.camel_shading``)."""
     median = np.median(samples, axis=0)
-    near = samples[ray_distance(samples, median.astype(np.float32), (0.3, 3.0)) < 0.06]
+    near = samples[ray_distance(samples, median.astype(np.float32), (0.5, 2.0)) < 0.06]
     if len(near) >= 3:
         median = np.median(near, axis=0)
-        samples = near
-    lift = float(np.percentile(samples.sum(axis=1), 90)) / max(float(median.sum()), 1e-6)
-    colour = median * max(lift, 1.0)
-    return (float(colour[0]), float(colour[1]), float(colour[2]))
+    return (float(median[0]), float(median[1]), float(median[2]))
 
 
-def _alike(first: tuple[float, float, float], second: tuple[float, float, float]) -> bool:
-    """Two colours the reader could not tell apart: nearly the same channel shares and brightness."""
+def _alike(first: tuple[float, float, float], second: tuple[float, float, float], loose: bool = False) -> bool:
+    """Two colours the reader could not tell apart: nearly the same channel shares and brightness
+    (``loose``: twice as far apart still counts, for camels the photo already shows it cannot tell apart)."""
     a, b = np.array(first), np.array(second)
     chroma = float(np.linalg.norm(a / (a.sum() + 1e-6) - b / (b.sum() + 1e-6)))
     contrast = abs(a.sum() - b.sum()) / max(a.sum(), b.sum(), 1.0)
-    return chroma < MIN_CHROMA_GAP and contrast < 0.35
+    return chroma < MIN_CHROMA_GAP * (2 if loose else 1) and contrast < 0.5
 
 
 def _check_distinct(profiles: dict[str, tuple[float, float, float]]) -> None:

@@ -83,15 +83,11 @@ def read_picture(
     Raises:
         vision.locate.BoardNotFound: the markers are not all seen.
     """
-    from vision.read import ReadConfig, blind_reading, observe
-    from vision.verify import BoardScorer, refine
+    from vision.read import ReadConfig, read_with_scorer
 
-    config = ReadConfig()
-    observation = observe(config, template, image, board_bgr)
-    reading = blind_reading(config, template, profiles, image, board_bgr, observation)
-    scorer = BoardScorer(config, observation, profiles, verify)
+    reading, scorer = read_with_scorer(ReadConfig(), template, profiles, image, board_bgr, verify=verify)
     camels = list(profiles)
-    track, unseen = refine(scorer, reading.track, camels)
+    track, unseen = reading.track, reading.unseen
     if expectation is None:
         return {
             "track": {str(space): stack for space, stack in sorted(track.items())},

@@ -72,8 +72,7 @@ class CameraWatch:
         once per frame and ``key`` (the game and its number of actions): pages that ask again cost nothing."""
         from companion.table.board_hypotheses import board_hypotheses
         from companion.table.camera_verdict import camera_verdict
-        from vision.read import blind_reading
-        from vision.verify import BoardScorer, refine
+        from vision.read import read_with_scorer
 
         frame = self.latest_frame
         if frame is None:
@@ -86,9 +85,8 @@ class CameraWatch:
             observation = observe(config, self.template, frame, self.board_bgr, near=self._location)
         except BoardNotFound:
             return None
-        first = blind_reading(config, self.template, self.profiles, frame, self.board_bgr, observation)
-        scorer = BoardScorer(config, observation, self.profiles)
-        track, unseen = refine(scorer, first.track, list(self.profiles))
+        reading, scorer = read_with_scorer(config, self.template, self.profiles, frame, self.board_bgr, observation)
+        track, unseen = reading.track, reading.unseen
         found = camera_verdict(scorer, board_hypotheses(start, actions), track, unseen, list(self.profiles), language)
         result = {key: value for key, value in found.as_json().items() if key not in ("track", "expected")}
         result["answer"] = result.pop("verdict")

@@ -1,0 +1,94 @@
+"""The silhouette scorer: camels' bodies rendered where a board puts them, scored by how well their colour
+fills that place, on photo-like scenes (vision/photo.py, an independent renderer)."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.calibrate import calibrate
+from vision.photo import make_table, render_calibration, render_scene
+from vision.read import ReadConfig, observe, read_with_scorer
+from vision.silhouette import SilhouetteScorer, first_track
+from vision.synth import EDITION_CAMELS
+
+CONFIG = ReadConfig()
+TRACK = {2: ["green"], 5: ["blue", "white"], 9: ["orange"], 13: ["yellow"]}
+
+
+@pytest.fixture(scope="module")
+def table():
+    return make_table(424_242, "2014")
+
+
+@pytest.fixture(scope="module")
+def colours(table):
+    image, _ = render_calibration(table, seed=0, tier="clean")
+    return calibrate(CONFIG, table.template, list(EDITION_CAMELS["2014"]), image)
+
+
+def scorer_of(table, colours, image) -> SilhouetteScorer:
+    observation = observe(CONFIG, table.template, image, colours.board_bgr)
+    return SilhouetteScorer(CONFIG, observation, colours.profiles, table.template, board_bgr=colours.board_bgr)
+
+
+def test_each_camel_fits_where_it_stands_and_not_one_space_off(table, colours):
+    image, _ = render_scene(table, TRACK, seed=5, tier="clean")
+    scorer = scorer_of(table, colours, image)
+    for space, camel in ((2, "green"), (9, "orange")):
+        moved = {**{s: list(v) for s, v in TRACK.items() if s != space}, space + 1: [camel]}
+        assert scorer.camel_score(TRACK, camel) > 0.3, camel
+        assert scorer.camel_score(moved, camel) < 0.0, camel
+        assert scorer.track_cost(TRACK) < scorer.track_cost(moved) - 0.3, camel
+
+
+def test_a_stack_in_the_wrong_order_costs_more(table, colours):
+    image, _ = render_scene(table, TRACK, seed=6, tier="clean")
+    scorer = scorer_of(table, colours, image)
+    swapped = {**TRACK, 5: ["white", "blue"]}
+    assert scorer.track_cost(TRACK) < scorer.track_cost(swapped) - 0.3
+
+
+def test_the_first_board_is_built_bottom_up_and_names_no_camel_twice(table, colours):
+    image, _ = render_scene(table, TRACK, seed=7, tier="clean")
+    reading, scorer = read_with_scorer(CONFIG, table.template, colours.profiles, image, colours.board_bgr)
+    first = first_track(scorer)
+    placed = [camel for stack in first.values() for camel in stack]
+    assert len(placed) == len(set(placed))
+    assert first[2] == ["green"] and first[9] == ["orange"]
+    seen = [camel for stack in reading.track.values() for camel in stack]
+    assert len(seen) == len(set(seen)) and not set(seen) & set(reading.unseen)
+    assert sorted(seen + list(reading.unseen)) == sorted(EDITION_CAMELS["2014"])
+    # What the reading places, it places right (a camel it is unsure of is unseen, not guessed).
+    for space, stack in reading.track.items():
+        assert [camel for camel in TRACK.get(space, []) if camel in stack] == stack
+
+
+def test_a_flat_patch_of_a_camels_colour_on_an_empty_space_is_not_that_camel(table, colours):
+    """A tile or a card on a space is flat: the board around a camel's feet is the board, around a patch it is
+    the patch. Painted the green camel's colour on the empty space 7, the green camel still reads on 2."""
+    image, _ = render_scene(table, TRACK, seed=8, tier="clean")
+    scorer = scorer_of(table, colours, image)
+    corners = np.array(table.template.spaces[7], float)
+    middle = corners.mean(axis=0)
+    patch = middle + (corners - middle) * 0.8
+    pixels = scorer.pose.project(np.column_stack([patch, np.zeros(4)]))
+    window = scorer._windows[2]
+    green = window.evidence[..., scorer.names.index("green")] > 0.5
+    x0, y0 = window.origin
+    height, width = green.shape
+    bgr = np.median(scorer.observation.image[y0 : y0 + height, x0 : x0 + width][green], axis=0)
+    painted = image.copy()
+    cv2.fillConvexPoly(painted, np.round(pixels).astype(np.int32), tuple(int(c) for c in bgr))
+    reading, _ = read_with_scorer(CONFIG, table.template, colours.profiles, painted, colours.board_bgr)
+    assert 7 not in reading.track
+    assert "green" not in reading.unseen
+
+
+def test_only_spaces_further_from_the_camera_can_be_hidden_by_a_stack(table, colours):
+    image, _ = render_scene(table, TRACK, seed=9, tier="clean")
+    scorer = scorer_of(table, colours, image)
+    hiding = [space for space in scorer.spaces if scorer.behind(space)]
+    assert hiding, "a tall stack on some space reaches over the spaces behind it"
+    for space in hiding:
+        here = scorer._windows[space].distance
+        assert all(scorer._windows[other].distance > here for other in scorer.behind(space))

@@ -1,0 +1,472 @@
+"""Scoring whole boards by the camels' silhouettes: render each hypothesis (a track) as the camera would see
+it, and ask how well each camel's colour fills the place the hypothesis gives it.
+
+A camel is modelled by its body (a box over its legs: a share of its length, width and height, see
+:class:`FitConfig`), set on its space along the track and, when stacked, one ``step_mm`` higher per level.
+The picture is turned into per-pixel **evidence** for each camel colour, between -1 and 1: how much nearer
+(after dividing by the light on that space) a pixel's colour is to that camel's than to the board's or any
+other camel's. A camel's score is the evidence of its colour summed over the pixels its body covers and can
+be seen (not hidden by a camel stacked on it, nor by a stack nearer the camera), divided by all the pixels
+its body would cover in plain view: about 0.5 to 0.9 for a camel in full view where it stands, near 0 for
+one hidden, negative where it is not. A board's cost is minus the sum of its camels' scores, so costs are in
+"camels of evidence", and two boards whose costs differ by less than half a camel's worth are hard to tell.
+
+Each space is scored in its own window of the picture (the space and the air above it up to a tall stack), and
+each stack at the offset on its space (within ``offset_mm`` of the middle) where its camels fit best: players
+never set them down exactly in the middle. A stack's cost depends only on its camels and on the stacks in front
+of it, which are cached, so hypotheses that differ in a few spaces cost a few stacks each.
+
+This is the same interface as :class:`vision.verify.BoardScorer` (``spaces``, ``behind``, ``stack_cost``,
+``track_cost``, ``space_costs``, ``judge``, ``camel_samples``), so :func:`vision.verify.refine` and the
+companion's verdicts use either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.board import BoardTemplate
+from vision.read import BOARD_BGR, Observation, Pose, ReadConfig, light_at, rim_colours
+from vision.verify import Verdict, VerifyConfig, judge_costs, ray_distance
+
+Track = Mapping[int, Sequence[str]]
+
+
+@dataclass(frozen=True)
+class FitConfig:
+    length_mm: float = 30.0
+    """The game's camels are about 30 × 14 × 22 mm (a calibration may measure them)."""
+    width_mm: float = 14.0
+    step_mm: float = 19.5
+    """How much higher each camel of a stack stands (on the back of the one below: 18 to 20 mm)."""
+    body: tuple[float, float, float, float] = (0.72, 0.8, 0.42, 0.95)
+    """The body box: shares of the length and width, and from/to which share of ``step_mm`` above the camel's
+    feet. Legs below, head and tail out front and back are left out: they cover too few pixels to count."""
+    offset_mm: float = 9.0
+    """How far from the middle of its space a stack may be set down."""
+    offset_steps: int = 5
+    """Offsets tried along each direction (an odd number keeps the middle)."""
+    max_level: int = 5
+    """The windows reach this many camels high."""
+    evidence_scale: float = 0.05
+    """A colour this much nearer one camel than anything else (a share of full white) is full evidence."""
+    unlike_weight: float = 0.5
+    """How much a pixel of the body box that is unlike the camel counts against it (one that is like it: 1)."""
+    board_shading: tuple[float, float] = (0.55, 1.15)
+    camel_shading: tuple[float, float] = (0.4, 1.6)
+    ground_mm: tuple[float, float] = (3.0, 12.0)
+    """The ground around a camel's feet: from this far beyond its footprint to this far. Where a camel stands,
+    the board shows there; a flat patch of its colour (a tile, a card) is that colour there too."""
+    ground_penalty: float = 1.0
+    """What a bottom camel loses when the ground around it does not look like the board (a mean board-likeness
+    of -1: the full amount)."""
+    offsets_tried: int = 3
+    """A stack is fitted at the offsets where its bottom camel alone fits best, this many."""
+    unknown_margin: float = 0.1
+    """A camel whose colour is not known (calibrating) is whatever is this far from the board's colour."""
+
+
+@dataclass
+class _Window:
+    """One space's part of the picture: its pixels' evidence per camel colour, and what lights it."""
+
+    space: int
+    origin: tuple[int, int]
+    evidence: np.ndarray
+    """height × width × camels, float32."""
+    corrected: np.ndarray
+    """height × width × 3: the pixels divided by the light on this space."""
+    boardlike: np.ndarray
+    """height × width, -1 to 1: how much nearer each pixel is to the board's colour than to any camel's."""
+    middle: np.ndarray
+    heading: np.ndarray
+    distance: float
+    """From the camera to the middle of the space (mm, on the board): nearer stacks hide further ones."""
+    boxes: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+    grounds: dict[int, np.ndarray] = field(default_factory=dict)
+
+
+class SilhouetteScorer:
+    """Scores tracks against one picture (see the module's description)."""
+
+    def __init__(
+        self,
+        config: ReadConfig,
+        observation: Observation,
+        profiles: Mapping[str, Sequence[float] | None],
+        template: BoardTemplate,
+        verify: VerifyConfig | None = None,
+        fit: FitConfig | None = None,
+        board_bgr: Sequence[float] = BOARD_BGR,
+    ) -> None:
+        self.verify = verify or VerifyConfig()
+        self.fit = fit or FitConfig()
+        self.names = list(profiles)
+        self._index = {name: i for i, name in enumerate(self.names)}
+        self.observation = observation
+        self.template = template
+        pose, image = observation.pose, observation.image
+        self.pose = pose
+        camera_at = observation.camera_at
+        rims = rim_colours(config, self.template, pose, image)
+        board_reference = np.array(board_bgr, np.float32)
+        self._windows: dict[int, _Window] = {}
+        known = [np.array(profiles[name], np.float32) if profiles[name] is not None else None for name in self.names]
+        spaces = sorted(self.template.spaces)
+        for space in spaces:
+            if space not in rims:
+                continue
+            light = np.maximum(light_at(self.template, rims, space) / board_reference, 0.05)
+            board = rims[space] / light
+            middle = np.array(self.template.space_centre(space), float)
+            # Camels face along the track, towards the next space (crazy ones the other way: the same box).
+            ahead = np.array(self.template.space_centre(spaces[(spaces.index(space) + 1) % len(spaces)]))
+            heading = (ahead - middle) / max(float(np.linalg.norm(ahead - middle)), 1e-9)
+            window = self._cut(image, pose, space, middle)
+            if window is None:
+                continue
+            (x0, y0), pixels = window
+            corrected = pixels.astype(np.float32) / light
+            evidence, boardlike = self._evidence(corrected.reshape(-1, 3), board, known)
+            self._windows[space] = _Window(
+                space, (x0, y0), evidence.reshape(*pixels.shape[:2], -1), corrected,
+                boardlike.reshape(pixels.shape[:2]), middle, heading,
+                float(np.linalg.norm(camera_at[:2] - middle)),
+            )
+        self.spaces = sorted(self._windows)
+        self._offsets = self._offset_grid()
+        self._stack_cache: dict[tuple[Any, ...], tuple[float, int]] = {}
+        self._lone: dict[int, np.ndarray] = {}
+        self._behind = {space: self._spaces_behind(space) for space in self.spaces}
+
+    # The picture.
+
+    def _cut(
+        self, image: np.ndarray, pose: Pose, space: int, middle: np.ndarray
+    ) -> tuple[tuple[int, int], np.ndarray] | None:
+        reach = self.fit.offset_mm + self.fit.length_mm / 2 + 2
+        top = self.fit.max_level * self.fit.step_mm
+        corners = np.array(
+            [(middle[0] + dx, middle[1] + dy, -z) for dx in (-reach, reach) for dy in (-reach, reach) for z in (0, top)]
+        )
+        pixels = pose.project(corners)
+        height, width = image.shape[:2]
+        x0, y0 = np.maximum(np.floor(pixels.min(axis=0)) - 2, 0).astype(int)
+        x1, y1 = np.minimum(np.ceil(pixels.max(axis=0)) + 2, [width, height]).astype(int)
+        if x1 - x0 < 4 or y1 - y0 < 4:
+            return None
+        return (int(x0), int(y0)), image[y0:y1, x0:x1]
+
+    def _evidence(
+        self, corrected: np.ndarray, board: np.ndarray, known: list[np.ndarray | None]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        fit = self.fit
+        board_distance = ray_distance(corrected, board.astype(np.float32), fit.board_shading)
+        distances = np.stack(
+            [
+                ray_distance(corrected, profile, fit.camel_shading)
+                if profile is not None
+                else np.full(len(corrected), np.inf, np.float32)
+                for profile in known
+            ],
+            axis=1,
+        )
+        evidence = np.empty_like(distances)
+        for index, profile in enumerate(known):
+            if profile is None:
+                evidence[:, index] = (board_distance - fit.unknown_margin) / fit.evidence_scale
+                continue
+            others = np.delete(distances, index, axis=1)
+            rival = np.minimum(board_distance, others.min(axis=1)) if others.size else board_distance
+            evidence[:, index] = (rival - distances[:, index]) / fit.evidence_scale
+        nearest_camel = np.min(np.where(np.isfinite(distances), distances, 1.0), axis=1)
+        boardlike = (nearest_camel - board_distance) / fit.evidence_scale
+        # A body box is rougher than a camel (between its legs, around its neck): what does not look like the
+        # camel there counts for less than what does.
+        evidence = np.clip(evidence, -1.0, 1.0)
+        evidence = np.where(evidence < 0, evidence * fit.unlike_weight, evidence)
+        return evidence.astype(np.float32), np.clip(boardlike, -1.0, 1.0).astype(np.float32)
+
+    # Geometry.
+
+    def _offset_grid(self) -> np.ndarray:
+        steps = np.linspace(-self.fit.offset_mm, self.fit.offset_mm, self.fit.offset_steps)
+        grid = np.array([(dx, dy) for dx in steps for dy in steps])
+        return grid[np.argsort(np.linalg.norm(grid, axis=1), kind="stable")]  # the middle first: ties go to it
+
+    def _box(self, window: _Window, offset: int, level: int) -> np.ndarray:
+        """The body's outline (pixels in the window) of a camel at ``level`` on ``window``'s space."""
+        key = (offset, level)
+        box = window.boxes.get(key)
+        if box is None:
+            fit = self.fit
+            along, across = window.heading, np.array([-window.heading[1], window.heading[0]])
+            at = window.middle + self._offsets[offset]
+            half_length, half_width = fit.body[0] * fit.length_mm / 2, fit.body[1] * fit.width_mm / 2
+            low, high = (level + fit.body[2]) * fit.step_mm, (level + fit.body[3]) * fit.step_mm
+            corners = np.array(
+                [
+                    (*(at + along * a * half_length + across * b * half_width), -z)
+                    for a in (-1, 1)
+                    for b in (-1, 1)
+                    for z in (low, high)
+                ]
+            )
+            pixels = self.pose.project(corners) - np.array(window.origin)
+            box = cv2.convexHull(np.round(pixels * 4).astype(np.int32)).reshape(-1, 2)  # 2 bits of sub-pixel
+            window.boxes[key] = box
+        return box
+
+    def _ground(self, window: _Window, offset: int) -> np.ndarray:
+        """The ground around a bottom camel's feet (a window-sized mask): a ring on the board."""
+        ground = window.grounds.get(offset)
+        if ground is None:
+            fit = self.fit
+            along, across = window.heading, np.array([-window.heading[1], window.heading[0]])
+            at = window.middle + self._offsets[offset]
+            height, width = window.evidence.shape[:2]
+            rings = []
+            for reach in fit.ground_mm:
+                corners = np.array([
+                    (*(at + along * a * (fit.length_mm / 2 + reach) + across * b * (fit.width_mm / 2 + reach)), 0.0)
+                    for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+                ])
+                ring = np.zeros((height, width), np.uint8)
+                pixels = np.round((self.pose.project(corners) - np.array(window.origin)) * 4).astype(np.int32)
+                cv2.fillConvexPoly(ring, pixels, 1, cv2.LINE_8, 2)
+                rings.append(ring)
+            ground = (rings[1] > rings[0])
+            window.grounds[offset] = ground
+        return ground
+
+    def _spaces_behind(self, space: int) -> list[int]:
+        """The spaces further from the camera whose window a stack on ``space`` reaches into."""
+        here = self._windows[space]
+        outline = self._tall_outline(here)
+        found = []
+        for other in self.spaces:
+            window = self._windows[other]
+            if other == space or window.distance <= here.distance:
+                continue
+            height, width = window.evidence.shape[:2]
+            x0, y0 = window.origin
+            if (outline[:, 0].max() >= x0 and outline[:, 0].min() <= x0 + width
+                    and outline[:, 1].max() >= y0 and outline[:, 1].min() <= y0 + height):
+                found.append(other)
+        return found
+
+    def _tall_outline(self, window: _Window) -> np.ndarray:
+        """Every pixel (whole picture) a stack of up to ``max_level`` camels on the window's space can cover."""
+        top = self.fit.max_level - 1
+        boxes = [self._box(window, offset, level) for offset in range(len(self._offsets)) for level in (0, top)]
+        return np.vstack(boxes) / 4 + np.array(window.origin)
+
+    # Scoring.
+
+    def lone(self, space: int) -> np.ndarray:
+        """Each camel's score alone on ``space`` (nothing hiding it): offsets × levels × camels."""
+        scores = self._lone.get(space)
+        if scores is None:
+            scores = self._lone[space] = _lone_scores(self, space)
+        return scores
+
+    def behind(self, space: int) -> list[int]:
+        return self._behind.get(space, [])
+
+    def _in_front(self, space: int, track: Track | None) -> tuple[tuple[int, int, tuple[str, ...]], ...]:
+        """The stacks of ``track`` that can hide part of ``space``'s window, with the offset each stands at."""
+        if not track:
+            return ()
+        found = []
+        for front in self.spaces:
+            stack = tuple(track.get(front, ()))
+            if stack and space in self._behind.get(front, ()):
+                _, offset = self._stack(front, stack, track)
+                found.append((front, offset, stack))
+        return tuple(found)
+
+    def _hidden_mask(
+        self, window: _Window, in_front: tuple[tuple[int, int, tuple[str, ...]], ...]
+    ) -> np.ndarray | None:
+        if not in_front:
+            return None
+        height, width = window.evidence.shape[:2]
+        mask = np.zeros((height, width), np.uint8)
+        for front, offset, stack in in_front:
+            other = self._windows[front]
+            shift = (np.array(other.origin) - np.array(window.origin)) * 4
+            for level in range(len(stack)):
+                cv2.fillConvexPoly(mask, self._box(other, offset, level) + shift, 1, cv2.LINE_8, 2)
+        return mask.astype(bool)
+
+    def _stack(self, space: int, stack: tuple[str, ...], track: Track | None) -> tuple[float, int]:
+        """The stack's cost on ``space`` at its best offset, and that offset."""
+        in_front = self._in_front(space, track)
+        key = (space, stack, in_front)
+        cached = self._stack_cache.get(key)
+        if cached is not None:
+            return cached
+        window = self._windows[space]
+        if not stack:
+            result = (0.0, 0)
+        elif any(camel not in self._index for camel in stack):
+            result = (float("inf"), 0)
+        else:
+            hidden = self._hidden_mask(window, in_front)
+            labels = [self._index[camel] for camel in stack]
+            tried = np.argsort(-self.lone(space)[:, 0, labels[0]], kind="stable")[: self.fit.offsets_tried]
+            best = min(((-self._score(window, labels, int(offset), hidden), int(offset)) for offset in tried),
+                       key=lambda item: item[0])
+            result = (float(best[0]), int(best[1]))
+        self._stack_cache[key] = result
+        return result
+
+    def _paint(
+        self, window: _Window, count: int, offset: int, hidden: np.ndarray | None
+    ) -> tuple[np.ndarray, list[float]]:
+        """Which camel of a stack of ``count`` (level, or -1) each window pixel shows, and each one's full area."""
+        height, width = window.evidence.shape[:2]
+        painted = np.full((height, width), -1, np.int8)
+        areas = []
+        for level in range(count):
+            box = self._box(window, offset, level)
+            cv2.fillConvexPoly(painted, box, level, cv2.LINE_8, 2)
+            areas.append(max(1.0, cv2.contourArea(box.astype(np.float32)) / 16))
+        if hidden is not None:
+            painted[hidden] = -1
+        return painted, areas
+
+    def _score(self, window: _Window, labels: list[int], offset: int, hidden: np.ndarray | None) -> float:
+        painted, areas = self._paint(window, len(labels), offset, hidden)
+        return sum(self._camel_scores(window, labels, painted, areas)) - self._ground_doubt(
+            window, offset, painted, hidden
+        )
+
+    @staticmethod
+    def _camel_scores(window: _Window, labels: list[int], painted: np.ndarray, areas: list[float]) -> list[float]:
+        return [
+            float(window.evidence[..., label][painted == level].sum()) / areas[level]
+            for level, label in enumerate(labels)
+        ]
+
+    def camel_score(self, track: Track, camel: str) -> float:
+        """How well ``camel`` fits where ``track`` puts it (about 0.5 to 0.9 in plain view; 0 when hidden)."""
+        for space, stack in track.items():
+            if camel in stack and int(space) in self._windows:
+                space, stack = int(space), tuple(stack)
+                window = self._windows[space]
+                _, offset = self._stack(space, stack, track)
+                hidden = self._hidden_mask(window, self._in_front(space, track))
+                painted, areas = self._paint(window, len(stack), offset, hidden)
+                labels = [self._index[name] for name in stack]
+                return self._camel_scores(window, labels, painted, areas)[stack.index(camel)]
+        return 0.0
+
+    def _ground_doubt(
+        self, window: _Window, offset: int, painted: np.ndarray, hidden: np.ndarray | None
+    ) -> float:
+        """How much the ground around a stack's feet fails to look like the board (0 to ``ground_penalty``)."""
+        ground = self._ground(window, offset) & (painted < 0)
+        if hidden is not None:
+            ground &= ~hidden
+        if ground.sum() < 8:
+            return 0.0
+        return self.fit.ground_penalty * max(0.0, -float(np.median(window.boardlike[ground])))
+
+    def stack_cost(self, space: int, stack: Sequence[str], track: Track | None = None) -> float:
+        if space not in self._windows:
+            return 0.0
+        return self._stack(space, tuple(stack), track)[0]
+
+    def track_cost(self, track: Track) -> float:
+        return sum(self.space_costs(track).values())
+
+    def space_costs(self, track: Track) -> dict[int, float]:
+        return {space: self.stack_cost(space, track.get(space, ()), track) for space in self.spaces}
+
+    def judge(self, hypotheses: Sequence[Track], priors: Sequence[float] | None = None) -> Verdict:
+        return judge_costs(self, hypotheses, priors)
+
+    def camel_samples(self, track: Track, trim: float = 0.2) -> dict[str, np.ndarray]:
+        """The light-corrected pixels each camel of ``track`` (a board known to be right) shows, where the
+        fit puts it (its body, less what the stacks in front and the camels on it hide)."""
+        found: dict[str, np.ndarray] = {}
+        for space, stack in track.items():
+            space = int(space)
+            if not stack or space not in self._windows or any(camel not in self._index for camel in stack):
+                continue
+            window = self._windows[space]
+            _, offset = self._stack(space, tuple(stack), track)
+            hidden = self._hidden_mask(window, self._in_front(space, track))
+            painted, _ = self._paint(window, len(stack), offset, hidden)
+            # The body's edges (outline, legs, the board between them) would blur the colour: its middle only.
+            for level, camel in enumerate(stack):
+                shown = (painted == level).astype(np.uint8)
+                inner = cv2.erode(shown, np.ones((3, 3), np.uint8)) if trim > 0 else shown
+                if inner.sum() < 3:
+                    inner = shown
+                found[camel] = window.corrected[inner.astype(bool)]
+        return found
+
+
+def _lone_scores(scorer: SilhouetteScorer, space: int) -> np.ndarray:
+    """Each camel's score alone on ``space`` (nothing hiding it): offsets × levels × camels. At level 0 the
+    ground around the feet must look like the board (see :meth:`SilhouetteScorer._ground_doubt`)."""
+    window = scorer._windows[space]
+    height, width = window.evidence.shape[:2]
+    levels = scorer.fit.max_level
+    scores = np.full((len(scorer._offsets), levels, len(scorer.names)), -1.0, np.float32)
+    for offset in range(len(scorer._offsets)):
+        for level in range(levels):
+            box = scorer._box(window, offset, level)
+            x0, y0 = np.maximum(box.min(axis=0) // 4, 0)
+            x1, y1 = np.minimum(box.max(axis=0) // 4 + 2, (width, height))
+            if x1 <= x0 or y1 <= y0:
+                continue
+            mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            cv2.fillConvexPoly(mask, box - np.array([x0 * 4, y0 * 4]), 1, cv2.LINE_8, 2)
+            area = max(1.0, cv2.contourArea(box.astype(np.float32)) / 16)
+            scores[offset, level] = window.evidence[y0:y1, x0:x1][mask.astype(bool)].sum(axis=0) / area
+            if level == 0:
+                painted, _ = scorer._paint(window, 1, offset, None)
+                scores[offset, level] -= scorer._ground_doubt(window, offset, painted, None)
+    return scores
+
+
+def first_track(scorer: SilhouetteScorer, threshold: float = 0.2) -> dict[int, list[str]]:
+    """A first board, built as camels are: the clearest camel standing on the board first (on an empty space,
+    at the offset where it fits best), or the clearest one on top of a stack already placed (at that stack's
+    offset), one at a time, each camel once."""
+    scores = {space: scorer.lone(space) for space in scorer.spaces}
+    track: dict[int, list[int]] = {}
+    offsets: dict[int, int] = {}
+    placed: set[int] = set()
+    while len(placed) < len(scorer.names):
+        best: tuple[float, int, int, int] | None = None  # score, space, camel, offset
+        for space, table in scores.items():
+            level = len(track.get(space, []))
+            if level >= scorer.fit.max_level:
+                continue
+            if level == 0:
+                per_camel = table[:, 0, :].max(axis=0)
+                chosen = table[:, 0, :].argmax(axis=0)
+            else:
+                per_camel = table[offsets[space], level, :]
+                chosen = np.full(len(per_camel), offsets[space])
+            for camel in np.argsort(-per_camel):
+                if int(camel) not in placed:
+                    if best is None or per_camel[camel] > best[0]:
+                        best = (float(per_camel[camel]), space, int(camel), int(chosen[camel]))
+                    break
+        if best is None or best[0] < threshold:
+            break
+        _, space, camel, offset = best
+        track.setdefault(space, []).append(camel)
+        offsets.setdefault(space, offset)
+        placed.add(camel)
+    return {space: [scorer.names[camel] for camel in stack] for space, stack in sorted(track.items())}
