@@ -185,3 +185,21 @@ def test_doctor_says_what_to_change_about_the_camera(tmp_path, capsys, table):
     main(["doctor", "--simulate", "--config", str(config), "--data", str(tmp_path / "data")])
     out = capsys.readouterr().out
     assert "WARN  camera placement: marker 1 (top right) is hidden" in out and "/camera/placement" in out
+
+
+def test_the_view_and_its_findings_of_one_frame_are_assessed_once(tmp_path, table, good_frame, monkeypatch):
+    import vision.placement
+
+    calls = []
+    real = vision.placement.assess_placement
+    monkeypatch.setattr(vision.placement, "assess_placement", lambda *args: calls.append(1) or real(*args))
+    watch = SimpleNamespace(template=table.template, latest_frame=good_frame.copy())
+    client = create_app(tmp_path, testing=True, camera=watch).test_client()
+    game = _game(client)
+    query = f"game={game['game_id']}&token={game['host_token']}"
+    assert client.get(f"/camera/placement?{query}&frame=json").status_code == 200
+    assert client.get(f"/camera/placement?{query}&frame=jpg").status_code == 200
+    assert len(calls) == 1
+    watch.latest_frame = good_frame.copy()  # the camera's next frame
+    assert client.get(f"/camera/placement?{query}&frame=jpg").status_code == 200
+    assert len(calls) == 2

@@ -25,15 +25,30 @@ def placement_response(watch: Any, kind: str | None, page: Callable[..., str], l
         return jsonify({"state": "off" if watch is None else "waiting", "message": message})
     import cv2
 
-    from vision.placement import assess_placement
-
-    report = assess_placement(watch.template, frame).as_json()
+    report = _assessed(watch.template, frame)
     if kind == "json":
         return jsonify({"state": "ok" if report["ok"] else "advice", **report, **changes(report, language)})
     ok, data = cv2.imencode(".jpg", draw_findings(frame, report), [cv2.IMWRITE_JPEG_QUALITY, 80])
     if not ok:
         return Response("the frame could not be encoded", status=500, mimetype="text/plain")
     return Response(data.tobytes(), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+_last: tuple[Any, Any, dict[str, Any]] | None = None
+"""The last frame assessed, with its template and findings: the page asks for the findings and then the view of
+the same frame, which is assessed once (a tenth of a second here, more on a Pi)."""
+
+
+def _assessed(template: Any, frame: Any) -> dict[str, Any]:
+    global _last
+    last = _last
+    if last is not None and last[0] is frame and last[1] is template:
+        return last[2]
+    from vision.placement import assess_placement
+
+    report = assess_placement(template, frame).as_json()
+    _last = (frame, template, report)
+    return report
 
 
 def changes(report: dict[str, Any], language: str) -> dict[str, Any]:
