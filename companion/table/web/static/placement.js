@@ -24,11 +24,14 @@
     camels: ["placement.camels_small"],
   };
 
+  // A number stays on one line with its unit (a narrow phone wraps the words between them).
+  const keep = (text) => text.replace(/(\d) /g, "$1\u00a0");
+
   function row(name, now, aim) {
     const bad = report.change_keys && (ROW_KEYS[name] || []).some((key) => report.change_keys.includes(key));
     return el("tr", { class: bad ? "bad" : "" }, el("th", { scope: "row" }, t(`placement_row_${name}`)),
-      el("td", {}, now === null ? t("placement_unknown") : now, bad ? el("b", {}, ` — ${t("placement_bad")}`) : ""),
-      el("td", {}, aim));
+      el("td", {}, now === null ? t("placement_unknown") : keep(now), bad ? el("b", {}, ` — ${t("placement_bad")}`) : ""),
+      el("td", {}, keep(aim)));
   }
 
   function numbers() {
