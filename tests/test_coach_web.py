@@ -38,6 +38,7 @@ def test_the_coach_answers_after_the_race_and_not_before(client):
     running = client.post("/api/import", json={**log, "actions": log["actions"][:5]}).get_json()
     early = client.get(f"/api/games/{running['game_id']}/coach", headers=bearer(running["host_token"]))
     assert early.status_code == 409 and "once the race is over" in early.get_json()["error"]
+    assert early.get_json()["code"] == "CoachBeforeTheEnd"  # the pages word it in their language
 
 
 def test_the_action_that_ends_the_race_starts_the_coach(client):
