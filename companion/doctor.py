@@ -358,7 +358,8 @@ def _camera_placement(settings: Settings) -> Check:
     from companion.table.placement_view import placement_words
 
     ok, detail = placement_words(settings)
-    fix = "open /camera/placement on the host's device to see it live while you move the camera"
+    fix = ("open the placement assistant (/camera/placement) from the host's page, the Camera box's \"Place the "
+           "camera\" link, to see it live while you move the camera")
     return Check("camera placement", ok, detail, "" if ok else fix, needed=False)
 
 

@@ -138,8 +138,67 @@ def test_every_page_and_state_is_translated_and_accessible(server, browser, lang
     results.goto(f"{server.base}/results/{gid}")
     expect(results.locator(".standings li")).to_have_count(len(PLAYERS))
     expect(ann.locator("#winners")).to_be_visible()
-    check_pages({**pages, "picker": picker, "results": results}, language, "race over", findings)
+    coach = ann.context.new_page()  # Ann's phone opens the coach from her result (her seat's token)
+    coach.on("pageerror", lambda error: errors.append(f"coach: {error}"))
+    coach.goto(f"{server.base}/coach/{gid}")
+    expect(coach.locator("#coach-players article")).to_have_count(len(PLAYERS), timeout=60000)
+    coach.locator("#coach-players details").first.locator("summary").click()  # every decision, in a table
+    check_pages({**pages, "picker": picker, "results": results, "coach": coach}, language, "race over", findings)
     assert errors == []
     assert findings == [], "\n".join(findings)
     for page in (*pages.values(), lobby, missing, picker, results):
         page.context.close()
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_the_camera_placement_page_is_translated_accessible_and_the_hosts_only(browser, tmp_path, language):
+    """A companion with a camera (a rendered photo of a table whose palm tree hides a marker): the host's page
+    links to the placement assistant, which says what to change in the page's language; a player's device that
+    opens the address gets a refusal in its language, never the view."""
+    import cv2
+
+    from tests.test_crash import free_port, start_server
+    from tests.test_placement_page import _palm_hiding_marker_1
+    from vision.photo import make_table, render_scene
+
+    table = make_table(203, "2018")
+    frame, _ = render_scene(_palm_hiding_marker_1(table), {1: ["red"], 3: ["blue"]}, 2, "props", hand=False)
+    cv2.imwrite(str(tmp_path / "board.png"), frame)
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[camera]\nmode = "files"\nsource = "{tmp_path / "board.png"}"\nboard = "2018"\n')
+    port = free_port()
+    process = start_server(port, tmp_path / "data", extra=["--config", str(config)])
+    try:
+        from tests.browser_kit import Server
+
+        server = Server(port)
+        game = server.create(PLAYERS[:3], SETUP)
+        errors, findings = [], []
+        host = new_page(browser, errors, "host", language, **PHONE)
+        host.goto(server.host_url(game))
+        link = host.locator("#placement-link")
+        expect(link).to_be_visible(timeout=15000)
+        check_pages({"host": host}, language, "camera", findings)
+        link.click()
+        placement = host
+        expect(placement.locator("#placement-advice li")).not_to_have_count(0, timeout=15000)
+        expect(placement.locator("#placement-view")).to_have_js_property("naturalWidth", 1280, timeout=10000)
+        expect(placement.locator("#placement-numbers tbody tr")).to_have_count(6)
+        hidden = "caché" if language == "fr" else "hidden"
+        expect(placement.locator("#placement-advice")).to_contain_text(hidden)
+        # A player's phone with the address but its own link's token: refused, in its language.
+        player = new_page(browser, errors, "player", language, **PHONE)
+        refused = player.goto(f"{server.base}/camera/placement?game={game['game_id']}&token={game['seat']['Ann']}")
+        assert refused.status == 403
+        expect(player.locator("h2")).to_have_text(
+            "La vue de la caméra est réservée à l'hôte" if language == "fr" else "The camera's view is for the host")
+        nobody = new_page(browser, errors, "nobody", language, **PHONE)
+        assert nobody.goto(f"{server.base}/camera/placement").status == 401
+        check_pages({"placement": placement, "refused": player, "no token": nobody}, language, "camera", findings)
+        assert errors == []
+        assert findings == [], "\n".join(findings)
+        for page in (placement, player, nobody):
+            page.context.close()
+    finally:
+        process.kill()
+        process.wait()

@@ -1,5 +1,6 @@
-"""A real browser and a real server with a camera (an image file standing in for it): the placement assistant's
-page shows the annotated view and says what hides a marker and what to do."""
+"""A real browser and a real server with a camera (an image file standing in for it): the host opens the
+placement assistant from the host's page; it shows the annotated view and says what hides a marker and what to
+do."""
 
 import dataclasses
 import shutil
@@ -8,7 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.test_crash import free_port, start_server
+from tests.test_crash import free_port, request, start_server
+from tests.test_placement_page import SETUP
 from vision.photo import make_table, render_scene
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -32,11 +34,15 @@ def test_the_placement_page_shows_the_view_and_the_advice(tmp_path):
         with playwright_api.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
             page = browser.new_page(viewport={"width": 900, "height": 900})
-            page.goto(f"http://127.0.0.1:{port}/camera/placement")
+            _, game = request(port, "POST", "/api/games", {"edition": "2018", "players": ["Ann", "Bob"],
+                                                           "dice": "manual", "setup": SETUP})
+            page.goto(f"http://127.0.0.1:{port}/host/{game['game_id']}#{game['host_token']}")
             expect = playwright_api.expect
+            page.locator("#placement-link").click(timeout=15000)
             expect(page.locator("#placement-advice")).to_contain_text("marker 1 (top right) is hidden", timeout=15000)
             expect(page.locator("#placement-advice")).to_contain_text("raise the camera")
-            expect(page.locator("#placement-numbers")).to_contain_text("Aim for 65–90 cm")
+            expect(page.locator("#placement-numbers")).to_contain_text("65–90 cm")
+            expect(page.locator("#placement-back")).to_have_attribute("href", f"/host/{game['game_id']}")
             # A property check, not wait_for_function: the page's CSP forbids the eval a string predicate needs.
             expect(page.locator("#placement-view")).to_have_js_property("naturalWidth", 1280, timeout=10000)
             browser.close()

@@ -38,6 +38,7 @@ def test_the_coach_answers_after_the_race_and_not_before(client):
     running = client.post("/api/import", json={**log, "actions": log["actions"][:5]}).get_json()
     early = client.get(f"/api/games/{running['game_id']}/coach", headers=bearer(running["host_token"]))
     assert early.status_code == 409 and "once the race is over" in early.get_json()["error"]
+    assert early.get_json()["code"] == "CoachBeforeTheEnd"  # the pages word it in their language
 
 
 def test_the_action_that_ends_the_race_starts_the_coach(client):
@@ -57,3 +58,23 @@ def test_the_action_that_ends_the_race_starts_the_coach(client):
     assert key in coach_web._reports  # made without anyone asking
     report = client.get(f"/api/games/{game['game_id']}/coach", headers=bearer(token)).get_json()
     assert report == coach_web._reports[key]
+
+
+def test_every_choice_comes_as_data_for_the_page_to_word_it_in_its_language(client):
+    """The page says each choice in its own language from ``choice`` (the coach's ``what`` is English)."""
+    log = play_planned("2014", 2, plan(1, ["greedy", "random"], False)[0], keep_log=True).log
+    finished = client.post("/api/import", json=log).get_json()
+    data = client.get(f"/api/games/{finished['game_id']}/coach", headers=bearer(finished["host_token"])).get_json()
+    needs = {"pyramid": set(), "leg_bet": {"camel", "value"}, "spectator": {"space", "side"},
+             "partnership": {"partner"}, "finish_bet": {"camel", "pile"}}
+    kinds = set()
+    for decision in data["decisions"]:
+        for option in (decision["done"], decision["best"]):
+            choice = option["choice"]
+            assert set(choice) == {"type"} | needs[choice["type"]], option
+            kinds.add(choice["type"])
+            if choice["type"] == "leg_bet":
+                assert f"the top {choice['camel']} leg ticket ({choice['value']})" == option["what"]
+    assert {"pyramid", "leg_bet"} <= kinds
+    page = client.get(f"/coach/{finished['game_id']}").get_data(as_text=True)
+    assert 'data-t="coach_intro"' in page and 'data-t-title="coach_title"' in page

@@ -52,9 +52,13 @@ class Option:
     ev: float
     interval: float = 0.0
     """Half-width of the 95% interval of ``ev`` (0 when exact)."""
+    choice: tuple[tuple[str, Any], ...] = ()
+    """The choice as data, for pages that word it in their own language: ``type`` (``pyramid``, ``leg_bet``,
+    ``spectator``, ``partnership``, ``finish_bet``) and its ``camel``, ``value``, ``space``, ``side``, ``partner``,
+    ``pile``."""
 
     def as_json(self) -> dict[str, Any]:
-        return {"what": self.what, "ev": self.ev, "ev_95": self.interval}
+        return {"what": self.what, "ev": self.ev, "ev_95": self.interval, "choice": dict(self.choice)}
 
 
 @dataclass(frozen=True)
@@ -173,11 +177,14 @@ class _Pricer:
         odds = self.leg(view)
         priced: list[tuple[Option, object]] = []
         if legal.dice:
-            priced.append((Option("a pyramid ticket", float(edition.pyramid_ticket_reward)), "pyramid"))
+            priced.append((Option("a pyramid ticket", float(edition.pyramid_ticket_reward),
+                                   choice=(("type", "pyramid"),)), "pyramid"))
         tickets = view.tickets_left_by_camel()
         for camel, ev in leg_ticket_evs(view, odds).items():
             if ev is not None and camel in legal.leg_bets:
-                priced.append((Option(f"the top {camel} leg ticket ({tickets[camel][0]})", ev), LegBet(player, camel)))
+                choice = (("type", "leg_bet"), ("camel", camel), ("value", tickets[camel][0]))
+                priced.append((Option(f"the top {camel} leg ticket ({tickets[camel][0]})", ev, choice=choice),
+                               LegBet(player, camel)))
         own = view.tile_of(player)
         kept = odds.tile_landings.get(own.space, 0.0) * edition.tile_reward if own is not None else 0.0
         spots = sorted(((odds.space_landings.get(space, 0.0), space, side) for space, side in legal.tile_spots),
@@ -187,10 +194,13 @@ class _Pricer:
             chosen.append((done.space, done.side))
         for space, side in chosen:
             net = self.tile(view, player, space, side) - kept
-            priced.append((Option(f"the tile on space {space} ({side})", net), PlaceTile(player, space, side)))
+            choice = (("type", "spectator"), ("space", space), ("side", side))
+            priced.append((Option(f"the tile on space {space} ({side})", net, choice=choice),
+                           PlaceTile(player, space, side)))
         for partner in legal.partners:
             value = self._partner.partnership_value(view, partner, odds)
-            priced.append((Option(f"a partnership with {partner}", value), Partnership(player, partner)))
+            choice = (("type", "partnership"), ("partner", partner))
+            priced.append((Option(f"a partnership with {partner}", value, choice=choice), Partnership(player, partner)))
         if legal.finish_cards:
             race = self.race(view)
             payouts = edition.finish_payouts
@@ -198,7 +208,8 @@ class _Pricer:
                 for pile, ev in piles.items():
                     p = race.win[camel] if pile == "winner" else race.lose[camel]
                     spread = race.interval(p) * (payouts[0] - edition.wrong_finish_card)
-                    priced.append((Option(f"the {camel} finish card on the {pile} pile", ev, spread),
+                    choice = (("type", "finish_bet"), ("camel", camel), ("pile", pile))
+                    priced.append((Option(f"the {camel} finish card on the {pile} pile", ev, spread, choice),
                                    FinishBet(player, pile, camel)))
         key = "pyramid" if isinstance(done, PyramidTicket) else done
         done_option = next(option for option, choice in priced if choice == key)

@@ -1,5 +1,6 @@
-"""The placement assistant's page (``/camera/placement``): the camera's latest frame with the markers, the track
-and the hidden spaces drawn over it, and what to change, from :mod:`vision.placement`."""
+"""The placement assistant's page (``/camera/placement``, the host's only): the camera's latest frame with the
+markers, the track and the hidden spaces drawn over it, and what to change in the host's language, from
+:mod:`vision.placement`'s findings."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from typing import Any
 from flask import Response, jsonify
 
 
-def placement_response(watch: Any, kind: str | None, page: Callable[..., str]) -> Any:
-    """``kind``: None for the page, ``"jpg"`` for the annotated frame, ``"json"`` for the findings."""
+def placement_response(watch: Any, kind: str | None, page: Callable[..., str], language: str = "en") -> Any:
+    """``kind``: None for the page, ``"jpg"`` for the annotated frame, ``"json"`` for the findings, with what
+    to change in ``language`` (``"changes"``)."""
     if kind is None:
         return page("placement.html")
     if kind not in ("jpg", "json"):
@@ -23,15 +25,97 @@ def placement_response(watch: Any, kind: str | None, page: Callable[..., str]) -
         return jsonify({"state": "off" if watch is None else "waiting", "message": message})
     import cv2
 
-    from vision.placement import assess_placement, draw_placement
-
-    report = assess_placement(watch.template, frame)
+    report = _assessed(watch.template, frame)
     if kind == "json":
-        return jsonify({"state": "ok" if report.ok else "advice", **report.as_json()})
-    ok, data = cv2.imencode(".jpg", draw_placement(frame, report), [cv2.IMWRITE_JPEG_QUALITY, 80])
+        return jsonify({"state": "ok" if report["ok"] else "advice", **report, **changes(report, language)})
+    ok, data = cv2.imencode(".jpg", draw_findings(frame, report), [cv2.IMWRITE_JPEG_QUALITY, 80])
     if not ok:
         return Response("the frame could not be encoded", status=500, mimetype="text/plain")
     return Response(data.tobytes(), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+_last: tuple[Any, Any, dict[str, Any]] | None = None
+"""The last frame assessed, with its template and findings: the page asks for the findings and then the view of
+the same frame, which is assessed once (a tenth of a second here, more on a Pi)."""
+
+
+def _assessed(template: Any, frame: Any) -> dict[str, Any]:
+    global _last
+    last = _last
+    if last is not None and last[0] is frame and last[1] is template:
+        return last[2]
+    from vision.placement import assess_placement
+
+    report = assess_placement(template, frame).as_json()
+    _last = (frame, template, report)
+    return report
+
+
+def changes(report: dict[str, Any], language: str) -> dict[str, Any]:
+    """What to change, one sentence each in ``language`` (``"changes"``; ``"change_keys"``, their catalog keys;
+    ``"changes_language"``: vision's English sentences are given instead, without keys, when the facts do not
+    explain all of them)."""
+    from companion.table.placement_advice import advice_items, consistent
+    from companion.table.web.i18n import say
+
+    items = advice_items(report)
+    if not consistent(report, items):
+        return {"changes": list(report["advice"]), "changes_language": "en", "change_keys": None}
+
+    def marker(number: int) -> str:
+        return say(language, "placement.marker_name", marker=number, place=say(language, f"placement.place.{number}"))
+
+    words = []
+    for key, params in items:
+        shown = dict(params)
+        if "marker" in shown:
+            shown["marker"] = marker(shown["marker"])
+        if "missing" in shown:
+            shown["missing"] = ", ".join(marker(number) for number in shown["missing"])
+        for name in ("spaces", "outside"):
+            if name in shown:
+                shown[name] = ", ".join(str(space) for space in shown[name])
+        words.append(say(language, key, **shown))
+    return {"changes": words, "changes_language": language, "change_keys": [key for key, _ in items]}
+
+
+GREEN, RED, WHITE, DARK = (60, 200, 60), (40, 40, 230), (255, 255, 255), (20, 20, 20)
+
+
+def draw_findings(frame: Any, report: dict[str, Any]) -> Any:
+    """The frame with the findings drawn over it, in no language (the page says them in the host's): each space
+    outlined green where the camera sees it and shaded red where something hides it, its number, each marker
+    green where found and crossed out in red where it should be."""
+    import cv2
+    import numpy as np
+
+    out = frame.copy()
+    scale = max(1.0, frame.shape[1] / 1280)
+    thick = max(2, round(2 * scale))
+    hidden = {str(space) for space in report["hidden_spaces"]}
+    shade = out.copy()
+    for space, facts in report["spaces"].items():
+        if space in hidden:
+            cv2.fillPoly(shade, [np.round(np.array(facts["outline"])).astype(np.int32)], RED)
+    out = cv2.addWeighted(shade, 0.35, out, 0.65, 0)
+    for space, facts in report["spaces"].items():
+        outline = np.round(np.array(facts["outline"])).astype(np.int32)
+        seen = space not in hidden
+        cv2.polylines(out, [outline], True, GREEN if seen else RED, thick if seen else thick + 1, cv2.LINE_AA)
+        size, _ = cv2.getTextSize(space, cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, thick)
+        x, y = outline.mean(axis=0) - np.array([size[0] / 2, -size[1] / 2])
+        for colour, width in ((DARK, thick + 3), (WHITE, thick)):
+            cv2.putText(out, space, (int(x), int(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, colour, width, cv2.LINE_AA)
+    for facts in report["markers"].values():
+        quad = facts.get("corners") or facts.get("expected")
+        if quad is None:
+            continue
+        points = np.round(np.array(quad)).astype(np.int32)
+        cv2.polylines(out, [points], True, GREEN if facts["found"] else RED, thick + 2, cv2.LINE_AA)
+        if not facts["found"]:
+            cv2.line(out, tuple(points[0]), tuple(points[2]), RED, thick + 1, cv2.LINE_AA)
+            cv2.line(out, tuple(points[1]), tuple(points[3]), RED, thick + 1, cv2.LINE_AA)
+    return out
 
 
 def placement_words(settings: Any) -> tuple[bool, str]:

@@ -32,7 +32,8 @@ def coach_report(game_id: str) -> Any:
     caller(game_id)  # any seat, the host or the table: everyone sees the same report after the race
     game = current_app.extensions["camelup"].game(game_id)
     if not game.state.game_over:
-        raise ApiError(409, "the coach speaks once the race is over (it would reveal face-down finish cards)")
+        raise ApiError(409, "the coach speaks once the race is over (it would reveal face-down finish cards)",
+                       "CoachBeforeTheEnd")
     return jsonify(_report(game_id, game))
 
 

@@ -5,6 +5,7 @@ without a reload). Message ids are stable keys; the English catalog holds the En
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -26,6 +27,14 @@ def load_catalogs() -> dict[str, dict[str, str]]:
             catalog = read_po(handle, locale=language)
         out[language] = {str(m.id): str(m.string) for m in catalog if m.id and m.string and not m.fuzzy}
     return out
+
+
+def say(language: str, key: str, **params: object) -> str:
+    """A catalog's words with their ``{placeholders}`` filled, as the pages' ``t()`` does (English when the
+    language or the key is missing)."""
+    words = load_catalogs()
+    text = words.get(language, {}).get(key) or words["en"].get(key) or key
+    return re.sub(r"\{(\w+)\}", lambda found: str(params.get(found.group(1), "")), text)
 
 
 @catalogs.get("/i18n/catalogs.js")

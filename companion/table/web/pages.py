@@ -78,11 +78,47 @@ def results(game_id: str) -> Any:
 
 @pages.get("/camera/placement")
 def camera_placement() -> Any:
-    """The placement assistant on the host's device: the page; its live view (``?frame=jpg``, the latest frame
-    with the findings drawn over it) and its findings (``?frame=json``)."""
+    """The placement assistant on the host's device (``?game=<id>`` and that game's host token, as
+    ``Authorization: Bearer`` or ``?token=`` like the event stream): the page; its live view (``?frame=jpg``, the
+    latest frame with the findings drawn over it) and its findings (``?frame=json``). The camera shows the room,
+    so anyone else gets a 401 or 403 saying how to open it, never the frame."""
     from companion.table.placement_view import placement_response
 
-    return placement_response(current_app.extensions.get("camera"), request.args.get("frame"), _page)
+    kind = request.args.get("frame")
+    refusal = _host_only(request.args.get("game", ""), kind is None)
+    if refusal is not None:
+        return refusal
+    from companion.table.web.i18n import load_catalogs
+
+    language = request.args.get("lang", "en")
+    language = language if language in load_catalogs() else "en"
+    return placement_response(current_app.extensions.get("camera"), kind, _page, language)
+
+
+def _host_only(game_id: str, page: bool) -> Any:
+    """None for the game's host; otherwise the refusal, as a page (in the reader's language) or as JSON."""
+    from companion.table.web.api import token_of_request
+
+    token = token_of_request()
+    if not game_id or not token:
+        status, key = 401, "camera_view_no_token"
+    else:
+        try:
+            role = service().authenticate(game_id, token).role
+        except ApiError as error:
+            if not page:
+                raise  # the API's own JSON: no such game (404) or a token that is not this game's (401)
+            if error.status == 404:
+                return _message("no_game", "no_game_hint", 404)
+            return _message("camera_view_host_only", "camera_view_bad_token", 401)
+        if role == "host":
+            return None
+        status, key = 403, "camera_view_not_host"
+    if page:
+        return _message("camera_view_host_only", key, status)
+    words = {401: "the camera's view is for the host: open it from the host's page of a game",
+             403: "only the host's device can see the camera's view"}
+    return jsonify({"error": words[status], "code": "NotHost" if status == 403 else "NoToken"}), status
 
 
 @pages.get("/qr.svg")

@@ -315,7 +315,12 @@ function watchCamera(box, gameId, token, { host = false, onState = () => {} } = 
       box.replaceChildren(...[el("h2", {}, t("camera")),
         el("p", { class: differences.length ? "instruction" : "muted" }, message),
         lines.length ? el("ul", {}, lines) : null,
-        host && differences.length ? el("button", { onclick: correct }, t("camera_correct")) : null].filter(Boolean));
+        host && differences.length ? el("button", { onclick: correct }, t("camera_correct")) : null,
+        // The placement assistant shows the room: its link carries the host's token, so only the host has it.
+        host ? el("p", {}, el("a", { class: `button-link${["board not found", "unavailable"].includes(camera.state) ? " primary" : ""}`,
+          id: "placement-link",
+          href: `/camera/placement?game=${encodeURIComponent(gameId)}&token=${encodeURIComponent(token)}` },
+        t("placement_link"))) : null].filter(Boolean));
     } catch (_) { box.hidden = true; }
   }
   show();

@@ -1,44 +1,95 @@
-// The placement assistant: the camera's view with its findings, refreshed while the builder moves the camera.
+// The placement assistant (the host's device only: the page's address carries the game and its host token):
+// the camera's view with its findings, refreshed while the host moves the camera, and what to change.
 "use strict";
 (() => {
+  const params = new URLSearchParams(location.search);
+  const gameId = params.get("game");
+  const token = params.get("token");
   const view = document.getElementById("placement-view");
+  const message = document.getElementById("placement-message");
   const advice = document.getElementById("placement-advice");
-  const numbers = document.getElementById("placement-numbers");
   const state = document.getElementById("placement-state");
+  const rows = document.querySelector("#placement-numbers tbody");
+  const query = `game=${encodeURIComponent(gameId)}&token=${encodeURIComponent(token)}`;
+  document.getElementById("placement-back").href = `/host/${encodeURIComponent(gameId)}`;
+  let report = null;
+  let failure = null;
 
-  function item(text) {
-    const li = document.createElement("li");
-    li.textContent = text;
-    return li;
+  // Which advice (catalog keys) speaks about which row of numbers.
+  const ROW_KEYS = {
+    distance: ["placement.too_near", "placement.too_far"],
+    elevation: ["placement.too_low", "placement.too_steep"],
+    azimuth: ["placement.turned", "placement.wrong_side"],
+    margin: ["placement.marker_outside", "placement.marker_near_edge", "placement.marker_edge_px"],
+    camels: ["placement.camels_small"],
+  };
+
+  // A number stays on one line with its unit (a narrow phone wraps the words between them).
+  const keep = (text) => text.replace(/(\d) /g, "$1\u00a0");
+
+  function row(name, now, aim) {
+    const bad = report.change_keys && (ROW_KEYS[name] || []).some((key) => report.change_keys.includes(key));
+    return el("tr", { class: bad ? "bad" : "" }, el("th", { scope: "row" }, t(`placement_row_${name}`)),
+      el("td", {}, now === null ? t("placement_unknown") : keep(now), bad ? el("b", {}, ` — ${t("placement_bad")}`) : ""),
+      el("td", {}, keep(aim)));
+  }
+
+  function numbers() {
+    const g = report.guidance;
+    const p = report.pose;
+    const cm = (mm) => t("placement_cm", { n: Math.round(mm / 10) });
+    const sine = (deg) => Math.sin((deg * Math.PI) / 180);
+    // The least room any marker has, found or where a missing one should be (below 0: outside the picture).
+    const edges = Object.values(report.markers).map((m) => m.edge_px).filter((px) => px !== undefined);
+    const room = edges.length ? Math.min(...edges) : null;
+    return [
+      row("distance", p ? cm(p.distance_mm) : null,
+        t("placement_cm_span", { low: g.distance_mm[0] / 10, high: g.distance_mm[1] / 10 })),
+      row("height", p ? cm(p.height_mm) : null, t("placement_cm_span", {
+        low: Math.round((g.distance_mm[0] / 10) * sine(g.elevation_deg[0])),
+        high: Math.round((g.distance_mm[1] / 10) * sine(g.elevation_deg[1])) })),
+      row("elevation", p ? t("placement_deg", { n: Math.round(p.elevation_deg) }) : null,
+        t("placement_deg_span", { low: g.elevation_deg[0], high: g.elevation_deg[1] })),
+      row("azimuth", p ? t("placement_deg", { n: Math.round(Math.abs(p.azimuth_deg)) }) : null,
+        t("placement_within_deg", { n: g.azimuth_deg })),
+      row("margin", room === null ? null : room < 0 ? t("placement_off_picture") : t("placement_px", { n: Math.floor(room) }),
+        t("placement_least_px", { n: g.margin_px })),
+      row("camels", report.camel_px ? t("placement_px", { n: Math.round(report.camel_px.smallest) }) : null,
+        t("placement_least_px", { n: g.min_camel_px })),
+    ];
+  }
+
+  function render() {
+    const live = report && report.state !== "off" && report.state !== "waiting" && !failure;
+    view.alt = t("placement_view_alt");
+    view.hidden = !live;
+    message.hidden = live;
+    rows.closest("section").hidden = !live;
+    if (!live) {
+      state.textContent = "";
+      message.textContent = failure || (report && t(report.state === "off" ? "placement_off" : "placement_waiting")) || "";
+      advice.replaceChildren();
+      return;
+    }
+    state.textContent = report.ok ? t("placement_state_ok") : t("placement_state_advice", { n: report.changes.length });
+    state.className = `status ${report.ok ? "ok" : "advice"}`;
+    const other = report.changes_language !== LANG ? report.changes_language : null;
+    advice.replaceChildren(...(report.ok ? [el("li", { class: "ok" }, t("placement_ok"))]
+      : report.changes.map((text) => el("li", { lang: other }, text))));
+    rows.replaceChildren(...numbers());
   }
 
   async function refresh() {
     try {
-      const response = await fetch("/camera/placement?frame=json", { cache: "no-store" });
-      const report = await response.json();
-      if (report.state === "off" || report.state === "waiting") {
-        state.textContent = report.message;
-        advice.replaceChildren(item(report.message));
-        view.hidden = true;
-        return;
-      }
-      view.hidden = false;
-      view.src = `/camera/placement?frame=jpg&t=${Date.now()}`;
-      state.textContent = report.ok ? "the camera is well placed" : `${report.advice.length} thing(s) to change`;
-      advice.replaceChildren(...(report.ok ? [item("Nothing: the camera is well placed.")] : report.advice.map(item)));
-      const g = report.guidance;
-      const pose = report.pose
-        ? `Now: ${(report.pose.distance_mm / 10).toFixed(0)} cm from the board's middle, ` +
-          `${(report.pose.height_mm / 10).toFixed(0)} cm high, ${report.pose.elevation_deg.toFixed(0)}° down, ` +
-          `${report.pose.azimuth_deg.toFixed(0)}° round; camels ${report.camel_px.smallest.toFixed(0)} px tall. `
-        : "";
-      numbers.textContent = pose + `Aim for ${g.distance_mm[0] / 10}–${g.distance_mm[1] / 10} cm, ` +
-        `${g.elevation_deg[0]}–${g.elevation_deg[1]}° down, within ${g.azimuth_deg}° of straight on, ` +
-        `${g.margin_px} px around each marker, camels at least ${g.min_camel_px} px tall.`;
+      report = await api("GET", `/camera/placement?frame=json&game=${encodeURIComponent(gameId)}&lang=${LANG}`, token);
+      failure = null;
     } catch (error) {
-      state.textContent = `the companion does not answer (${error.message})`;
+      failure = error.status === 401 || error.status === 403 ? t("camera_view_bad_token") : t("placement_no_answer");
     }
+    render();
+    if (!view.hidden) view.src = `/camera/placement?frame=jpg&${query}&t=${Date.now()}`;
   }
+  languageSwitch(document.getElementById("lang"), refresh);
   refresh();
   setInterval(refresh, 2000);
 })();

@@ -1,0 +1,120 @@
+"""What to change about the camera, as message-catalog keys and numbers, so the placement page says it in the
+host's language.
+
+:mod:`vision.placement` gives its findings as facts (markers found or why not, the camera's pose, the hidden
+spaces, the camels' size, the guidance's numbers) and its advice as English sentences. Each piece of advice is
+rebuilt here from the facts, with the same limits. Two things the facts do not hold yet: what hides a marker or
+a space (the pyramid or the palm tree in the middle of the board, or something else) and the space to move the
+camera towards; they are read from vision's own facts when it gives them (``hidden_by``, ``towards``) and,
+until then, from its sentence about that marker or those spaces.
+
+Pure: a report's JSON in, ``(key, params)`` out; :func:`consistent` says whether they are as many as vision's
+sentences (if not, the page shows vision's English rather than advice that might disagree with it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+DISTANCE_TOLERANCE = 0.04
+ANGLE_TOLERANCE_DEG = 2.0
+"""vision.placement's margins for the pose measured from the markers alone (advice only beyond them)."""
+WRONG_SIDE_DEG = 60.0
+"""Farther round than this the camera is on another side of the board altogether."""
+TOWARDS = {0: 13, 1: 9, 2: 9, 3: 13}
+"""The space of the camera's side (9 to 13, the bottom row) below each marker's corner, clockwise from marker 0
+by space 1: where to move the camera for a far marker hidden behind the middle of the board."""
+
+Item = tuple[str, dict[str, Any]]
+
+
+def _sentence(advice: Sequence[str], start: str) -> str:
+    return next((sentence for sentence in advice if sentence.startswith(start)), "")
+
+
+def _hidden_marker(marker: int, facts: Mapping[str, Any], advice: Sequence[str]) -> Item:
+    sentence = _sentence(advice, f"marker {marker} ")
+    middle = facts.get("hidden_by", "middle" if "pyramid" in sentence else "other") == "middle"
+    towards = facts.get("towards")
+    if towards is None:
+        found = re.search(r"towards space (\d+)", sentence)
+        towards = int(found.group(1)) if found else TOWARDS[marker]
+    if middle:
+        return "placement.marker_hidden_middle", {"marker": marker, "space": towards}
+    return "placement.marker_hidden", {"marker": marker}
+
+
+def _off_picture(report: Mapping[str, Any], space: int) -> bool:
+    """Whether part of the space's outline falls outside the picture."""
+    width, height = report["size"]
+    outline = report.get("spaces", {}).get(str(space), {}).get("outline", [])
+    return any(not (0 <= x < width and 0 <= y < height) for x, y in outline)
+
+
+def advice_items(report: Mapping[str, Any]) -> list[Item]:
+    """The advice of one report (:meth:`vision.placement.Placement.as_json`), as ``(catalog key, params)``; a
+    ``marker`` param is a marker's number (the page names its corner)."""
+    guidance = report["guidance"]
+    advice = report.get("advice", [])
+    markers = {int(m): facts for m, facts in report["markers"].items()}
+    missing = sorted(m for m, facts in markers.items() if not facts["found"])
+    if report.get("pose") is None:
+        return [("placement.too_few_markers", {"found": len(markers) - len(missing), "missing": missing})]
+    items: list[Item] = []
+    for marker in missing:
+        why = markers[marker].get("why")
+        if why == "outside":
+            items.append(("placement.marker_outside", {"marker": marker}))
+        elif why == "edge":
+            items.append(("placement.marker_near_edge", {"marker": marker, "margin": guidance["margin_px"]}))
+        else:
+            items.append(_hidden_marker(marker, markers[marker], advice))
+    for marker, facts in sorted(markers.items()):
+        if facts["found"] and facts["edge_px"] < guidance["margin_px"]:
+            items.append(("placement.marker_edge_px", {"marker": marker, "edge": int(facts["edge_px"]),
+                                                       "margin": guidance["margin_px"]}))
+    pose = report["pose"]
+    low, high = guidance["distance_mm"]
+    span = {"low": f"{low / 10:.0f}", "high": f"{high / 10:.0f}", "now": f"{pose['distance_mm'] / 10:.0f}"}
+    if pose["distance_mm"] < low * (1 - DISTANCE_TOLERANCE):
+        items.append(("placement.too_near", span))
+    elif pose["distance_mm"] > high * (1 + DISTANCE_TOLERANCE):
+        items.append(("placement.too_far", span))
+    low, high = guidance["elevation_deg"]
+    span = {"low": f"{low:.0f}", "high": f"{high:.0f}", "now": f"{pose['elevation_deg']:.0f}"}
+    if pose["elevation_deg"] < low - ANGLE_TOLERANCE_DEG:
+        items.append(("placement.too_low", span))
+    elif pose["elevation_deg"] > high + ANGLE_TOLERANCE_DEG:
+        items.append(("placement.too_steep", span))
+    azimuth = pose["azimuth_deg"]
+    if abs(azimuth) > WRONG_SIDE_DEG:
+        items.append(("placement.wrong_side", {}))
+    elif abs(azimuth) > guidance["azimuth_deg"] + ANGLE_TOLERANCE_DEG:
+        items.append(("placement.turned", {"angle": f"{abs(azimuth):.0f}", "corner": 9 if azimuth > 0 else 13,
+                                           "limit": f"{guidance['azimuth_deg']:.0f}"}))
+    hidden = list(report.get("hidden_spaces", []))
+    outside = [space for space in hidden if _off_picture(report, space)]
+    if outside:
+        # Nothing hides these: the picture does not reach them (vision counts them among the hidden spaces).
+        rest = [space for space in hidden if space not in outside]
+        if rest:
+            items.append(("placement.spaces_outside_and_hidden", {"outside": outside, "spaces": rest}))
+        else:
+            items.append((f"placement.space{'s' if len(hidden) > 1 else ''}_outside", {"spaces": hidden}))
+    elif hidden:
+        sentence = next((s for s in advice if "cannot be seen" in s), "")
+        middle = report.get("hidden_by", "middle" if "pyramid" in sentence else "other") == "middle"
+        key = f"placement.space{'s' if len(hidden) > 1 else ''}_hidden_{'middle' if middle else 'other'}"
+        items.append((key, {"spaces": hidden}))
+    camels = report.get("camel_px")
+    if camels and camels["smallest"] < guidance["min_camel_px"]:
+        items.append(("placement.camels_small", {"space": camels["space"], "px": f"{camels['smallest']:.0f}",
+                                                 "least": f"{guidance['min_camel_px']:.0f}"}))
+    return items
+
+
+def consistent(report: Mapping[str, Any], items: Sequence[Item]) -> bool:
+    """Whether the items say as many things as vision's advice (the same limits, read the same way)."""
+    return len(items) == len(report.get("advice", []))
