@@ -66,7 +66,7 @@ class FitConfig:
     """What a bottom camel loses when the ground around it does not look like the board (a mean board-likeness
     of -1: the full amount)."""
     offsets_tried: int = 3
-    """A stack is fitted at the offsets where its bottom camel alone fits best, this many."""
+    """A stack is fitted at the offsets where its camels, each alone at its level, fit best: this many."""
     unknown_margin: float = 0.1
     """A camel whose colour is not known (calibrating) is whatever is this far from the board's colour."""
 
@@ -89,6 +89,17 @@ class _Window:
     """From the camera to the middle of the space (mm, on the board): nearer stacks hide further ones."""
     boxes: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
     grounds: dict[int, np.ndarray] = field(default_factory=dict)
+    layouts: dict[tuple[int, int], _Layout] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """A stack of some height at one offset, drawn once: the window pixels (flat indices) each level shows when
+    nothing in front hides it, each level's full area, and the ground around its feet that shows."""
+
+    shown: list[np.ndarray]
+    areas: list[float]
+    ground: np.ndarray
 
 
 class SilhouetteScorer:
@@ -200,27 +211,27 @@ class SilhouetteScorer:
         return grid[np.argsort(np.linalg.norm(grid, axis=1), kind="stable")]  # the middle first: ties go to it
 
     def _box(self, window: _Window, offset: int, level: int) -> np.ndarray:
-        """The body's outline (pixels in the window) of a camel at ``level`` on ``window``'s space."""
-        key = (offset, level)
-        box = window.boxes.get(key)
-        if box is None:
+        """The body's outline (pixels in the window, 2 bits of sub-pixel) of a camel at ``level`` on the
+        window's space. All of a window's boxes are projected at once, the first time one is asked for."""
+        if not window.boxes:
             fit = self.fit
             along, across = window.heading, np.array([-window.heading[1], window.heading[0]])
-            at = window.middle + self._offsets[offset]
             half_length, half_width = fit.body[0] * fit.length_mm / 2, fit.body[1] * fit.width_mm / 2
-            low, high = (level + fit.body[2]) * fit.step_mm, (level + fit.body[3]) * fit.step_mm
-            corners = np.array(
-                [
-                    (*(at + along * a * half_length + across * b * half_width), -z)
-                    for a in (-1, 1)
-                    for b in (-1, 1)
-                    for z in (low, high)
-                ]
-            )
-            pixels = self.pose.project(corners) - np.array(window.origin)
-            box = cv2.convexHull(np.round(pixels * 4).astype(np.int32)).reshape(-1, 2)  # 2 bits of sub-pixel
-            window.boxes[key] = box
-        return box
+            signs = np.array([(a, b) for a in (-1, 1) for b in (-1, 1)], float)
+            footprint = signs[:, :1] * along * half_length + signs[:, 1:] * across * half_width  # 4 × 2
+            levels = np.arange(self.fit.max_level)
+            heights = np.stack([(levels + fit.body[2]), (levels + fit.body[3])], axis=1) * fit.step_mm  # L × 2
+            feet = window.middle + self._offsets  # O × 2
+            xy = feet[:, None, None, None, :] + footprint[None, None, None, :, :]  # O × 1 × 1 × 4 × 2
+            xy = np.broadcast_to(xy, (len(feet), len(levels), 2, 4, 2))
+            z = np.broadcast_to(-heights[None, :, :, None, None], (len(feet), len(levels), 2, 4, 1))
+            corners = np.concatenate([xy, z], axis=-1).reshape(-1, 3)
+            pixels = (self.pose.project(corners) - np.array(window.origin)).reshape(len(feet), len(levels), 8, 2)
+            quarter = np.round(pixels * 4).astype(np.int32)
+            for o in range(len(feet)):
+                for lv in range(len(levels)):
+                    window.boxes[(o, lv)] = cv2.convexHull(quarter[o, lv]).reshape(-1, 2)
+        return window.boxes[(offset, level)]
 
     def _ground(self, window: _Window, offset: int) -> np.ndarray:
         """The ground around a bottom camel's feet (a window-sized mask): a ring on the board."""
@@ -319,7 +330,10 @@ class SilhouetteScorer:
         else:
             hidden = self._hidden_mask(window, in_front)
             labels = [self._index[camel] for camel in stack]
-            tried = np.argsort(-self.lone(space)[:, 0, labels[0]], kind="stable")[: self.fit.offsets_tried]
+            # The offsets where the stack's camels, each alone at its level, fit best.
+            lone = self.lone(space)
+            alone = sum(lone[:, level, label] for level, label in enumerate(labels[: lone.shape[1]]))
+            tried = np.argsort(-alone, kind="stable")[: self.fit.offsets_tried]
             best = min(((-self._score(window, labels, int(offset), hidden), int(offset)) for offset in tried),
                        key=lambda item: item[0])
             result = (float(best[0]), int(best[1]))
@@ -341,11 +355,27 @@ class SilhouetteScorer:
             painted[hidden] = -1
         return painted, areas
 
+    def _layout(self, window: _Window, offset: int, count: int) -> _Layout:
+        key = (offset, count)
+        layout = window.layouts.get(key)
+        if layout is None:
+            painted, areas = self._paint(window, count, offset, None)
+            flat = painted.ravel()
+            shown = [np.flatnonzero(flat == level) for level in range(count)]
+            ground = np.flatnonzero(self._ground(window, offset).ravel() & (flat < 0))
+            layout = window.layouts[key] = _Layout(shown, areas, ground)
+        return layout
+
     def _score(self, window: _Window, labels: list[int], offset: int, hidden: np.ndarray | None) -> float:
-        painted, areas = self._paint(window, len(labels), offset, hidden)
-        return sum(self._camel_scores(window, labels, painted, areas)) - self._ground_doubt(
-            window, offset, painted, hidden
-        )
+        """A stack's camels' scores at ``offset``, less the ground's doubt (pixels ``hidden`` left out)."""
+        layout = self._layout(window, offset, len(labels))
+        evidence = window.evidence.reshape(-1, window.evidence.shape[2])
+        visible = None if hidden is None else ~hidden.ravel()
+        total = 0.0
+        for level, label in enumerate(labels):
+            shown = layout.shown[level] if visible is None else layout.shown[level][visible[layout.shown[level]]]
+            total += float(evidence[shown, label].sum()) / layout.areas[level]
+        return total - self._ground_doubt(window, offset, len(labels), visible)
 
     @staticmethod
     def _camel_scores(window: _Window, labels: list[int], painted: np.ndarray, areas: list[float]) -> list[float]:
@@ -367,16 +397,15 @@ class SilhouetteScorer:
                 return self._camel_scores(window, labels, painted, areas)[stack.index(camel)]
         return 0.0
 
-    def _ground_doubt(
-        self, window: _Window, offset: int, painted: np.ndarray, hidden: np.ndarray | None
-    ) -> float:
-        """How much the ground around a stack's feet fails to look like the board (0 to ``ground_penalty``)."""
-        ground = self._ground(window, offset) & (painted < 0)
-        if hidden is not None:
-            ground &= ~hidden
-        if ground.sum() < 8:
+    def _ground_doubt(self, window: _Window, offset: int, count: int, visible: np.ndarray | None) -> float:
+        """How much the ground around the feet of a stack of ``count`` fails to look like the board (0 to
+        ``ground_penalty``): the ground the stack leaves in view, less what ``visible`` (flat) leaves out."""
+        ground = self._layout(window, offset, count).ground
+        if visible is not None:
+            ground = ground[visible[ground]]
+        if len(ground) < 8:
             return 0.0
-        return self.fit.ground_penalty * max(0.0, -float(np.median(window.boardlike[ground])))
+        return self.fit.ground_penalty * max(0.0, -_median(window.boardlike.ravel()[ground]))
 
     def stack_cost(self, space: int, stack: Sequence[str], track: Track | None = None) -> float:
         if space not in self._windows:
@@ -414,6 +443,13 @@ class SilhouetteScorer:
         return found
 
 
+def _median(values: np.ndarray) -> float:
+    """The median, without numpy's overheads (called for every stack tried)."""
+    middle = len(values) // 2
+    part = np.partition(values, [middle - 1, middle] if len(values) % 2 == 0 else middle)
+    return float(part[middle] if len(values) % 2 else (part[middle - 1] + part[middle]) / 2)
+
+
 def _lone_scores(scorer: SilhouetteScorer, space: int) -> np.ndarray:
     """Each camel's score alone on ``space`` (nothing hiding it): offsets × levels × camels. At level 0 the
     ground around the feet must look like the board (see :meth:`SilhouetteScorer._ground_doubt`)."""
@@ -433,40 +469,39 @@ def _lone_scores(scorer: SilhouetteScorer, space: int) -> np.ndarray:
             area = max(1.0, cv2.contourArea(box.astype(np.float32)) / 16)
             scores[offset, level] = window.evidence[y0:y1, x0:x1][mask.astype(bool)].sum(axis=0) / area
             if level == 0:
-                painted, _ = scorer._paint(window, 1, offset, None)
-                scores[offset, level] -= scorer._ground_doubt(window, offset, painted, None)
+                scores[offset, level] -= scorer._ground_doubt(window, offset, 1, None)
     return scores
 
 
-def first_track(scorer: SilhouetteScorer, threshold: float = 0.2) -> dict[int, list[str]]:
-    """A first board, built as camels are: the clearest camel standing on the board first (on an empty space,
-    at the offset where it fits best), or the clearest one on top of a stack already placed (at that stack's
-    offset), one at a time, each camel once."""
+def first_track(scorer: SilhouetteScorer, threshold: float = 0.0, shortlist: int = 8) -> dict[int, list[str]]:
+    """A first board, built as camels are: one camel at a time, standing on an empty space or on top of a
+    stack already placed, each camel once. Of the ``shortlist`` moves whose camel fits best alone there, the
+    one that makes the whole board fit best is taken (the stacks in front hide what they hide); it stops when
+    no move makes the board fit better by ``threshold``."""
     scores = {space: scorer.lone(space) for space in scorer.spaces}
-    track: dict[int, list[int]] = {}
-    offsets: dict[int, int] = {}
-    placed: set[int] = set()
-    while len(placed) < len(scorer.names):
-        best: tuple[float, int, int, int] | None = None  # score, space, camel, offset
+    track: dict[int, list[str]] = {}
+    while True:
+        placed = {camel for stack in track.values() for camel in stack}
+        moves: list[tuple[float, int, str]] = []
         for space, table in scores.items():
             level = len(track.get(space, []))
             if level >= scorer.fit.max_level:
                 continue
-            if level == 0:
-                per_camel = table[:, 0, :].max(axis=0)
-                chosen = table[:, 0, :].argmax(axis=0)
-            else:
-                per_camel = table[offsets[space], level, :]
-                chosen = np.full(len(per_camel), offsets[space])
-            for camel in np.argsort(-per_camel):
-                if int(camel) not in placed:
-                    if best is None or per_camel[camel] > best[0]:
-                        best = (float(per_camel[camel]), space, int(camel), int(chosen[camel]))
-                    break
-        if best is None or best[0] < threshold:
+            alone = table[:, level, :].max(axis=0)
+            moves += [(float(alone[index]), space, name) for index, name in enumerate(scorer.names)
+                      if name not in placed]
+        if not moves:
             break
-        _, space, camel, offset = best
-        track.setdefault(space, []).append(camel)
-        offsets.setdefault(space, offset)
-        placed.add(camel)
-    return {space: [scorer.names[camel] for camel in stack] for space, stack in sorted(track.items())}
+        moves.sort(key=lambda move: -move[0])
+        current = scorer.space_costs(track)
+        best: tuple[float, dict[int, list[str]]] | None = None
+        for _, space, camel in moves[:shortlist]:
+            candidate = {**track, space: [*track.get(space, []), camel]}
+            gain = sum(current[other] - scorer.stack_cost(other, candidate.get(other, ()), candidate)
+                       for other in (space, *scorer.behind(space)))
+            if best is None or gain > best[0]:
+                best = (gain, candidate)
+        if best is None or best[0] <= threshold:
+            break
+        track = best[1]
+    return {space: stack for space, stack in sorted(track.items())}
