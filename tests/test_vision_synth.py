@@ -41,17 +41,31 @@ def test_the_board_is_located_where_the_renderer_put_it(edition):
         assert location.reprojection_px < 1.5
 
 
-def test_a_hidden_marker_is_board_not_found_naming_it():
+def test_one_hidden_marker_is_made_up_for_by_the_other_three_two_are_board_not_found_naming_them():
     template = load_template("2018")
     image, truth = render_scene(template, random_track("2018", random.Random(1)), 1, CLEAN)
-    corners = cv2.perspectiveTransform(
-        np.array(template.marker_corners(2), np.float64).reshape(-1, 1, 2), np.array(truth["board_to_image"])
-    ).reshape(-1, 2)
+    to_image = np.array(truth["board_to_image"])
+
+    def hide(picture, marker):
+        corners = cv2.perspectiveTransform(
+            np.array(template.marker_corners(marker), np.float64).reshape(-1, 1, 2), to_image
+        ).reshape(-1, 2)
+        cv2.fillConvexPoly(picture, cv2.convexHull(corners.astype(np.int32)), (40, 60, 90))  # a hand over it
+
     hidden = image.copy()
-    cv2.fillConvexPoly(hidden, cv2.convexHull(corners.astype(np.int32)), (40, 60, 90))  # a hand over marker 2
+    hide(hidden, 2)
+    location = locate_board(LocateConfig(), template, hidden)
+    assert sorted(location.markers) == [0, 1, 3]
+    centres = np.array([template.space_centre(space) for space in template.spaces], np.float64)
+    expected = cv2.perspectiveTransform(centres.reshape(-1, 1, 2), to_image).reshape(-1, 2)
+    assert np.linalg.norm(location.to_image(centres) - expected, axis=1).max() < 3.0
+    # Asking for all four markers, the hidden one is named.
     with pytest.raises(BoardNotFound, match=r"marker 2 \(bottom right\) not seen") as error:
-        locate_board(LocateConfig(), template, hidden)
+        locate_board(LocateConfig(min_markers=4), template, hidden)
     assert error.value.missing == [2]
+    hide(hidden, 0)
+    with pytest.raises(BoardNotFound, match=r"markers 0 \(top left\), 2 \(bottom right\) not seen"):
+        locate_board(LocateConfig(), template, hidden)
     with pytest.raises(BoardNotFound, match=r"markers 0 .*, 1 .*, 2 .*, 3 .* not seen"):
         locate_board(LocateConfig(), template, np.zeros((720, 1280, 3), np.uint8))
 

@@ -1,4 +1,5 @@
-"""Stage 1 of reading the board: find the four ArUco markers and map the template's millimetres to pixels.
+"""Stage 1 of reading the board: find the ArUco markers (all four, or three when one is hidden) and map the
+template's millimetres to pixels.
 
 Like every stage, a typed function ``(config, image) -> result`` whose thresholds live in the config, so it
 can be tuned on a real table. It never guesses: a marker not seen is a :class:`BoardNotFound` naming it.
@@ -15,7 +16,7 @@ from vision.board import MARKER_IDS, BoardTemplate
 
 
 class BoardNotFound(RuntimeError):
-    """The markers that locate the board are not all visible; the message names the missing ones."""
+    """Too few of the markers that locate the board are visible; the message names the missing ones."""
 
     def __init__(self, missing: list[int]) -> None:
         places = {0: "top left", 1: "top right", 2: "bottom right", 3: "bottom left"}
@@ -40,6 +41,12 @@ class LocateConfig:
     corner_refinement: bool = True
     max_width: int = 1600
     """Markers are looked for in a picture at most this wide (a full-resolution still is scaled down)."""
+    min_markers: int = 3
+    """Three markers' twelve corners fix the board's plane as well as four do (a homography has eight unknowns),
+    so the pyramid, the palm tree or a hand over one marker does not stop the reading. Fewer is "board not
+    found"."""
+    max_reprojection_px: float = 2.5
+    """With one marker missing, the other three must agree on the plane this closely (mean corner error)."""
 
 
 @dataclass(frozen=True)
@@ -164,12 +171,13 @@ def locate_board(
     the board was in the previous frame of the same camera: the markers are looked for around there first.
 
     Raises:
-        BoardNotFound: naming every marker that was not seen (no location is guessed from fewer).
+        BoardNotFound: fewer than ``config.min_markers`` markers seen, or three that disagree (naming every
+            marker that was not seen; no location is guessed from fewer).
     """
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     if near is not None:
         seen = _near(detector(config), gray, near)
-        if len(seen) == len(MARKER_IDS):
+        if len(seen) == len(MARKER_IDS) or (len(seen) == len(near.markers) >= config.min_markers):
             return _fit(template, seen)
     scale = min(1.0, config.max_width / gray.shape[1])
     small = gray if scale == 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
@@ -188,20 +196,25 @@ def locate_board(
                 if found is not None:
                     seen[marker] = found / scale
     missing = [marker for marker in MARKER_IDS if marker not in seen]
-    if missing:
+    if len(seen) < config.min_markers:
         raise BoardNotFound(missing)
     if scale != 1.0 and config.corner_refinement:
         # Corners found on the smaller picture, refined on the full one.
         criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
-        points = np.array([seen[m] for m in MARKER_IDS], np.float32).reshape(-1, 1, 2)
+        found = [m for m in MARKER_IDS if m in seen]
+        points = np.array([seen[m] for m in found], np.float32).reshape(-1, 1, 2)
         refined = cv2.cornerSubPix(gray, points, (max(2, round(1.5 / scale)),) * 2, (-1, -1), criteria)
-        seen = {m: refined[4 * i : 4 * i + 4].reshape(4, 2).astype(np.float64) for i, m in enumerate(MARKER_IDS)}
-    return _fit(template, seen)
+        seen = {m: refined[4 * i : 4 * i + 4].reshape(4, 2).astype(np.float64) for i, m in enumerate(found)}
+    location = _fit(template, seen)
+    if missing and location.reprojection_px > config.max_reprojection_px:
+        raise BoardNotFound(missing)
+    return location
 
 
 def _fit(template: BoardTemplate, seen: dict[int, np.ndarray]) -> BoardLocation:
-    board = np.array([template.marker_corners(m) for m in MARKER_IDS], np.float64).reshape(-1, 2)
-    pixels = np.array([seen[m] for m in MARKER_IDS], np.float64).reshape(-1, 2)
+    found = [m for m in MARKER_IDS if m in seen]
+    board = np.array([template.marker_corners(m) for m in found], np.float64).reshape(-1, 2)
+    pixels = np.array([seen[m] for m in found], np.float64).reshape(-1, 2)
     homography, _ = cv2.findHomography(board, pixels, 0)
     if homography is None:
         raise BoardNotFound(list(MARKER_IDS))
