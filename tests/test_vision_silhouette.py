@@ -8,7 +8,7 @@ import pytest
 from vision.calibrate import calibrate
 from vision.photo import make_table, render_calibration, render_scene
 from vision.read import ReadConfig, observe, read_with_scorer
-from vision.silhouette import SilhouetteScorer, first_track
+from vision.silhouette import FitConfig, SilhouetteScorer, first_track
 from vision.synth import EDITION_CAMELS
 
 CONFIG = ReadConfig()
@@ -92,3 +92,16 @@ def test_only_spaces_further_from_the_camera_can_be_hidden_by_a_stack(table, col
     for space in hiding:
         here = scorer._windows[space].distance
         assert all(scorer._windows[other].distance > here for other in scorer.behind(space))
+
+
+def test_every_camel_on_one_stack_is_scored_even_above_the_window(table, colours):
+    """All the camels can end on one stack (the game allows it); a board with them all there is scored, and
+    a camel set on top of it too, though the top camels stand above the part of the picture read."""
+    image, _ = render_scene(table, TRACK, seed=10, tier="clean")
+    observation = observe(CONFIG, table.template, image, colours.board_bgr)
+    low = FitConfig(max_level=3)  # the picture read reaches three camels high
+    scorer = SilhouetteScorer(CONFIG, observation, colours.profiles, table.template, fit=low,
+                              board_bgr=colours.board_bgr)
+    tower = {7: list(EDITION_CAMELS["2014"])}
+    assert np.isfinite(scorer.track_cost(tower))
+    assert scorer.track_cost(TRACK) < scorer.track_cost(tower)

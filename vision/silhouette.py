@@ -219,7 +219,7 @@ class SilhouetteScorer:
             half_length, half_width = fit.body[0] * fit.length_mm / 2, fit.body[1] * fit.width_mm / 2
             signs = np.array([(a, b) for a in (-1, 1) for b in (-1, 1)], float)
             footprint = signs[:, :1] * along * half_length + signs[:, 1:] * across * half_width  # 4 × 2
-            levels = np.arange(self.fit.max_level)
+            levels = np.arange(max(self.fit.max_level, len(self.names)))  # every camel on one stack
             heights = np.stack([(levels + fit.body[2]), (levels + fit.body[3])], axis=1) * fit.step_mm  # L × 2
             feet = window.middle + self._offsets  # O × 2
             xy = feet[:, None, None, None, :] + footprint[None, None, None, :, :]  # O × 1 × 1 × 4 × 2
