@@ -36,7 +36,7 @@ def test_each_camel_fits_where_it_stands_and_not_one_space_off(table, colours):
     scorer = scorer_of(table, colours, image)
     for space, camel in ((2, "green"), (9, "orange")):
         moved = {**{s: list(v) for s, v in TRACK.items() if s != space}, space + 1: [camel]}
-        assert scorer.camel_score(TRACK, camel) > 0.3, camel
+        assert scorer.camel_score(TRACK, camel) > 0.2, camel
         assert scorer.camel_score(moved, camel) < 0.0, camel
         assert scorer.track_cost(TRACK) < scorer.track_cost(moved) - 0.3, camel
 

@@ -20,13 +20,13 @@ Track = Mapping[int, Sequence[str]]
 @dataclass(frozen=True)
 class VerifyConfig:
     """Thresholds in the scorer's units (camels of evidence: a camel in plain view where it stands scores
-    about 0.5 to 0.9)."""
+    mostly 0.2 to 0.7)."""
 
-    entry_prior: float = 0.05
+    entry_prior: float = 0.1
     """What a mis-entered die costs before the picture is looked at (the expected board costs nothing)."""
-    slip_prior: float = 0.1
+    slip_prior: float = 0.2
     """What a hand's slip costs before the picture is looked at."""
-    decisive_margin: float = 0.25
+    decisive_margin: float = 0.5
     """Two hypotheses closer than this cannot be told apart."""
     agreed_margin: float = 0.15
     """When the first reading put a camel where the picture fits it best, its best place need beat the next
