@@ -8,8 +8,11 @@ The picture is turned into per-pixel **evidence** for each camel colour, between
 other camel's. A camel's score is the evidence of its colour summed over the pixels its body covers and can
 be seen (not hidden by a camel stacked on it, nor by a stack nearer the camera), divided by all the pixels
 its body would cover in plain view: mostly 0.2 to 0.7 for a camel in full view where it stands (median 0.56
-in neutral light, 0.37 in a lamp's), near 0 for one hidden, negative where it is not. A board's cost is minus the sum of its camels' scores, so costs are in
-"camels of evidence", and two boards whose costs differ by less than half a camel's worth are hard to tell.
+in neutral light, 0.37 in a lamp's), near 0 for one hidden, negative where it is not (what is unlike the camel
+inside its box counts half: the box is rougher than a camel). A board's cost is minus the sum of its camels'
+scores, so costs are in "camels of evidence", and two boards whose costs differ by less than half a camel's
+worth are not told apart (``VerifyConfig.decisive_margin``). A bottom camel also loses what the ground around
+its feet fails to look like the board: a flat patch of its colour (a tile, a card) is not a camel.
 
 Each space is scored in its own window of the picture (the space and the air above it up to a tall stack), and
 each stack at the offset on its space (within ``offset_mm`` of the middle) where its camels fit best: players
