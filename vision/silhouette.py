@@ -47,7 +47,7 @@ class FitConfig:
     width_mm: float = 14.0
     step_mm: float = 19.5
     """How much higher each camel of a stack stands (on the back of the one below: 18 to 20 mm)."""
-    body: tuple[float, float, float, float] = (0.72, 0.8, 0.42, 0.95)
+    body: tuple[float, float, float, float] = (0.62, 0.7, 0.42, 0.9)
     """The body box: shares of the length and width, and from/to which share of ``step_mm`` above the camel's
     feet. Legs below, head and tail out front and back are left out: they cover too few pixels to count."""
     offset_mm: float = 9.0
