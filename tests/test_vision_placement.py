@@ -61,6 +61,8 @@ def test_a_palm_tree_hiding_a_marker_is_named_with_what_to_do(table):
     assert not report.markers[1]["found"] and report.markers[1]["why"] == "hidden"
     (line,) = [line for line in report.advice if line.startswith("marker 1 (top right) is hidden")]
     assert "palm tree" in line and "raise the camera or move it towards space 9" in line
+    # The same as facts, for pages that say it in another language.
+    assert report.markers[1]["hidden_by"] == "middle" and report.markers[1]["towards"] == 9
 
 
 def test_a_camera_too_low_and_too_far_round_is_told_to_move():

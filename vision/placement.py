@@ -40,6 +40,8 @@ class Placement:
     spaces: dict[int, dict[str, Any]] = field(default_factory=dict)
     camel_px: dict[str, Any] | None = None
     advice: list[str] = field(default_factory=list)
+    hidden_by: str | None = None
+    """What hides the hidden spaces: ``"middle"`` (the pyramid or the palm tree) or ``"other"``."""
 
     @property
     def ok(self) -> bool:
@@ -57,6 +59,7 @@ class Placement:
             "pose": self.pose,
             "spaces": {str(s): facts for s, facts in self.spaces.items()},
             "hidden_spaces": self.hidden_spaces,
+            "hidden_by": self.hidden_by,
             "camel_px": self.camel_px,
             "advice": self.advice,
             "guidance": {
@@ -248,9 +251,11 @@ def _advice(template: BoardTemplate, report: Placement, camera_at: np.ndarray | 
             advice.append(f"{name} is too near the picture's edge: leave at least {guidance.MARGIN_PX} px around it "
                           "(turn the camera towards it or move it back)")
         elif camera_at is not None and _behind_middle(template, camera_at, np.array([*corner, 0.0]), inset=0.0):
+            facts["hidden_by"], facts["towards"] = "middle", towards
             advice.append(f"{name} is hidden, probably by the pyramid or the palm tree in the middle of the board: "
                           f"raise the camera or move it towards space {towards}")
         else:
+            facts["hidden_by"] = "other"
             advice.append(f"{name} is hidden or not recognised: take away what covers it (a hand, a card, a box) "
                           "and check that it is flat and lit without glare")
     for marker, facts in report.markers.items():
@@ -285,6 +290,7 @@ def _advice(template: BoardTemplate, report: Placement, camera_at: np.ndarray | 
         behind = camera_at is not None and all(
             _behind_middle(template, camera_at, np.array([*template.space_centre(s), 0.0])) for s in hidden
         )
+        report.hidden_by = "middle" if behind else "other"
         cause = "the pyramid or the palm tree in the middle" if behind else "something on or over the board"
         advice.append(f"space{'s' if len(hidden) > 1 else ''} {names} cannot be seen ({cause}): raise the camera, "
                       "move what is in the way, or take it away while the camera reads")
