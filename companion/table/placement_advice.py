@@ -2,11 +2,11 @@
 host's language.
 
 :mod:`vision.placement` gives its findings as facts (markers found or why not, the camera's pose, the hidden
-spaces, the camels' size, the guidance's numbers) and its advice as English sentences. Each piece of advice is
-rebuilt here from the facts, with the same limits. Two things the facts do not hold yet: what hides a marker or
-a space (the pyramid or the palm tree in the middle of the board, or something else) and the space to move the
-camera towards; they are read from vision's own facts when it gives them (``hidden_by``, ``towards``) and,
-until then, from its sentence about that marker or those spaces.
+spaces and what hides them, the camels' size, the guidance's numbers) and its advice as English sentences. Each
+piece of advice is rebuilt here from the facts, with the same limits. What hides a marker or the spaces (the
+pyramid or the palm tree in the middle of the board, or something else) and the space to move the camera
+towards are facts (``hidden_by``, ``towards``); a report without them (an older vision) falls back to its
+sentence about that marker or those spaces.
 
 Pure: a report's JSON in, ``(key, params)`` out; :func:`consistent` says whether they are as many as vision's
 sentences (if not, the page shows vision's English rather than advice that might disagree with it).
