@@ -241,9 +241,11 @@ def read_with_scorer(
     board_bgr: Sequence[float] = BOARD_BGR,
     observation: Observation | None = None,
     verify: Any = None,
+    fit: Any = None,
 ) -> tuple[Reading, Any]:
     """:func:`read_board`, and the :class:`vision.silhouette.SilhouetteScorer` it used (to judge other
-    boards against the same picture; ``verify``: its :class:`vision.verify.VerifyConfig`, when not the default).
+    boards against the same picture; ``verify``: its :class:`vision.verify.VerifyConfig`, ``fit``: its
+    :class:`vision.silhouette.FitConfig`, when not the defaults).
 
     Raises:
         vision.locate.BoardNotFound: the markers are not all visible (nothing is guessed).
@@ -252,7 +254,7 @@ def read_with_scorer(
     from vision.verify import refine
 
     seen = observation or observe(config, template, image, tuple(board_bgr))
-    scorer = SilhouetteScorer(config, seen, profiles, template, verify, board_bgr=board_bgr)
+    scorer = SilhouetteScorer(config, seen, profiles, template, verify, fit, board_bgr=board_bgr)
     camels = list(profiles)
     if not scorer.spaces:
         problems = [*seen.problems, "no space of the board is in the picture"]
