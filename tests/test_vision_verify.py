@@ -228,3 +228,13 @@ def test_the_next_frame_finds_the_markers_where_they_were():
     moved = np.roll(image, (40, 60), axis=(0, 1))
     shifted = locate_board(LocateConfig(), template, moved, near=first)
     assert np.abs(shifted.markers[0] - (first.markers[0] + [60, 40])).max() < 1.5
+
+
+def test_camels_placed_differently_are_counted_by_space_and_level():
+    from companion.table.camera_verdict import _moved
+
+    board = {3: ["a", "b"], 5: ["c"]}
+    assert _moved(board, board) == 0
+    assert _moved({3: ["b", "a"], 5: ["c"]}, board) == 2  # swapped: both stand at another level
+    assert _moved({3: ["a"], 6: ["b"], 5: ["c"]}, board) == 1
+    assert _moved({3: ["a", "b"]}, board) == 0  # a camel not seen is not counted as moved
