@@ -230,6 +230,26 @@ def test_the_next_frame_finds_the_markers_where_they_were():
     assert np.abs(shifted.markers[0] - (first.markers[0] + [60, 40])).max() < 1.5
 
 
+def test_a_marker_covered_since_the_last_frame_leaves_three_and_no_search_of_the_whole_picture(monkeypatch):
+    import vision.locate as locate
+
+    template = load_template("2018")
+    image, _ = render_scene(template, board_of(LOG), 31, CALM)
+    first = locate.locate_board(locate.LocateConfig(), template, image)
+    covered = image.copy()
+    quad = first.markers[1].astype(np.int32)
+    cv2.fillConvexPoly(covered, cv2.convexHull(quad), (40, 60, 90))  # a hand over marker 1
+    looked_at = []
+    detect = locate._detect
+    monkeypatch.setattr(locate, "_detect", lambda finder, gray, scale=1.0: looked_at.append(gray.shape) or detect(
+        finder, gray, scale))
+    again = locate.locate_board(locate.LocateConfig(), template, covered, near=first)
+    assert sorted(again.markers) == [0, 2, 3]
+    assert all(shape[0] * shape[1] < covered.shape[0] * covered.shape[1] / 4 for shape in looked_at)
+    for marker in (0, 2, 3):
+        assert np.abs(again.markers[marker] - first.markers[marker]).max() < 1.0
+
+
 def test_camels_placed_differently_are_counted_by_space_and_level():
     from companion.table.camera_verdict import _moved
 

@@ -177,8 +177,14 @@ def locate_board(
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     if near is not None:
         seen = _near(detector(config), gray, near)
-        if len(seen) == len(MARKER_IDS) or (len(seen) == len(near.markers) >= config.min_markers):
+        if len(seen) == len(MARKER_IDS):
             return _fit(template, seen)
+        if len(seen) >= config.min_markers:
+            # One marker missed around where it was (covered now, or too small a crop to decode): the other
+            # three still fix the plane, when they agree, without searching the whole picture every frame.
+            location = _fit(template, seen)
+            if location.reprojection_px <= config.max_reprojection_px:
+                return location
     scale = min(1.0, config.max_width / gray.shape[1])
     small = gray if scale == 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     finder = detector(config)
