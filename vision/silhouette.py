@@ -188,11 +188,13 @@ class SilhouetteScorer:
             distances[:, have] = ray_distances(corrected, profiles, fit.camel_shading)
         # Each camel's rival is the nearest of the board and the other camels: the nearest camel's is the
         # second nearest.
-        order = np.argsort(distances, axis=1)[:, :2] if len(known) > 1 else np.zeros((len(corrected), 1), int)
         rows = np.arange(len(corrected))
-        nearest = distances[rows, order[:, 0]]
-        second = distances[rows, order[:, 1]] if len(known) > 1 else np.full(len(corrected), np.inf, np.float32)
-        rival_camel = np.where(np.arange(len(known))[None, :] == order[:, :1], second[:, None], nearest[:, None])
+        first = distances.argmin(axis=1)
+        nearest = distances[rows, first]
+        others = distances.copy()
+        others[rows, first] = np.inf
+        second = others.min(axis=1)
+        rival_camel = np.where(np.arange(len(known))[None, :] == first[:, None], second[:, None], nearest[:, None])
         rival = np.minimum(board_distance[:, None], rival_camel)
         evidence = (rival - distances) / fit.evidence_scale
         unknown = [index for index, profile in enumerate(known) if profile is None]
