@@ -185,6 +185,20 @@ def locate_board(
             location = _fit(template, seen)
             if location.reprojection_px <= config.max_reprojection_px:
                 return location
+    seen = find_markers(config, template, gray)
+    missing = [marker for marker in MARKER_IDS if marker not in seen]
+    if len(seen) < config.min_markers:
+        raise BoardNotFound(missing)
+    location = _fit(template, seen)
+    if missing and location.reprojection_px > config.max_reprojection_px:
+        raise BoardNotFound(missing)
+    return location
+
+
+def find_markers(config: LocateConfig, template: BoardTemplate, image: np.ndarray) -> dict[int, np.ndarray]:
+    """Every marker found in the whole picture (BGR or grey): each one's 4 corners in its pixels. A missed one
+    is looked for again, sharpened, and enlarged where the others say it must be (see :func:`_second_look`)."""
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     scale = min(1.0, config.max_width / gray.shape[1])
     small = gray if scale == 1.0 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     finder = detector(config)
@@ -201,20 +215,14 @@ def locate_board(
                 found = _second_look(finder, config, template, small, scaled, marker)
                 if found is not None:
                     seen[marker] = found / scale
-    missing = [marker for marker in MARKER_IDS if marker not in seen]
-    if len(seen) < config.min_markers:
-        raise BoardNotFound(missing)
-    if scale != 1.0 and config.corner_refinement:
+    if seen and scale != 1.0 and config.corner_refinement:
         # Corners found on the smaller picture, refined on the full one.
         criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
         found = [m for m in MARKER_IDS if m in seen]
         points = np.array([seen[m] for m in found], np.float32).reshape(-1, 1, 2)
         refined = cv2.cornerSubPix(gray, points, (max(2, round(1.5 / scale)),) * 2, (-1, -1), criteria)
         seen = {m: refined[4 * i : 4 * i + 4].reshape(4, 2).astype(np.float64) for i, m in enumerate(found)}
-    location = _fit(template, seen)
-    if missing and location.reprojection_px > config.max_reprojection_px:
-        raise BoardNotFound(missing)
-    return location
+    return seen
 
 
 def _fit(template: BoardTemplate, seen: dict[int, np.ndarray]) -> BoardLocation:

@@ -17,7 +17,7 @@ import numpy as np
 
 from vision import guidance
 from vision.board import MARKER_IDS, BoardTemplate
-from vision.locate import LocateConfig, detector
+from vision.locate import LocateConfig, find_markers
 
 PLACES = {0: "top left", 1: "top right", 2: "bottom right", 3: "bottom left"}
 HIDDEN_BELOW = 0.5
@@ -180,12 +180,8 @@ def assess_placement(
     """Check one frame (BGR) against the guidance; ``camera_matrix`` if the camera's is known."""
     size = (image.shape[1], image.shape[0])
     report = Placement(size)
-    corners, ids, _ = detector(LocateConfig()).detectMarkers(image)
-    found = {}
-    if ids is not None:
-        for quad, marker in zip(corners, ids.ravel(), strict=True):
-            if int(marker) in MARKER_IDS:
-                found[int(marker)] = quad.reshape(4, 2)
+    # The reader's own search (sharpened, enlarged second looks): a marker the reader finds is not "hidden".
+    found = find_markers(LocateConfig(), template, image)
     pose = _pose(template, found, size, camera_matrix)
     camera_at = None
     if pose is not None:

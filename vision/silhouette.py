@@ -501,22 +501,13 @@ def _lone_scores(scorer: SilhouetteScorer, space: int) -> np.ndarray:
     area = np.maximum((x1 - x0) * (y1 - y0), 1)[:, None]
     sums = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
     scores = (sums / area).reshape(offsets, levels, camels).astype(np.float32)
-    # The ground is looked at only where some camel fits best alone (its best few offsets); elsewhere a
-    # bottom camel does not count.
-    best = np.argsort(-scores[:, 0, :], axis=0, kind="stable")[:LONE_GROUND_OFFSETS]
-    looked = set(best.ravel().tolist())
     for offset in range(offsets):
-        if offset in looked:
-            scores[offset, 0] -= scorer._ground_doubt(window, offset, 1, None)
-        else:
-            scores[offset, 0] = -1.0
+        scores[offset, 0] -= scorer._ground_doubt(window, offset, 1, None)
     return scores
 
 
 LONE_CORE = 0.7
 """The share of a box's bounding rectangle (each way) its lone score is summed over."""
-LONE_GROUND_OFFSETS = 3
-"""For each camel, the ground is looked at on this many of its best offsets alone."""
 
 
 def first_track(scorer: SilhouetteScorer, threshold: float = 0.0, shortlist: int = 8) -> dict[int, list[str]]:
