@@ -140,7 +140,9 @@ def test_four_phones_and_a_table_play_a_leg_and_the_end_of_a_race(server, browse
             # The draw moves the camels along the track, except for a reader who asked for less motion.
             expect(calm.locator("#instruction")).to_contain_text("Move red 2")
             assert big.evaluate("window.animations") == 2 and calm.evaluate("window.animations") == 0
-            big.wait_for_timeout(1200)  # let the animation end before the picture
+            for page in (table, big):  # the pictures show where the camels end, not a frame of the slide
+                page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')",
+                                       timeout=10_000)
             table.screenshot(path=str(SHOTS / "table-1280x800.png"))
             big.screenshot(path=str(SHOTS / "table-1920x1080.png"))
             phones["Ann"].screenshot(path=str(SHOTS / "phone-390x844.png"))

@@ -165,3 +165,13 @@ def test_undo_after_a_correction_takes_back_the_last_action(tmp_path):
     client.post(f"/api/games/{game['game_id']}/camera/correct", headers=host(game))
     client.post(f"/api/games/{game['game_id']}/undo", headers=host(game))
     assert standing_actions(client, game) == draws(("yellow", 1))
+
+
+def test_without_a_camera_or_a_steady_reading_the_refusal_says_which(tmp_path):
+    none = create_app(tmp_path / "none", None, "http://t", testing=True).test_client()
+    response = none.get("/api/camera/setup")
+    assert response.status_code == 409
+    assert response.get_json() == {"error": "no camera is set up: the board cannot be read", "code": "NoCamera"}
+    moving = new_app(tmp_path, StillCamera(None)).get("/api/camera/setup")  # the camera's own words, "moving"
+    assert moving.status_code == 409 and moving.get_json() == {
+        "error": "the camera has no steady reading of the board (moving)", "code": "CameraNotReady"}
