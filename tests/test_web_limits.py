@@ -371,3 +371,17 @@ def test_a_body_that_is_not_utf8_or_not_json_is_refused_in_words():
 def test_a_body_over_the_limit_carries_the_code_too_large(client):
     response = client.post("/api/games", json={"junk": "y" * (ACTION_BODY_BYTES + 1)})
     assert response.status_code == 413 and response.get_json()["code"] == "TooLarge"
+
+
+def test_an_action_the_server_took_in_too_long_ago_is_refused(client):
+    # The event-loop server stamps when it took the request in; the API must pass that on to the deadline.
+    game = create(client)
+    stale = {"asgi.scope": {"camelup.received": time.monotonic() - ACTION_DEADLINE_SECONDS - 1}}
+    response = client.post(f"/api/games/{game['game_id']}/actions", json={"type": "leg_bet", "camel": "red"},
+                           headers=bearer(game["seat"]["Ann"]), environ_overrides=stale)
+    assert response.status_code == 503
+    assert state(client, game, game["host_token"])["version"] == 0
+    fresh = {"asgi.scope": {"camelup.received": time.monotonic()}}
+    response = client.post(f"/api/games/{game['game_id']}/actions", json={"type": "leg_bet", "camel": "red"},
+                           headers=bearer(game["seat"]["Ann"]), environ_overrides=fresh)
+    assert response.status_code == 200
