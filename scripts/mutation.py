@@ -10,18 +10,26 @@ the code that no test noticed: read it, then write the test that fails on it.
     .venv/bin/python scripts/mutation.py --survivors companion/table/store.py   # after new tests: rerun only
                                                                  # that module's last survivors (minutes, not an hour)
 
+    .venv/bin/python scripts/mutation.py --quick 0.3 --pending companion/gamelog.py  # on a busy machine: only
+                                          # tests under 0.3 s per mutant, only mutants with no verdict yet
+
 The score is killed / all mutants, as mutmut's own figure: a mutant that no test runs counts against it.
+With ``--quick`` the slow tests (whole simulated games, property tests) are left out of each mutant's run, so
+the score is a lower bound: a survivor may still be caught by a slow test (run it without ``--quick`` to see).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import random
 import subprocess
 import sys
 import tomllib
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,6 +38,34 @@ GUARDED = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
 KILLED = {1, 3, 36, 24, -24, 152, 255, 37}  # a failing test, a crash, or a timeout all count as caught
 SURVIVED = {0}
 NO_TEST = {33}  # no test runs the mutated function: as bad as a survivor
+
+
+STATS = ROOT / "mutants" / "mutmut-stats.json"
+
+
+@contextlib.contextmanager
+def quick_tests(cap: float | None) -> Iterator[None]:
+    """While mutmut runs, each function is tested only by its tests quicker than ``cap`` seconds (by mutmut's
+    own timings; the three quickest if none is). Afterwards every test is put back."""
+    if cap is None or not STATS.exists():
+        if cap is not None:
+            print("--quick needs one full run first (it learns which tests are slow): running in full")
+        yield
+        return
+    full = json.loads(STATS.read_text())
+    durations = full["duration_by_test"]
+    quick = {**full, "tests_by_mangled_function_name": {
+        function: [t for t in tests if durations.get(t, 0.0) < cap] or sorted(tests, key=durations.get)[:3]
+        for function, tests in full["tests_by_mangled_function_name"].items()}}
+    STATS.write_text(json.dumps(quick))
+    try:
+        yield
+    finally:
+        after = json.loads(STATS.read_text())
+        mapping = after["tests_by_mangled_function_name"]
+        for function, tests in full["tests_by_mangled_function_name"].items():
+            mapping[function] = sorted(set(mapping.get(function, [])) | set(tests))
+        STATS.write_text(json.dumps(after))
 
 
 def results() -> dict[str, int | None]:
@@ -59,23 +95,24 @@ def report(patterns: list[str]) -> int:
     survivors: list[str] = []
     for mutant, code in sorted(results().items()):
         module = module_of(mutant)
-        if module not in wanted or code is None:
+        if module not in wanted:
             continue
         outcome = "killed" if code in KILLED else "survived" if code in SURVIVED else \
-            "no test" if code in NO_TEST else "skipped"
+            "no test" if code in NO_TEST else "not run"
         scores.setdefault(module, Counter())[outcome] += 1
         if outcome in ("survived", "no test"):
             survivors.append(mutant)
     if not scores:
         print("no mutation results for these modules: run without --report first", file=sys.stderr)
         return 2
-    print(f"{'module':34} {'killed':>7} {'survived':>9} {'no test':>8} {'score':>7}")
+    print(f"{'module':34} {'killed':>7} {'survived':>9} {'no test':>8} {'score':>7} {'not run':>8}")
     below = []
     for module, count in sorted(scores.items()):
         tested = count["killed"] + count["survived"] + count["no test"]
         score = count["killed"] / tested if tested else 1.0
         below += [module] if score < 0.9 else []
-        print(f"{module:34} {count['killed']:7} {count['survived']:9} {count['no test']:8} {score:7.1%}")
+        print(f"{module:34} {count['killed']:7} {count['survived']:9} {count['no test']:8} {score:7.1%} "
+              f"{count['not run']:8}")
     for mutant in survivors:
         print(f"\n--- not caught: {mutant}")
         shown = subprocess.run([sys.executable, "-m", "mutmut", "show", mutant], cwd=ROOT,
@@ -92,21 +129,38 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", action="store_true", help="print the last run's figures without running")
     parser.add_argument("--survivors", action="store_true",
                         help="rerun only the mutants the last run left alive (after writing tests for them)")
+    parser.add_argument("--pending", action="store_true", help="run only the mutants with no verdict yet")
+    parser.add_argument("--sample", type=int, metavar="N",
+                        help="run at most N mutants per module, picked at random (seeded): a quick estimate")
+    parser.add_argument("--quick", type=float, metavar="SECONDS",
+                        help="leave out tests slower than this from each mutant's run (the score is then a floor)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
     patterns = args.modules or GUARDED
     if not args.report:
         names = [pattern.removesuffix(".py").replace("/", ".") + ".*" for pattern in patterns]
-        if args.survivors:
+        if args.survivors or args.pending or args.sample:
             wanted = wanted_modules(patterns)
-            names = [mutant for mutant, code in sorted(results().items())
-                     if module_of(mutant) in wanted and (code in SURVIVED or code in NO_TEST)]
+            chosen = [(mutant, code) for mutant, code in sorted(results().items()) if module_of(mutant) in wanted]
+            if args.survivors:
+                chosen = [(m, code) for m, code in chosen if code in SURVIVED or code in NO_TEST]
+            if args.pending:
+                chosen = [(m, code) for m, code in chosen if code is None]
+            names = [m for m, _ in chosen]
+            if args.sample:
+                by_module: dict[str, list[str]] = {}
+                for mutant in names:
+                    by_module.setdefault(module_of(mutant), []).append(mutant)
+                pick = random.Random(16)
+                names = sorted(m for group in by_module.values()
+                               for m in pick.sample(group, min(args.sample, len(group))))
             if not names:
-                print("no survivors to rerun for these modules")
+                print("no mutants to run for these modules (run once without --survivors/--pending first)")
                 return report(patterns)
         command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.workers), *names]
-        print("running:", " ".join(command[1:]), flush=True)
-        subprocess.run(command, cwd=ROOT, check=False)
+        print("running:", " ".join(command[1:6]), "..." if len(command) > 6 else "", flush=True)
+        with quick_tests(args.quick):
+            subprocess.run(command, cwd=ROOT, check=False)
     return report(patterns)
 
 

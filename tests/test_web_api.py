@@ -315,3 +315,9 @@ def test_the_wifi_qr_code_escapes_every_character_the_format_reserves(tmp_path):
     game = create(plain)
     assert plain.get(f"/api/games/{game['game_id']}/table", headers=bearer(game["host_token"])).get_json() == {
         "address": "http://t/", "wifi": None}
+
+
+def test_a_body_not_sent_as_json_is_400_saying_how_to_send_it(client):
+    response = client.post("/api/games", data={"edition": "2018", "players": "Ann,Bob"})  # a form, not JSON
+    assert response.status_code == 400
+    assert response.get_json() == {"error": "the body must be JSON (Content-Type: application/json)"}
