@@ -108,3 +108,43 @@ def test_undo_with_nothing_out_says_so():
     with pytest.raises(PyramidError) as refused:
         Pyramid(PRESETS["2014"], seed=1).undo()
     assert str(refused.value) == "no die has come out this leg: nothing to undo"
+
+
+def test_a_pyramid_that_cannot_work_is_refused_saying_why():
+    with pytest.raises(ValueError) as refused:
+        Pyramid([])
+    assert str(refused.value) == "a pyramid needs at least one die"
+    with pytest.raises(ValueError) as refused:
+        Pyramid(PRESETS["2014"], draws_per_leg=0)
+    assert str(refused.value) == "draws_per_leg must be 1 to 5, not 0"
+    single = Pyramid(PRESETS["2014"], draws_per_leg=1, seed=2)  # one draw a leg is a pyramid too
+    single.draw()
+    assert single.leg_over
+
+
+def test_a_pick_is_numbered_and_timed_as_the_next_draw_and_commit_keeps_its_time():
+    ticks = iter([10.0, 20.0, 30.0, 40.0])
+    pyramid = Pyramid(PRESETS["2018"], seed=4, clock=lambda: next(ticks))
+    assert pyramid.draw().time == 10.0
+    pyramid.refill()  # leg 2 (the refill's moment is 20.0)
+    first = pyramid.draw()
+    assert (first.leg, first.sequence, first.time) == (2, 2, 30.0)  # the pick's leg, number and moment
+    picked = pyramid.pick()
+    assert (picked.leg, picked.sequence, picked.time) == (2, 3, 40.0)
+    assert pyramid.commit(picked) == picked  # taken out as picked: same number, same moment
+    with pytest.raises(PyramidError) as refused:
+        pyramid.commit(picked)
+    assert str(refused.value) == f"the {picked.die} die is not inside the pyramid"
+    with pytest.raises(PyramidError) as refused:
+        pyramid.pick(among=[first.die, picked.die])
+    assert str(refused.value) == "none of those dice is inside the pyramid"
+
+
+def test_after_the_legs_last_die_both_pick_and_commit_say_refill():
+    pyramid = Pyramid(PRESETS["2014"], draws_per_leg=2, seed=6)
+    pyramid.draw()
+    pyramid.draw()
+    for attempt in (pyramid.pick, lambda: pyramid.commit(Draw(1, 9, pyramid.inside[0], 1, None, 0.0))):
+        with pytest.raises(PyramidError) as refused:
+            attempt()
+        assert str(refused.value) == "the leg is over (2 dice are out): refill the pyramid"
