@@ -25,6 +25,7 @@ import contextlib
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import tomllib
@@ -43,16 +44,23 @@ NO_TEST = {33}  # no test runs the mutated function: as bad as a survivor
 STATS = ROOT / "mutants" / "mutmut-stats.json"
 
 
+FULL_STATS = ROOT / "mutants" / "mutmut-stats.full.json"
+
+
 @contextlib.contextmanager
 def quick_tests(cap: float | None) -> Iterator[None]:
     """While mutmut runs, each function is tested only by its tests quicker than ``cap`` seconds (by mutmut's
-    own timings; the three quickest if none is). Afterwards every test is put back."""
+    own timings; the three quickest if none is). Afterwards every test is put back (also after a run that was
+    stopped: the full list waits in ``FULL_STATS`` until then)."""
+    if FULL_STATS.exists():  # a quick run was stopped before it could put the slow tests back
+        _put_back(json.loads(FULL_STATS.read_text()))
     if cap is None or not STATS.exists():
         if cap is not None:
             print("--quick needs one full run first (it learns which tests are slow): running in full")
         yield
         return
     full = json.loads(STATS.read_text())
+    FULL_STATS.write_text(json.dumps(full))
     durations = full["duration_by_test"]
     quick = {**full, "tests_by_mangled_function_name": {
         function: [t for t in tests if durations.get(t, 0.0) < cap] or sorted(tests, key=durations.get)[:3]
@@ -61,11 +69,16 @@ def quick_tests(cap: float | None) -> Iterator[None]:
     try:
         yield
     finally:
-        after = json.loads(STATS.read_text())
-        mapping = after["tests_by_mangled_function_name"]
-        for function, tests in full["tests_by_mangled_function_name"].items():
-            mapping[function] = sorted(set(mapping.get(function, [])) | set(tests))
-        STATS.write_text(json.dumps(after))
+        _put_back(full)
+
+
+def _put_back(full: dict) -> None:
+    after = json.loads(STATS.read_text())
+    mapping = after["tests_by_mangled_function_name"]
+    for function, tests in full["tests_by_mangled_function_name"].items():
+        mapping[function] = sorted(set(mapping.get(function, [])) | set(tests))
+    STATS.write_text(json.dumps(after))
+    FULL_STATS.unlink(missing_ok=True)
 
 
 def results() -> dict[str, int | None]:
@@ -124,6 +137,7 @@ def report(patterns: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a stopped run still puts the slow tests back
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("modules", nargs="*", help="files or globs (default: every guarded module)")
     parser.add_argument("--report", action="store_true", help="print the last run's figures without running")
@@ -142,10 +156,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.survivors or args.pending or args.sample:
             wanted = wanted_modules(patterns)
             chosen = [(mutant, code) for mutant, code in sorted(results().items()) if module_of(mutant) in wanted]
-            if args.survivors:
-                chosen = [(m, code) for m, code in chosen if code in SURVIVED or code in NO_TEST]
-            if args.pending:
-                chosen = [(m, code) for m, code in chosen if code is None]
+            if args.survivors or args.pending:  # either or both
+                alive = SURVIVED | NO_TEST
+                chosen = [(m, code) for m, code in chosen
+                          if (args.survivors and code in alive) or (args.pending and code is None)]
             names = [m for m, _ in chosen]
             if args.sample:
                 by_module: dict[str, list[str]] = {}
