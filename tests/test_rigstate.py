@@ -148,3 +148,11 @@ def test_after_the_legs_last_die_both_pick_and_commit_say_refill():
         with pytest.raises(PyramidError) as refused:
             attempt()
         assert str(refused.value) == "the leg is over (2 dice are out): refill the pyramid"
+
+
+def test_a_memory_state_starts_empty_and_counts_its_saves():
+    memory = MemoryState()
+    assert memory.load("2018", DICE) is None and memory.saves == 0
+    memory.save(a_record())
+    memory.save(a_record())
+    assert memory.saves == 2 and memory.load("2018", DICE) == a_record()

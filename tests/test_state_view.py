@@ -75,3 +75,53 @@ def test_only_a_seat_caller_ever_sees_a_hand_whatever_name_it_carries(client, sc
         assert part["you"] is None
         assert part.get("legal", {}).get("finish_cards", 5) == 5  # a count at most, never the cards
     assert viewer_json(game_state, Caller("seat", "Fay"))["you"]["player"] == "Fay"
+
+
+def test_a_legs_and_the_races_scoring_are_told_line_by_line(client):
+    setup = {"track": {"1": ["green"], "2": ["yellow"], "3": ["blue", "purple"], "5": ["white"], "10": ["black"],
+                       "14": ["red"]}}
+    game = create(client, players=["Ann", "Bob"], setup=setup)
+    host = game["host_token"]
+
+    def play(**action):
+        assert act(client, game, host, **action).status_code == 200
+
+    play(player="Ann", type="leg_bet", camel="red")
+    play(player="Bob", type="pyramid", die="green", value=1)
+    seen = state(client, game, host)
+    assert seen["last_move"] == "Move green 1: space 2, on top of yellow"  # the track after the move says on what
+    assert seen["last_movement"]["on"] == "yellow" and seen["leg_scoring"] is None
+    play(player="Ann", type="finish_bet", pile="winner", camel="red")
+    play(player="Bob", type="finish_bet", pile="loser", camel="yellow")
+    for player, die in (("Ann", "yellow"), ("Bob", "blue"), ("Ann", "purple")):
+        play(player=player, type="pyramid", die=die, value=1)
+    play(player="Bob", type="pyramid", die="grey", value=1, crazy="white")  # the fifth die: the leg ends
+    leg = state(client, game, host)["leg_scoring"]
+    assert leg["leg"] == 1 and leg["ranking"] == ["red", "green", "yellow", "purple", "blue"]
+    ann, bob = leg["players"]
+    assert ann["player"] == "Ann" and ann["amounts"] == [5, 1, 1] and ann["explain"] == "5 + 1 + 1 = 7"
+    assert ann["lines"][0] == "red leg ticket 5 (red first): +5" and (ann["before"], ann["after"]) == (3, 10)
+    assert bob["amounts"] == [1, 1, 1] and (bob["before"], bob["after"]) == (3, 6)
+    assert state(client, game, host)["race_scoring"] is None
+    play(player="Ann", type="pyramid", die="red", value=3)  # red 14 → across the line
+    race = state(client, game, game["seat"]["Bob"])["race_scoring"]  # everyone sees the reveal
+    assert (race["winner"], race["loser"], race["winners"]) == ("red", "blue", ["Ann"])
+    assert race["cards"] == [
+        {"pile": "winner", "owner": "Ann", "camel": "red", "right": True, "amount": 8, "before": 11, "after": 19},
+        {"pile": "loser", "owner": "Bob", "camel": "yellow", "right": False, "amount": -1, "before": 6, "after": 5},
+    ]
+    assert race["final_money"] == {"Ann": 19, "Bob": 5}
+
+
+def test_a_seat_sees_where_its_own_cards_lie_on_both_piles_and_the_bets_it_may_make(client):
+    game = create(client, players=["Ann", "Bob"])
+    for pile, camel in (("loser", "green"), ("winner", "red")):
+        for player in ("Ann", "Bob"):
+            chosen = camel if player == "Ann" else "blue" if pile == "loser" else "yellow"
+            assert act(client, game, game["seat"][player], type="finish_bet", pile=pile, camel=chosen
+                       ).status_code == 200
+    ann = state(client, game, game["seat"]["Ann"])
+    assert ann["you"]["played"] == [{"pile": "winner", "camel": "red"}, {"pile": "loser", "camel": "green"}]
+    assert {bet["camel"]: bet["value"] for bet in ann["legal"]["leg_bets"]} == {
+        "green": 5, "yellow": 5, "red": 5, "blue": 5, "purple": 5}
+    assert [2, "cheer"] in ann["legal"]["tile_spots"] and [1, "cheer"] not in ann["legal"]["tile_spots"]

@@ -33,7 +33,7 @@ def body() -> Any:
         raise too_large(limit)
     request.max_content_length = limit  # also bounds a body sent without a length (chunked)
     try:
-        raw = request.get_data(cache=False)
+        raw = request.get_data(cache=False)  # pragma: no mutate (caching the body changes only memory use)
     except RequestEntityTooLarge:
         raise too_large(limit) from None
     return parse_json(raw)
