@@ -55,7 +55,10 @@ def test_the_result_is_set_with_the_entry_and_kept_unless_given(tmp_path):
     store.append("g1", 1, "action", {}, "Ann", result={"winners": ["Ann"]})
     store.append("g1", 2, "action", {}, "Bob")  # KEEP: the result stays
     assert store.games()[0].result == {"winners": ["Ann"]}
-    store.append("g1", 3, "undo", {}, "host", result=None)  # an undo past the end takes it back
+    store.append("g1", 3, "undo", {}, "host", result={})  # an empty result is no result
+    assert store.games()[0].result is None
+    store.append("g1", 4, "action", {}, "Ann", result={"winners": ["Bob"]})
+    store.append("g1", 5, "undo", {}, "host", result=None)  # an undo past the end takes it back
     again = Store(tmp_path / "g.sqlite3").games()[0]
     assert again.result is None and again.characters == {"Ann": "Nomad"} and again.joined == ("Ann",)
 

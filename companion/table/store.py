@@ -199,7 +199,8 @@ class Store:
             db.close()
         except (OSError, sqlite3.Error):
             pass
-        empty = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+        empty = sqlite3.connect(":memory:", check_same_thread=False,
+                                isolation_level=None)  # pragma: no mutate (nothing is ever written to it)
         empty.executescript(SCHEMA)
         return empty
 
@@ -284,13 +285,11 @@ class Store:
         self._write([("UPDATE games SET joined = ? WHERE id = ?",  # pragma: no mutate
                       (json.dumps(list(joined)), game_id))])
 
-    def set_result(self, game_id: str, result: dict[str, Any] | None) -> None:
-        self._write([("UPDATE games SET result = ? WHERE id = ?",  # pragma: no mutate
-                      (json.dumps(result) if result else None, game_id))])
-
     def games(self) -> list[GameRow]:
         with self._lock:
-            optional = ", ".join(column if column in self._optional else "NULL" for column in OPTIONAL_COLUMNS)
+            optional = ", ".join(column if column in self._optional
+                                 else "NULL"  # pragma: no mutate
+                                 for column in OPTIONAL_COLUMNS)
             rows = self._db.execute(
                 "SELECT id, created, edition, players, setup, dice, host_token, table_token,"  # pragma: no mutate
                 " seat_tokens, result,"  # pragma: no mutate
