@@ -123,6 +123,7 @@ def test_the_host_corrects_the_game_from_the_camera_and_it_lasts(tmp_path):
     assert actions[1]["value"] == 3 and len(actions) == 2
     entries = client.application.extensions["camelup"].game(game["game_id"]).entries
     assert entries[-1].kind == "correct" and entries[-1].body["was"]["value"] == 2  # what it was, kept
+    assert entries[-1].body["source"] == "camera" and entries[-1].by == "host"  # and who said so
     # A second time, nothing is left to explain: the board already matches.
     assert client.post(f"{url}/correct", headers=host(game)).status_code == 409
     # After a restart the correction stands (it is in the stored history, not only in memory).

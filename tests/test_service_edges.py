@@ -96,3 +96,79 @@ def test_the_simulated_pyramid_names_a_crazy_camel_for_the_grey_die_only():
     for die, value, crazy in rolls:
         assert value in (1, 2, 3)
         assert (crazy in ("black", "white")) if die == "grey" else crazy is None
+
+
+class FixedPyramid:
+    """An electronic pyramid whose draws the test chooses; it remembers every state it was synced to."""
+
+    name = "fixed"
+
+    def __init__(self, *draws) -> None:
+        self.draws = list(draws)
+        self.synced: list = []
+
+    def roll(self, state):
+        return self.draws.pop(0)
+
+    def setup(self, edition):
+        return {1: ("green", "red"), 3: ("yellow", "blue", "purple"), 14: ("black",), 16: ("white",)}
+
+    def sync(self, state) -> None:
+        self.synced.append(state)
+
+
+def test_a_pyramid_draw_records_the_grey_dies_camel_and_refuses_out_of_turn_or_after_the_race(tmp_path):
+    pyramid = FixedPyramid(("grey", 2, "white"), ("red", 3, None))
+    service = GameService(Store(tmp_path / "games.sqlite3"), pyramid)
+    near_the_end = {"track": {"1": ["green"], "2": ["yellow"], "3": ["blue", "purple"], "14": ["black"],
+                              "15": ["red"], "16": ["white"]}}
+    gid = service.create({"edition": "2018", "players": ["Ann", "Bob"], "dice": "pyramid",
+                          "setup": near_the_end})["game_id"]
+    assert refusal(lambda: service.act(gid, HOST, {"player": "Bob", "type": "pyramid"})) == (
+        409, "it is Ann's turn, not Bob's", "NotYourTurnError")
+    service.act(gid, HOST, {"player": "Ann", "type": "pyramid"})
+    assert service.store.entries(gid)[-1].body == {"player": "Ann", "type": "pyramid", "die": "grey", "value": 2,
+                                                   "crazy": "white"}
+    service.act(gid, Caller("seat", "Bob"), {"type": "pyramid"})  # red 15 → across the line
+    assert service.game(gid).state.game_over
+    assert refusal(lambda: service.act(gid, HOST, {"player": "Ann", "type": "pyramid"})) == (
+        409, "the race is over: no more actions can be taken", "RaceOverError")
+    assert service.store.games()[0].result is not None
+    service.undo(gid, HOST)  # the race is on again: its stored result goes
+    assert service.store.games()[0].result is None and not service.game(gid).state.game_over
+
+
+def test_pyramid_dice_without_a_pyramid_and_bad_character_names_are_refused_in_words(tmp_path):
+    service = GameService(Store(tmp_path / "games.sqlite3"))
+    body = {"edition": "2018", "players": ["Ann", "Bob"], "setup": SETUP}
+    assert refusal(lambda: service.create({**body, "dice": "pyramid"})) == (
+        400, "no electronic pyramid is configured here: use \"dice\": \"manual\"", None)
+    status, words, _ = refusal(lambda: service.create({**body, "characters": ["Nomad", "x" * 40]}))
+    assert status == 400 and words.startswith("a character's name 'xxx") and "longer than 32 characters" in words
+    for name, words in (("  ", "a player's name must not be empty"), (".", "a player's name cannot be '.'"),
+                        ("Ann\u2029Lee", "a player's name 'Ann\\u2029Lee' holds a control character (U+2029)")):
+        assert refusal(lambda name=name: service.create({**body, "players": ["Bob", name]})) == (400, words, None)
+    created = service.create({**body, "characters": ["Nomad", "Merchant"]})  # a list: in seating order
+    assert service.game(created["game_id"]).row.characters == {"Ann": "Nomad", "Bob": "Merchant"}
+
+
+def test_after_a_restart_the_pyramid_holds_the_dice_of_the_game_played_last(tmp_path):
+    ticks = iter(range(100, 200))
+    store = Store(tmp_path / "games.sqlite3", clock=lambda: float(next(ticks)))
+    service = GameService(store, FixedPyramid())
+    played, newer = new(service, "pyramid"), new(service, "pyramid")
+    service.act(played, HOST, {"player": "Ann", "type": "leg_bet", "camel": "red"})
+    service.act(played, HOST, {"player": "Bob", "type": "pyramid", "die": "red", "value": 1})
+    pyramid = FixedPyramid()
+    GameService(Store(tmp_path / "games.sqlite3", clock=lambda: 500.0), pyramid)
+    assert [len(state.dice_out) for state in pyramid.synced] == [1]  # the played game, with red out
+    assert pyramid.synced[0].dice_out[0].die == "red" and newer
+
+
+def test_the_button_follows_the_game_acted_in_last_even_when_the_clock_cannot_tell(tmp_path):
+    service = GameService(Store(tmp_path / "games.sqlite3", clock=lambda: 0.0), FixedPyramid())
+    older, newer = new(service, "pyramid"), new(service, "pyramid")
+    service.act(older, HOST, {"player": "Ann", "type": "leg_bet", "camel": "red"})
+    service.act(newer, HOST, {"player": "Ann", "type": "leg_bet", "camel": "red"})
+    assert service.button_draw("red", 1, None) is not None
+    assert service.game(newer).version == 2 and service.game(older).version == 1

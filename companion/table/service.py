@@ -74,7 +74,7 @@ class SimulatedPyramid:
 
 
 def _token() -> str:
-    return secrets.token_urlsafe(24)
+    return secrets.token_urlsafe(24)  # pragma: no mutate (a longer token is as good)
 
 
 def same_token(given: str, expected: str) -> bool:
@@ -115,7 +115,7 @@ class GameService:
         self.base_url = base_url
         self._games: dict[str, LiveGame] = {}
         self._lock = threading.Lock()
-        self._last_active: str | None = None
+        self._last_active: str | None = None  # pragma: no mutate (no game's id is "")
         for row in store.games():
             self._games[row.id] = self._replay(row, store.entries(row.id))
         on_button = getattr(self.pyramid, "on_button", None)
@@ -170,7 +170,7 @@ class GameService:
             raise ApiError(400, "no electronic pyramid is configured here: use \"dice\": \"manual\"")
         characters = payload.get("characters", {})
         if isinstance(characters, list) and len(characters) == len(players):
-            characters = dict(zip(players, characters, strict=True))
+            characters = dict(zip(players, characters, strict=True))  # pragma: no mutate (lengths checked)
         if not isinstance(characters, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in characters.items()
         ):
@@ -410,8 +410,8 @@ class GameService:
         result: object = KEEP
         if after.game_over:
             result = {"money": after.money_by_player(), "winners": list(after.winners())}
-        elif kind in ("undo", "correct") and game.row.result:
-            result = None
+        elif kind in ("undo", "correct"):
+            result = None  # the race is on again: a stored result goes (the row in memory never holds it)
         entry = self.store.append(game.row.id, len(game.entries) + 1, kind, body, by, result)  # or StorageError
         game.record(entry, after)
         self._last_active = game.row.id
