@@ -60,6 +60,7 @@ def test_the_player_to_act_gets_their_hand_and_the_host_only_its_size(client, sc
         fay["you"]["finish_cards"])
     assert fay["legal"]["partners"] == ["Ann", "Bob", "Cy"]  # Dee and Eve are partners already
     assert fay["legal"]["dice"] == ["green", "red", "blue", "purple"]  # yellow and grey are out
+    assert {bet["camel"]: bet["value"] for bet in fay["legal"]["leg_bets"]}["red"] == 3  # Ann took red's 5
     host = state(client, scene, scene["host_token"])
     assert host["legal"]["player"] == "Fay" and host["legal"]["finish_cards"] == 5 and host["you"] is None
     cy = state(client, scene, scene["seat"]["Cy"])
