@@ -2,7 +2,6 @@
 each end is taken, a step beyond is refused with the key and the range named. Mutation testing found most of
 these edges could move, or a key's name drop out of its message, unnoticed."""
 
-
 import pytest
 
 from firmware_py.config import ConfigError, load_config, parse_config
