@@ -153,7 +153,7 @@ def score_leg(
         partner = partner_of.get(player)
         if partner is not None and own[partner]:
             best = max(own[partner], key=lambda reward: reward.amount)
-            if best.amount > 0:
+            if best.amount > 0:  # pragma: no mutate (no reward is ever 0: >= is the same test)
                 rewards.append(Reward("partner", best.amount, partner=partner, copied=best))
         net = sum(reward.amount for reward in rewards)
         scores.append(PlayerLegScore(player, tuple(rewards), before, max(0, before + net)))

@@ -71,7 +71,7 @@ class GameState:
         return self.money[self.players.index(player)]
 
     def money_by_player(self) -> dict[str, int]:
-        return dict(zip(self.players, self.money, strict=True))
+        return dict(zip(self.players, self.money, strict=True))  # pragma: no mutate (same length by construction)
 
     # -- the track ------------------------------------------------------------------------------------
     def ranking(self) -> tuple[str, ...]:

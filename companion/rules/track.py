@@ -148,7 +148,7 @@ def step_camel(
         if space == end:
             spaces[slot] = (end, unit + below if underneath else below + unit)
             break
-        if space > end:
+        if space > end:  # pragma: no mutate (space == end was taken just above)
             spaces.insert(slot, (end, unit))
             break
     else:
