@@ -172,3 +172,24 @@ def test_the_button_follows_the_game_acted_in_last_even_when_the_clock_cannot_te
     service.act(newer, HOST, {"player": "Ann", "type": "leg_bet", "camel": "red"})
     assert service.button_draw("red", 1, None) is not None
     assert service.game(newer).version == 2 and service.game(older).version == 1
+
+
+def test_a_seat_taken_by_a_phone_stays_taken_after_a_restart(tmp_path):
+    service = GameService(Store(tmp_path / "games.sqlite3"))
+    gid = new(service)
+    service.authenticate(gid, service.credentials(gid)["seats"][1]["token"])  # Bob's phone opens his link
+    again = GameService(Store(tmp_path / "games.sqlite3"))
+    assert again.game(gid).row.joined == ("Bob",)
+
+
+def test_after_a_restart_the_button_goes_to_the_game_with_the_latest_entry_not_its_second(tmp_path):
+    ticks = iter(range(100, 200))
+    service = GameService(Store(tmp_path / "games.sqlite3", clock=lambda: float(next(ticks))), FixedPyramid())
+    busy = new(service, "pyramid")
+    for player, camel in (("Ann", "red"), ("Bob", "blue")):
+        service.act(busy, HOST, {"player": player, "type": "leg_bet", "camel": camel})
+    quiet = new(service, "pyramid")  # made after the busy game's second entry...
+    service.act(busy, HOST, {"player": "Ann", "type": "leg_bet", "camel": "green"})  # ...before its third
+    again = GameService(Store(tmp_path / "games.sqlite3", clock=lambda: 500.0), None)
+    assert again.button_draw("yellow", 1, None) is not None
+    assert again.game(busy).version == 4 and again.game(quiet).version == 0
