@@ -118,14 +118,14 @@ def report(patterns: list[str]) -> int:
     if not scores:
         print("no mutation results for these modules: run without --report first", file=sys.stderr)
         return 2
-    print(f"{'module':34} {'killed':>7} {'survived':>9} {'no test':>8} {'score':>7} {'not run':>8}")
+    print(f"{'module':34} {'killed':>7} {'survived':>9} {'no test':>8} {'score':>7} {'not run':>8}  sample ±95%")
     below = []
     for module, count in sorted(scores.items()):
         tested = count["killed"] + count["survived"] + count["no test"]
         score = count["killed"] / tested if tested else 1.0
         below += [module] if score < 0.9 else []
         print(f"{module:34} {count['killed']:7} {count['survived']:9} {count['no test']:8} {score:7.1%} "
-              f"{count['not run']:8}")
+              f"{count['not run']:8}  {_margin(score, tested, tested + count['not run'])}")
     for mutant in survivors:
         print(f"\n--- not caught: {mutant}")
         shown = subprocess.run([sys.executable, "-m", "mutmut", "show", mutant], cwd=ROOT,
@@ -134,6 +134,14 @@ def report(patterns: list[str]) -> int:
     if below:
         print(f"\nunder 90%: {', '.join(below)}")
     return 0
+
+
+def _margin(score: float, tested: int, total: int) -> str:
+    """How far a sampled score may be from the whole module's (rough: normal approximation, finite population)."""
+    if tested == total or tested < 2:
+        return "" if tested == total else "?"
+    spread = max(score * (1 - score), 1 / tested) / tested * (total - tested) / (total - 1)  # as if 1 miss
+    return f"±{1.96 * spread ** 0.5:.1%}"
 
 
 def main(argv: list[str] | None = None) -> int:
