@@ -193,3 +193,66 @@ def test_after_a_restart_the_button_goes_to_the_game_with_the_latest_entry_not_i
     again = GameService(Store(tmp_path / "games.sqlite3", clock=lambda: 500.0), None)
     assert again.button_draw("yellow", 1, None) is not None
     assert again.game(busy).version == 4 and again.game(quiet).version == 0
+
+
+def test_names_that_are_not_text_are_refused():
+    from companion.table.service import check_name
+
+    assert refusal(lambda: check_name(7, "a player's name")) == (400, "a player's name must be text", None)
+    assert check_name("  Ann ", "a player's name") == "Ann"
+
+
+def test_characters_given_as_a_list_must_match_the_players(service):
+    body = {"edition": "2018", "players": ["Ann", "Bob"], "setup": SETUP}
+    assert refusal(lambda: service.create({**body, "characters": ["Nomad"]})) == (
+        400, "'characters' must map each player to a character's name", None)
+    assert refusal(lambda: service.create({**body, "characters": {"Zed": "Nomad", "Yan": "Sage"}})) == (
+        400, "'characters' names no such player: Yan, Zed", None)
+    assert refusal(lambda: service.create({**body, "players": "Ann,Bob"})) == (
+        400, "'players' must be a list of names in seating order", None)
+    created = service.create(body)
+    assert created["host_url"] == f"http://localhost:8000/host/{created['game_id']}#{created['host_token']}"
+
+
+def test_a_pyramid_game_after_a_restart_without_the_pyramid_asks_for_the_die_by_hand(tmp_path):
+    first = GameService(Store(tmp_path / "games.sqlite3"), FixedPyramid())
+    gid = new(first, "pyramid")
+    again = GameService(Store(tmp_path / "games.sqlite3"))  # the pyramid is unplugged now
+    assert refusal(lambda: again.act(gid, HOST, {"player": "Ann", "type": "pyramid"})) == (
+        409, "no electronic pyramid is configured: enter the die by hand", None)
+    again.act(gid, HOST, {"player": "Ann", "type": "pyramid", "die": "red", "value": 1})
+    assert again.store.entries(gid)[-1].by == "host"  # the scorekeeper entered it
+
+
+def test_a_malformed_action_is_400_with_its_code_and_stop_listening_to_no_game_is_harmless(service):
+    gid = new(service)
+    assert refusal(lambda: service.act(gid, HOST, {"player": "Ann", "type": "dance"}))[::2] == (
+        400, "InvalidActionError")
+    service.stop_listening("no-such-game", lambda: None)
+    service.stop_listening(gid, lambda: None)
+
+
+def test_an_imported_log_replays_into_the_same_game(service):
+    log = {"format": "camelup-game-log/1", "edition": "2018", "players": ["Ann", "Bob"], "setup": SETUP,
+           "actions": [{"player": "Ann", "type": "leg_bet", "camel": "red"},
+                       {"player": "Bob", "type": "pyramid", "die": "blue", "value": 2}]}
+    gid = service.import_log(log)["game_id"]
+    game = service.game(gid)
+    assert game.actions == log["actions"] and [entry.by for entry in game.entries] == ["import", "import"]
+    assert game.state.track.as_dict()[5] == ("blue", "purple") and game.state.current_player == "Ann"
+
+
+def test_a_player_may_take_back_their_tap_for_exactly_the_grace_period(tmp_path):
+    from companion.table.service import TAKE_BACK_SECONDS
+
+    now = [100.0]
+    service = GameService(Store(tmp_path / "games.sqlite3", clock=lambda: now[0]))
+    gid = new(service)
+    ann = Caller("seat", "Ann")
+    service.act(gid, ann, {"type": "leg_bet", "camel": "red"})
+    now[0] += TAKE_BACK_SECONDS
+    service.undo(gid, ann)  # just in time
+    service.act(gid, ann, {"type": "leg_bet", "camel": "red"})
+    now[0] += TAKE_BACK_SECONDS + 0.5
+    assert refusal(lambda: service.undo(gid, ann)) == (
+        409, "too late to take it back: ask the host to undo", "TakeBackTooLate")

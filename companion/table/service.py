@@ -407,7 +407,7 @@ class GameService:
         """Store first (durable), then update memory, then wake the listeners."""
         if after is None:
             after = apply(game.state, action_from_json(body))
-        result: object = KEEP
+        result: object = KEEP  # pragma: no mutate (None = no result: an action after the race end is refused)
         if after.game_over:
             result = {"money": after.money_by_player(), "winners": list(after.winners())}
         elif kind in ("undo", "correct"):
@@ -506,7 +506,7 @@ class GameService:
         key = (version, caller.role, caller.player)
         text = game.views.get(key)
         if text is None:
-            public = game.views.get((version, "public", None))
+            public = game.views.get((version, "public", None))  # pragma: no mutate (a cache key: a miss recomputes)
             if public is None:
                 public = json.dumps(public_state_json(game, version, state))
             own = json.dumps(viewer_json(state, caller))
