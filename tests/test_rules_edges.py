@@ -4,8 +4,19 @@ mutation testing with the quick tests alone."""
 
 import pytest
 
-from companion.rules import EDITION_2018, FinishBet, LegBet, LegTicket, apply, new_game, score_leg
-from companion.rules.errors import InvalidActionError
+from companion.rules import (
+    EDITION_2018,
+    FinishBet,
+    LegBet,
+    LegTicket,
+    Partnership,
+    PlaceTile,
+    PyramidTicket,
+    apply,
+    new_game,
+    score_leg,
+)
+from companion.rules.errors import InvalidActionError, RuleError
 from companion.rules.scoring import FinishCard
 from companion.rules.track import Track
 from companion.rules.view import HIDDEN, view_for
@@ -64,3 +75,39 @@ def test_leaders_need_two_racing_camels():
     with pytest.raises(ValueError) as refused:
         Track.from_mapping({3: ("red", "black")}).leaders(EDITION_2018.racing_camels)
     assert str(refused.value) == "fewer than two racing camels on the track"
+
+
+def refused(state, action) -> str:
+    with pytest.raises(RuleError) as error:
+        apply(state, action)
+    return str(error.value)
+
+
+def test_refused_bets_and_tiles_say_why_in_words():
+    state = new_game(EDITION_2018, ["Ann", "Bob"], SETUP)
+    assert refused(state, FinishBet("Ann", "winner", "black")) == \
+        "the black camel is a crazy camel: nobody can bet on it (finish card)"
+    six = new_game(EDITION_2018, ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], SETUP)
+    assert refused(six, Partnership("Ann", "Zed")) == "there is no player named 'Zed' in this game"
+    placed = apply(state, PlaceTile("Ann", 7, "cheer"))
+    placed = apply(placed, LegBet("Bob", "red"))
+    assert refused(placed, PlaceTile("Ann", 7, "boo")) == (
+        "your spectator tile is already on space 7: moving it needs a different space "
+        "(the side cannot be flipped without moving)")
+
+
+def test_each_players_tile_is_their_own_and_a_camel_twice_names_both_spaces():
+    state = new_game(EDITION_2018, ["Ann", "Bob"], SETUP)
+    state = apply(apply(state, PlaceTile("Ann", 7, "cheer")), PlaceTile("Bob", 10, "boo"))
+    assert (state.tile_of("Bob").space, state.tile_of("Ann").space) == (10, 7)
+    with pytest.raises(InvalidActionError) as error:
+        new_game(EDITION_2018, ["Ann", "Bob"], {**SETUP, 5: ("red",)})
+    assert str(error.value) == "the red camel is on the track twice (spaces 1 and 5)"
+
+
+def test_a_crazy_camel_backwards_onto_space_1_has_not_crossed_any_line():
+    setup = {2: ("green", "red"), 3: ("yellow", "blue", "purple"), 4: ("black",), 16: ("white",)}
+    state = new_game(EDITION_2018, ["Ann", "Bob"], setup)
+    after = apply(state, PyramidTicket("Ann", "grey", 3, "black"))  # black 4 → 1
+    assert after.track.as_dict()[1] == ("black",) and not after.game_over
+    assert after.last_movement.crossed_finish is False
