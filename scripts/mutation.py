@@ -73,6 +73,9 @@ def quick_tests(cap: float | None) -> Iterator[None]:
 
 
 def _put_back(full: dict) -> None:
+    if not STATS.exists():  # mutmut will collect the map again in full
+        FULL_STATS.unlink(missing_ok=True)
+        return
     after = json.loads(STATS.read_text())
     mapping = after["tests_by_mangled_function_name"]
     for function, tests in full["tests_by_mangled_function_name"].items():
