@@ -83,3 +83,27 @@ def test_the_config_says_where_it_came_from_and_which_pins_drive_what(tmp_path):
     with pytest.raises(ConfigError) as refused:
         load_config(path)
     assert str(refused.value) == f"{path}: button.pin: GPIO2 is already used by I2C SDA"
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"button": {"pin": 1}}, "button.pin: 1 is not a GPIO pin (BCM numbers 2 to 27)"),
+    ({"button": {"pin": True}}, "button.pin: True is not a GPIO pin (BCM numbers 2 to 27)"),
+    ({"led": {"green": 40}}, "led.green: 40 is not a GPIO pin (BCM numbers 2 to 27)"),
+    ({"servo": {"min_pulse_width": 0.002, "max_pulse_width": 0.002}},
+     "servo.max_pulse_width: must be greater than servo.min_pulse_width"),
+    ({"servo": {"channels": {"orange": 1}}}, "servo.channels.orange: no such die in the 2018 pyramid "
+                                             "(green, yellow, red, blue, purple, grey)"),
+    ({"servo": {"closed_angle": 200}}, "servo.closed_angle: 200 is outside 0.0..180.0"),
+    ({"servo": {"open_angles": 90}}, "servo.open_angles: must be a table of die name = angle"),
+])
+def test_each_refused_setting_is_named_with_its_section(data, message):
+    with pytest.raises(ConfigError) as refused:
+        parse_config(data)
+    assert str(refused.value) == message
+
+
+def test_a_die_given_its_own_colour_keeps_its_faces_and_crazy_colours():
+    config = parse_config({"colours": {"grey": "#808080"}})
+    assert config.source == "configuration"
+    grey = next(die for die in config.dice if die.name == "grey")
+    assert grey.faces == (1, 2, 3) and grey.crazy_colours == ("white", "black")
