@@ -107,3 +107,9 @@ def test_a_die_given_its_own_colour_keeps_its_faces_and_crazy_colours():
     assert config.source == "configuration"
     grey = next(die for die in config.dice if die.name == "grey")
     assert grey.faces == (1, 2, 3) and grey.crazy_colours == ("white", "black")
+
+
+def test_a_pin_must_be_a_whole_number_not_a_float_that_equals_one():
+    with pytest.raises(ConfigError) as refused:
+        parse_config({"button": {"pin": 17.0}})
+    assert str(refused.value) == "button.pin: 17.0 is not a GPIO pin (BCM numbers 2 to 27)"

@@ -13,6 +13,7 @@ from companion.rules import (
     PlaceTile,
     PyramidTicket,
     apply,
+    move_camel,
     new_game,
     score_leg,
 )
@@ -111,3 +112,15 @@ def test_a_crazy_camel_backwards_onto_space_1_has_not_crossed_any_line():
     after = apply(state, PyramidTicket("Ann", "grey", 3, "black"))  # black 4 → 1
     assert after.track.as_dict()[1] == ("black",) and not after.game_over
     assert after.last_movement.crossed_finish is False
+
+
+def test_a_camel_landing_exactly_on_the_last_space_has_not_finished():
+    setup = {1: ("green",), 2: ("yellow",), 3: ("blue", "purple"), 14: ("red",), 10: ("black",), 12: ("white",)}
+    state = apply(new_game(EDITION_2018, ["Ann", "Bob"], setup), PyramidTicket("Ann", "red", 2, None))
+    assert state.track.as_dict()[16] == ("red",) and not state.game_over
+
+
+def test_moving_a_camel_that_is_not_on_the_track_names_it():
+    with pytest.raises(KeyError) as missing:
+        move_camel(Track.from_mapping({3: ("red",)}), "pink", 1, EDITION_2018)
+    assert missing.value.args == ("pink",)

@@ -148,7 +148,7 @@ def score_leg(
         partner_of[second] = first
 
     scores = []
-    for player, before in zip(players, money, strict=True):
+    for player, before in zip(players, money, strict=True):  # pragma: no mutate (one amount per player)
         rewards = list(own[player])
         partner = partner_of.get(player)
         if partner is not None and own[partner]:
@@ -171,7 +171,7 @@ def score_race(
     """End-of-race scoring (decision 7): the winner pile, then the loser pile, card by card in the order
     the cards were placed. A right card pays 8, 5, 3, 2, then 1; a wrong one costs 1, never below 0."""
     winner, loser = ranking[0], ranking[-1]
-    balance = dict(zip(players, money, strict=True))
+    balance = dict(zip(players, money, strict=True))  # pragma: no mutate (one amount per player)
     payouts = []
     for pile, cards, target in (("winner", winner_pile, winner), ("loser", loser_pile, loser)):
         right_so_far = 0

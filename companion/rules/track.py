@@ -130,8 +130,8 @@ def step_camel(
     direction = -1 if camel in edition.crazy_camels else 1
     end = start + direction * steps
     tile = None
-    underneath = False
-    if tiles and end in tiles and 1 <= end <= edition.track_length:
+    underneath = False  # pragma: no mutate (None is as false)
+    if tiles and end in tiles and 1 <= end <= edition.track_length:  # pragma: no mutate (no tile on space 1)
         tile = tiles[end]
         if tile.side == edition.plus_side:
             end += direction
