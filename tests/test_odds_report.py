@@ -93,3 +93,68 @@ def test_a_finished_race_is_certain(state):
     ranking = over.ranking()
     assert odds.win == {camel: float(camel == ranking[0]) for camel in EDITION_2018.racing_camels}
     assert odds.lose == {camel: float(camel == ranking[-1]) for camel in EDITION_2018.racing_camels}
+
+
+def test_every_race_and_tile_number_in_the_report_is_the_one_computed_for_that_player(state):
+    from companion.odds import tile_evs
+    from companion.odds.leg import tile_ev_where_it_is
+
+    asked: list = []
+
+    def progress(spots):
+        asked.append(list(spots))
+        return spots
+
+    report = odds_report(state, rollouts=200, seed=9, progress=progress)
+    race = race_odds(state, 200, 9)
+    assert report["race"] == {camel: {"win": race.win[camel], "lose": race.lose[camel],
+                                      "win_95": race.interval(race.win[camel]),
+                                      "lose_95": race.interval(race.lose[camel])} for camel in race.win}
+    expected: dict = {}
+    for (space, side), ev in tile_evs(state, "Bob").items():
+        expected.setdefault(str(space), {})[side] = ev
+    assert report["tile_ev"] == expected and asked and len(asked[0]) == sum(map(len, expected.values()))
+    assert report["tile_ev_where_it_is"] == tile_ev_where_it_is(state, "Bob") > 0  # his tile on 8 earns
+
+
+def test_after_the_race_no_draws_are_left_and_no_tile_is_valued(state):
+    over = state.evolve(game_over=True)
+    report = odds_report(over, rollouts=0)
+    assert report["draws_left_in_leg"] == 0 and "tile_ev" not in report
+
+
+def test_a_table_without_the_tile_left_where_it_is_says_nothing_about_it():
+    report = {key: value for key, value in REPORT.items() if key != "tile_ev_where_it_is"}
+    line = next(line for line in odds_table(report).splitlines() if line.startswith("best tile spots"))
+    assert line == "best tile spots for Ann: space 12 cheer +1.75, space 9 boo +0.75, space 7 cheer +0.50"
+    wide = {**REPORT, "race": {**REPORT["race"], "red": {**REPORT["race"]["red"], "win_95": 0.1}}}
+    assert "60.0% ±10.0" in odds_table(wide)
+
+
+def test_a_finish_card_is_valued_by_how_many_others_may_be_right_before_it():
+    from companion.odds.race import finish_card_evs
+
+    eight = ["P1", "P2", "P3", "P4", "P5", "P6", "P7", "Me"]
+    state = new_game(EDITION_2018, eight, {1: ("green", "red"), 3: ("yellow", "blue", "purple"),
+                                           14: ("black",), 16: ("white",)})
+    for player in eight[:7]:  # seven hidden cards on the winner pile before mine
+        state = apply(state, FinishBet(player, "winner", "green"))
+    win = {"green": 0.3, "yellow": 0.2, "red": 0.2, "blue": 0.2, "purple": 0.1}
+    odds = RaceOdds(win, dict.fromkeys(win, 0.2), 1000)
+    evs = finish_card_evs(state, "Me", odds)
+
+    def by_hand(p, others):  # ours is the (1 + k)-th right card, k ~ Binomial(others, p); 8 5 3 2 1 then 1s
+        payouts = [8, 5, 3, 2, 1, 1, 1, 1]
+        right = sum(math.comb(others, k) * p**k * (1 - p) ** (others - k) * payouts[k] for k in range(others + 1))
+        return p * right - (1 - p)
+
+    assert evs["red"]["winner"] == pytest.approx(by_hand(0.2, 7))
+    assert evs["red"]["loser"] == pytest.approx(by_hand(0.2, 0))
+    assert evs["green"]["winner"] == pytest.approx(by_hand(0.3, 7))
+
+
+def test_a_race_odds_of_one_rollout_and_of_a_finished_race_are_whole():
+    state = new_game(EDITION_2018, ["Ann", "Bob"], {1: ("green", "red"), 3: ("yellow", "blue", "purple"),
+                                                   14: ("black",), 16: ("white",)})
+    one = race_odds(state, 1, 4)
+    assert sorted(one.win.values()) == [0.0, 0.0, 0.0, 0.0, 1.0] and sorted(one.lose.values())[-1] == 1.0

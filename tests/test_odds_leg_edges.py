@@ -1,0 +1,54 @@
+"""Leg odds at their edges (companion/odds/leg.py): a finished race, a sampled leg against the exact one on a
+board small enough to sample quickly, and the sampled interval. Found by mutation testing with the quick tests."""
+
+import math
+import random
+
+import pytest
+
+from companion.odds import exact_leg_odds, sampled_leg_odds
+from companion.odds.leg import LegOdds
+from companion.rules import EDITION_2018, PlaceTile, PyramidTicket, apply, new_game
+
+SETUP = {1: ("green", "red"), 3: ("yellow", "blue", "purple"), 14: ("black",), 16: ("white",)}
+
+
+def late_in_the_leg():
+    """Three dice out, a cheer tile on 6: two draws left among red, purple and grey."""
+    state = new_game(EDITION_2018, ["Ann", "Bob"], SETUP)
+    for action in (PlaceTile("Ann", 6, "cheer"), PyramidTicket("Bob", "green", 1, None),
+                   PyramidTicket("Ann", "yellow", 1, None), PyramidTicket("Bob", "blue", 1, None)):
+        state = apply(state, action)
+    return state
+
+
+def test_a_finished_race_has_its_order_for_certain_in_exact_and_sampled_odds():
+    over = new_game(EDITION_2018, ["Ann", "Bob"], SETUP).evolve(game_over=True)
+    for odds in (exact_leg_odds(over), sampled_leg_odds(over, 20, random.Random(1))):
+        assert odds.first == {"green": 0.0, "yellow": 0.0, "red": 0.0, "blue": 0.0, "purple": 1.0}
+        assert odds.second == {"green": 0.0, "yellow": 0.0, "red": 0.0, "blue": 1.0, "purple": 0.0}
+        assert odds.race_ends == 0.0 and odds.tile_landings == {} and odds.space_landings == {}
+
+
+def test_sampled_leg_odds_agree_with_the_exact_ones_on_every_number():
+    state = late_in_the_leg()
+    exact = exact_leg_odds(state)
+    sampled = sampled_leg_odds(state, 3000, random.Random(5))
+    assert exact.race_ends == 0.0 and sampled.race_ends == 0.0  # nothing can reach the line in two draws
+    for camel in exact.first:
+        assert sampled.first[camel] == pytest.approx(exact.first[camel], abs=0.04)
+        assert sampled.second[camel] == pytest.approx(exact.second[camel], abs=0.04)
+    assert set(sampled.tile_landings) == set(exact.tile_landings) == {6}
+    assert sampled.tile_landings[6] == pytest.approx(exact.tile_landings[6], abs=0.04)
+    assert set(sampled.space_landings) == set(exact.space_landings)
+    for space, expected in exact.space_landings.items():
+        assert sampled.space_landings[space] == pytest.approx(expected, abs=0.04)
+    assert sum(exact.space_landings.values()) + sum(exact.tile_landings.values()) == pytest.approx(2.0)
+
+
+def test_the_interval_is_zero_for_exact_odds_and_shrinks_with_samples():
+    exact = LegOdds({}, {}, 0.0, {}, {})
+    assert exact.interval(0.5) == 0.0
+    sampled = LegOdds({}, {}, 0.0, {}, {}, samples=400)
+    assert sampled.interval(0.5) == pytest.approx(1.96 * math.sqrt(0.25 / 400))
+    assert sampled.interval(0.9) == pytest.approx(1.96 * math.sqrt(0.09 / 400))
