@@ -52,3 +52,19 @@ def test_the_interval_is_zero_for_exact_odds_and_shrinks_with_samples():
     sampled = LegOdds({}, {}, 0.0, {}, {}, samples=400)
     assert sampled.interval(0.5) == pytest.approx(1.96 * math.sqrt(0.25 / 400))
     assert sampled.interval(0.9) == pytest.approx(1.96 * math.sqrt(0.09 / 400))
+
+
+def test_race_odds_of_a_forced_finish_are_certain():
+    """Blue rides on red at 16; the last draw of the leg is red or blue, and either carries blue over the line
+    first; purple is at the bottom of the last stack. Every rollout must give blue first and purple last."""
+    from companion.odds import race_odds
+
+    setup = {16: ("red", "blue"), 10: ("green",), 11: ("yellow",), 12: ("purple",), 5: ("black",), 3: ("white",)}
+    state = new_game(EDITION_2018, ["Ann", "Bob"], setup)
+    for player, die, crazy in (("Ann", "green", None), ("Bob", "yellow", None), ("Ann", "purple", None),
+                               ("Bob", "grey", "white")):
+        state = apply(state, PyramidTicket(player, die, 1, crazy))
+    assert sorted(state.dice_in_pyramid()) == ["blue", "red"] and state.track.as_dict()[13] == (
+        "purple", "yellow", "green")
+    odds = race_odds(state, 300, 2)
+    assert odds.win["blue"] == 1.0 and odds.lose["purple"] == 1.0
