@@ -127,7 +127,9 @@ def test_the_host_corrects_the_game_from_the_camera_and_it_lasts(tmp_path):
     assert entries[-1].body["source"] == "camera" and entries[-1].by == "host"  # and who said so
     # A second time, nothing is left to explain: the board already matches.
     again_refused = client.post(f"{url}/correct", headers=host(game))
-    assert again_refused.status_code == 409 and again_refused.get_json()["code"] == "NoCorrection"
+    assert again_refused.status_code == 409 and again_refused.get_json() == {
+        "error": "no single die entry explains what the camera sees: put the camels back as the game says",
+        "code": "NoCorrection"}
     # After a restart the correction stands (it is in the stored history, not only in memory).
     again = new_app(tmp_path, StillCamera(seen))
     state = again.get(f"/api/games/{game['game_id']}/state", headers=host(game)).get_json()

@@ -57,3 +57,15 @@ def test_a_three_digit_space_is_read_as_a_number_and_refused_by_the_rules_not_th
 def test_a_log_without_actions_is_a_game_not_yet_begun():
     log = {k: v for k, v in SPEC_EXAMPLE.items() if k != "actions"}
     assert parse_log(log).actions == () and parse_log(log).replay().current_player == "Ann"
+
+
+@pytest.mark.parametrize(("action", "message"), [
+    (["leg_bet"], "an action must be a JSON object, not [\"leg_bet\"]"),
+    ({"type": "leg_bet", "camel": "red"}, "a leg_bet action needs 'player'"),
+    ({**ANN, "type": "pyramid", "die": "red"}, "a pyramid action needs 'value'"),
+    ({**ANN, "type": "pyramid", "die": "grey", "value": 1, "crazy": "pink"},
+     "the grey die's number is black or white, not 'pink'"),
+])
+def test_a_refused_action_says_exactly_what(action, message):
+    error = refusal(with_changes(actions=[action]))
+    assert (error.action, error.message) == (1, message)

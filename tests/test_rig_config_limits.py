@@ -113,3 +113,16 @@ def test_a_pin_must_be_a_whole_number_not_a_float_that_equals_one():
     with pytest.raises(ConfigError) as refused:
         parse_config({"button": {"pin": 17.0}})
     assert str(refused.value) == "button.pin: 17.0 is not a GPIO pin (BCM numbers 2 to 27)"
+
+
+def test_more_settings_refused_or_kept_word_for_word():
+    with pytest.raises(ConfigError) as refused:
+        parse_config({"colours": {"green": 5}})
+    assert str(refused.value) == 'colours.green: 5 is not a colour like "#ff8000"'
+    with pytest.raises(ConfigError) as refused:
+        parse_config({"pin_factory": "gpio"})
+    assert str(refused.value) == "pin_factory: must be one of auto, lgpio, rpigpio, mock, not 'gpio'"
+    servo = parse_config({"servo": {"min_angle": 10, "max_angle": 170}}).servo
+    assert servo.driver == "pca9685"
+    assert servo.pulse_width(90) == pytest.approx((servo.min_pulse_width + servo.max_pulse_width) / 2)
+    assert servo.pulse_width(10) == pytest.approx(servo.min_pulse_width)

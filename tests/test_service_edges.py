@@ -256,3 +256,24 @@ def test_a_player_may_take_back_their_tap_for_exactly_the_grace_period(tmp_path)
     now[0] += TAKE_BACK_SECONDS + 0.5
     assert refusal(lambda: service.undo(gid, ann)) == (
         409, "too late to take it back: ask the host to undo", "TakeBackTooLate")
+
+
+def test_more_refusals_word_for_word(tmp_path):
+    service = GameService(Store(tmp_path / "games.sqlite3"), FixedPyramid())
+    body = {"edition": "2018", "players": ["Ann", "Bob\u202e"], "setup": SETUP}
+    assert refusal(lambda: service.create(body)) == (
+        400, "a player's name 'Bob\\u202e' holds a text-direction control character (U+202E), which would reorder "
+             "the text around it", None)
+    log = {"format": "camelup-game-log/1", "edition": "2018", "players": ["Ann", "Bob"], "setup": SETUP,
+           "actions": [{"player": "Ann", "type": "leg_bet"}]}
+    assert refusal(lambda: service.import_log(log)) == (400, "action 1: a leg_bet action needs 'camel'", None)
+
+
+def test_only_a_pyramid_game_takes_its_start_from_the_pyramid(tmp_path):
+    service = GameService(Store(tmp_path / "games.sqlite3"), FixedPyramid())
+    fixed = {"track": {str(k): list(v) for k, v in FixedPyramid().setup("2018").items()}}
+    electronic = service.create({"edition": "2018", "players": ["Ann", "Bob"], "dice": "pyramid"})
+    assert service.game(electronic["game_id"]).row.setup == fixed
+    starts = [service.game(service.create({"edition": "2018", "players": ["Ann", "Bob"]})["game_id"]).row.setup
+              for _ in range(3)]  # manual dice: rolled by the simulated pyramid, not this one's fixed start
+    assert any(start != fixed for start in starts)
