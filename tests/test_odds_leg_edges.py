@@ -68,3 +68,23 @@ def test_race_odds_of_a_forced_finish_are_certain():
         "purple", "yellow", "green")
     odds = race_odds(state, 300, 2)
     assert odds.win["blue"] == 1.0 and odds.lose["purple"] == 1.0
+
+
+def test_race_odds_count_the_tiles_already_on_the_track():
+    """Red on 15 with a cheer tile on 16: a red 1 lands on the tile and steps over the line this leg. The race
+    odds must see the tile (seeded, so the comparison is the same every run)."""
+    from companion.odds import race_odds
+    from companion.rules import LegBet
+
+    setup = {15: ("red",), 9: ("green",), 10: ("yellow",), 11: ("blue", "purple"), 5: ("black",), 3: ("white",)}
+
+    def late_leg(first):
+        state = new_game(EDITION_2018, ["Ann", "Bob"], setup)
+        for action in (first, PyramidTicket("Bob", "green", 1, None), PyramidTicket("Ann", "yellow", 1, None),
+                       PyramidTicket("Bob", "blue", 1, None), PyramidTicket("Ann", "purple", 1, None)):
+            state = apply(state, action)
+        return state
+
+    with_tile = race_odds(late_leg(PlaceTile("Ann", 16, "cheer")), 2000, 3).win["red"]
+    without = race_odds(late_leg(LegBet("Ann", "green")), 2000, 3).win["red"]
+    assert with_tile > without + 0.03
