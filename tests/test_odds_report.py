@@ -93,6 +93,7 @@ def test_a_finished_race_is_certain(state):
     ranking = over.ranking()
     assert odds.win == {camel: float(camel == ranking[0]) for camel in EDITION_2018.racing_camels}
     assert odds.lose == {camel: float(camel == ranking[-1]) for camel in EDITION_2018.racing_camels}
+    assert odds.rollouts == 0 and odds.interval(0.5) == 0.0  # certain: no sampling, no interval
 
 
 def test_every_race_and_tile_number_in_the_report_is_the_one_computed_for_that_player(state):
