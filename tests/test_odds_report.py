@@ -87,7 +87,7 @@ def test_a_race_probability_interval_shrinks_with_the_rollouts():
     assert RaceOdds({}, {}, 1600).interval(0.2) == pytest.approx(odds.interval(0.2) / 2)
 
 
-def test_a_finished_race_is_certain(state):
+def test_a_finished_race_is_certain_with_no_rollouts_and_no_interval(state):
     over = state.evolve(game_over=True)
     odds = race_odds(over, 50, 3)
     ranking = over.ranking()
