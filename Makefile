@@ -53,9 +53,10 @@ bench: setup
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 # Mutation testing of the modules that guard secrets, money and durability (slow; not part of `make test`).
-# `make mutation MODULES=companion/table/store.py` runs one changed module.
+# `make mutation MODULES=companion/table/store.py` runs one changed module;
+# `MUTATION_FLAGS="--quick 0.3 --survivors"` reruns only its survivors with the quick tests (see the README).
 mutation: setup
-	$(BIN)/python scripts/mutation.py $(MODULES)
+	$(BIN)/python scripts/mutation.py $(MUTATION_FLAGS) $(MODULES)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis mutants

@@ -67,7 +67,7 @@ class LegOverError(PyramidError):
 
 
 def _default_colour(name: str) -> tuple[float, float, float]:
-    return DEFAULT_LED_COLOURS.get(name, (1.0, 1.0, 1.0))
+    return DEFAULT_LED_COLOURS[name]  # every preset die has its colour: no fallback that no die would use
 
 
 DEFAULT_LED_COLOURS: dict[str, tuple[float, float, float]] = {

@@ -80,7 +80,7 @@ class StateFile:
             StateError: the file is unreadable, damaged, or for the other edition.
         """
         try:
-            text = self.path.read_text(encoding="utf-8")
+            text = self.path.read_text(encoding="utf-8")  # pragma: no mutate (json.dumps writes ASCII only)
         except FileNotFoundError:
             return None
         except OSError as error:

@@ -53,6 +53,14 @@ MEASURE = """() => {
 }"""
 
 
+# Resolves when every animation on the page has ended (or was cancelled); fails after 10 s. (evaluate, not
+# wait_for_function: the page's Content-Security-Policy forbids the eval that polling would need.)
+ANIMATIONS_DONE = """() => Promise.race([
+  Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))),
+  new Promise((_, fail) => setTimeout(() => fail(new Error("animations still running after 10 s")), 10000)),
+])"""
+
+
 def tap(page, kind, args):
     """Do one action the way a player would on the phone page."""
     expect(page.locator("#turn")).to_have_class("turn mine", timeout=5000)
@@ -140,7 +148,8 @@ def test_four_phones_and_a_table_play_a_leg_and_the_end_of_a_race(server, browse
             # The draw moves the camels along the track, except for a reader who asked for less motion.
             expect(calm.locator("#instruction")).to_contain_text("Move red 2")
             assert big.evaluate("window.animations") == 2 and calm.evaluate("window.animations") == 0
-            big.wait_for_timeout(1200)  # let the animation end before the picture
+            for page in (table, big):  # the pictures show where the camels end, not a frame of the slide
+                page.evaluate(ANIMATIONS_DONE)
             table.screenshot(path=str(SHOTS / "table-1280x800.png"))
             big.screenshot(path=str(SHOTS / "table-1920x1080.png"))
             phones["Ann"].screenshot(path=str(SHOTS / "phone-390x844.png"))

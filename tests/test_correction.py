@@ -2,6 +2,7 @@
 
 import json
 
+from companion.gamelog import replay_actions
 from companion.rules import EDITION_2018, PyramidTicket, apply, move_camel, new_game
 from companion.table.camera_watch import CameraStatus, CameraWatch
 from companion.table.correction import amendments_explaining
@@ -123,8 +124,12 @@ def test_the_host_corrects_the_game_from_the_camera_and_it_lasts(tmp_path):
     assert actions[1]["value"] == 3 and len(actions) == 2
     entries = client.application.extensions["camelup"].game(game["game_id"]).entries
     assert entries[-1].kind == "correct" and entries[-1].body["was"]["value"] == 2  # what it was, kept
+    assert entries[-1].body["source"] == "camera" and entries[-1].by == "host"  # and who said so
     # A second time, nothing is left to explain: the board already matches.
-    assert client.post(f"{url}/correct", headers=host(game)).status_code == 409
+    again_refused = client.post(f"{url}/correct", headers=host(game))
+    assert again_refused.status_code == 409 and again_refused.get_json() == {
+        "error": "no single die entry explains what the camera sees: put the camels back as the game says",
+        "code": "NoCorrection"}
     # After a restart the correction stands (it is in the stored history, not only in memory).
     again = new_app(tmp_path, StillCamera(seen))
     state = again.get(f"/api/games/{game['game_id']}/state", headers=host(game)).get_json()
@@ -165,3 +170,33 @@ def test_undo_after_a_correction_takes_back_the_last_action(tmp_path):
     client.post(f"/api/games/{game['game_id']}/camera/correct", headers=host(game))
     client.post(f"/api/games/{game['game_id']}/undo", headers=host(game))
     assert standing_actions(client, game) == draws(("yellow", 1))
+
+
+def test_without_a_camera_or_a_steady_reading_the_refusal_says_which(tmp_path):
+    none = create_app(tmp_path / "none", None, "http://t", testing=True).test_client()
+    response = none.get("/api/camera/setup")
+    assert response.status_code == 409
+    assert response.get_json() == {"error": "no camera is set up: the board cannot be read", "code": "NoCamera"}
+    moving = new_app(tmp_path, StillCamera(None)).get("/api/camera/setup")  # the camera's own words, "moving"
+    assert moving.status_code == 409 and moving.get_json() == {
+        "error": "the camera has no steady reading of the board (moving)", "code": "CameraNotReady"}
+
+
+def test_a_board_two_corrections_explain_is_refused_naming_both(tmp_path):
+    # A cheer tile on 5: yellow 2 lands on it and steps to 6, yellow 3 goes straight to 6 — the same board.
+    entered = [{"player": "Ann", "type": "spectator", "space": 5, "side": "cheer"},
+               {"player": "Bob", "type": "pyramid", "die": "yellow", "value": 1}]
+    seen_state = replay_actions(start(), [entered[0], {**entered[1], "value": 3}])
+    seen = {space: list(stack) for space, stack in seen_state.track.as_dict().items()}
+    client = new_app(tmp_path, StillCamera(seen))
+    setup = {"track": {str(space): list(stack) for space, stack in SETUP.items()}}
+    game = client.post("/api/games", json={"edition": "2018", "players": PLAYERS, "dice": "manual",
+                                           "setup": setup}).get_json()
+    for obj in entered:
+        assert client.post(f"/api/games/{game['game_id']}/actions", json=obj, headers=host(game)).status_code == 200
+    response = client.post(f"/api/games/{game['game_id']}/camera/correct", headers=host(game))
+    assert response.status_code == 409 and response.get_json() == {
+        "error": "the camera's board fits more than one correction (Bob's pyramid ticket: yellow 1 → yellow 2; or "
+                 "Bob's pyramid ticket: yellow 1 → yellow 3): undo and enter the draws again",
+        "code": "AmbiguousCorrection"}
+    assert standing_actions(client, game) == entered  # nothing changed

@@ -301,3 +301,23 @@ def test_a_database_from_before_characters_still_opens(tmp_path):
     old.close()
     games = Store(tmp_path / "games.sqlite3").games()
     assert [(g.id, g.characters) for g in games] == [("g1", {})]
+
+
+def test_the_wifi_qr_code_escapes_every_character_the_format_reserves(tmp_path):
+    # A network name and password holding each of \ ; , : (the WIFI: format's separators) must survive a scan.
+    hotspot = ("Camel;Table,\\1", "sand:dunes;,\\")
+    client = create_app(tmp_path, None, "http://192.168.4.1:8000", testing=True, hotspot=hotspot).test_client()
+    game = create(client)
+    info = client.get(f"/api/games/{game['game_id']}/table", headers=bearer(game["table_token"])).get_json()
+    assert info["wifi"] == {"ssid": hotspot[0], "password": hotspot[1],
+                            "qr": "WIFI:T:WPA;S:Camel\\;Table\\,\\\\1;P:sand\\:dunes\\;\\,\\\\;;"}
+    plain = create_app(tmp_path / "lan", None, "http://t", testing=True).test_client()
+    game = create(plain)
+    assert plain.get(f"/api/games/{game['game_id']}/table", headers=bearer(game["host_token"])).get_json() == {
+        "address": "http://t/", "wifi": None}
+
+
+def test_a_body_not_sent_as_json_is_400_saying_how_to_send_it(client):
+    response = client.post("/api/games", data={"edition": "2018", "players": "Ann,Bob"})  # a form, not JSON
+    assert response.status_code == 400
+    assert response.get_json() == {"error": "the body must be JSON (Content-Type: application/json)"}

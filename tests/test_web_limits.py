@@ -13,9 +13,17 @@ from pathlib import Path
 
 import pytest
 
+from companion.table.live import ApiError
 from companion.table.service import ACTION_DEADLINE_SECONDS
 from companion.table.web import create_app
-from companion.table.web.limits import ACTION_BODY_BYTES, IMPORT_BODY_BYTES, SECURITY_HEADERS
+from companion.table.web.limits import (
+    ACTION_BODY_BYTES,
+    IMPORT_BODY_BYTES,
+    JSON_DEPTH,
+    NUMBER_DIGITS,
+    SECURITY_HEADERS,
+    parse_json,
+)
 from tests.gamegen import random_log
 from tests.test_web_api import SETUP, act, bearer, create, state
 
@@ -316,3 +324,64 @@ def test_serve_on_a_read_only_disk_says_so_and_keeps_serving(tmp_path, immutable
         process.kill()
         process.wait()
     assert "Traceback" not in process.stdout.read()
+
+
+# -- the limits' exact edges (found by mutation testing: each edge could move by one unnoticed) ---------------------
+def _refusal(raw: bytes) -> str | None:
+    try:
+        parse_json(raw)
+    except ApiError as error:
+        assert error.status == 400
+        return error.message
+    return None
+
+
+def _nested(depth: int, *, objects: bool) -> bytes:
+    text = "1"
+    for _ in range(depth):
+        text = '{"k": ' + text + "}" if objects else "[" + text + "]"
+    return text.encode()
+
+
+@pytest.mark.parametrize("objects", [False, True])
+def test_json_nested_exactly_to_the_limit_is_read_and_one_deeper_is_refused(objects):
+    assert _refusal(_nested(JSON_DEPTH, objects=objects)) is None
+    assert _refusal(_nested(JSON_DEPTH + 1, objects=objects)) == \
+        f"the body's JSON is nested deeper than {JSON_DEPTH} levels"
+    # Depth counts along every branch, not just the last one read.
+    wide = b'{"a": ' + _nested(JSON_DEPTH, objects=objects) + b', "b": 1}'
+    assert _refusal(wide) == f"the body's JSON is nested deeper than {JSON_DEPTH} levels"
+
+
+def test_numbers_of_exactly_the_longest_length_are_read_and_longer_are_refused():
+    longest = "9" * NUMBER_DIGITS
+    assert parse_json(f"[{longest}, -{longest}]".encode()) == [int(longest), -int(longest)]
+    assert _refusal(f"[{longest}9]".encode()) == f"a number in the body has more than {NUMBER_DIGITS} digits"
+    decimal = "0." + "5" * (NUMBER_DIGITS + 8)  # the longest decimal text read
+    assert parse_json(f"[{decimal}, 1.5]".encode()) == [float(decimal), 1.5]
+    assert _refusal(f"[{decimal}5]".encode()) == f"a number in the body has more than {NUMBER_DIGITS} digits"
+
+
+def test_a_body_that_is_not_utf8_or_not_json_is_refused_in_words():
+    assert _refusal(b'{"a": "\xff"}') == "the body must be JSON in UTF-8"
+    assert _refusal(b"{not json") == "the body must be JSON (Content-Type: application/json)"
+    assert _refusal(b"[Infinity]") == "Infinity is not a number JSON allows"
+
+
+def test_a_body_over_the_limit_carries_the_code_too_large(client):
+    response = client.post("/api/games", json={"junk": "y" * (ACTION_BODY_BYTES + 1)})
+    assert response.status_code == 413 and response.get_json()["code"] == "TooLarge"
+
+
+def test_an_action_the_server_took_in_too_long_ago_is_refused(client):
+    # The event-loop server stamps when it took the request in; the API must pass that on to the deadline.
+    game = create(client)
+    stale = {"asgi.scope": {"camelup.received": time.monotonic() - ACTION_DEADLINE_SECONDS - 1}}
+    response = client.post(f"/api/games/{game['game_id']}/actions", json={"type": "leg_bet", "camel": "red"},
+                           headers=bearer(game["seat"]["Ann"]), environ_overrides=stale)
+    assert response.status_code == 503
+    assert state(client, game, game["host_token"])["version"] == 0
+    fresh = {"asgi.scope": {"camelup.received": time.monotonic()}}
+    response = client.post(f"/api/games/{game['game_id']}/actions", json={"type": "leg_bet", "camel": "red"},
+                           headers=bearer(game["seat"]["Ann"]), environ_overrides=fresh)
+    assert response.status_code == 200

@@ -98,5 +98,5 @@ def finish_card_evs(state: GameState, player: str, odds: RaceOdds) -> dict[str, 
             others = sum(1 for card in pile if card.owner != player)
             p = chances[camel]
             right = _expected_payout(payouts, others, p)
-            evs[camel][pile_name] = p * right + (1 - p) * edition.wrong_finish_card
+            evs[camel][pile_name] = p * right + (1 - p) * edition.wrong_finish_card  # pragma: no mutate (x/-1 = x*-1)
     return evs

@@ -55,9 +55,6 @@ class Edition:
     def tile_sides(self) -> tuple[str, str]:
         return (self.plus_side, self.minus_side)
 
-    def is_crazy(self, camel: str) -> bool:
-        return camel in self.crazy_camels
-
     def direction(self, camel: str) -> int:
         """+1 for camels that run clockwise, -1 for the crazy camels."""
         return -1 if camel in self.crazy_camels else 1

