@@ -68,9 +68,9 @@ class Stream:
 
 
 async def slow_client(port: int, stop: asyncio.Event, every: float = 5.0, source: str | None = None,
-                      cut: list[float] | None = None) -> None:
+                      cut: list[float] | None = None, connected: list[float] | None = None) -> None:
     """Sends one more header line every ``every`` seconds and never finishes; reconnects when cut off (and notes
-    after how long in ``cut``)."""
+    after how long in ``cut``); notes each time its request has started in ``connected``."""
     while not stop.is_set():
         try:
             reader, writer = await connect(port, source)
@@ -80,6 +80,8 @@ async def slow_client(port: int, stop: asyncio.Event, every: float = 5.0, source
         started = time.monotonic()
         try:
             writer.write(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            if connected is not None:
+                connected.append(started)
             line = 0
             while not stop.is_set():
                 try:

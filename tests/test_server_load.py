@@ -99,9 +99,14 @@ def test_open_streams_and_slow_clients_do_not_starve_health_or_actions(server):
         assert [stream.status for stream in streams] == [200] * 160
         stop = asyncio.Event()
         cut: list[float] = []
+        connected: list[float] = []
         for i in range(120):
-            crowd.start(slow_client(port, stop, every=2.0, source=phone_address(500 + i), cut=cut))
-        time.sleep(1)
+            crowd.start(slow_client(port, stop, every=2.0, source=phone_address(500 + i), cut=cut,
+                                    connected=connected))
+        deadline = time.monotonic() + 10
+        while len(connected) < 120 and time.monotonic() < deadline:  # every slow client has started its request
+            time.sleep(0.02)
+        assert len(connected) >= 120, f"only {len(connected)} slow clients connected"
         other = new_game(port)
         seats = {seat["player"]: seat["token"] for seat in other["seats"]}
         started = time.monotonic()
