@@ -105,3 +105,14 @@ def test_every_camel_on_one_stack_is_scored_even_above_the_window(table, colours
     tower = {7: list(EDITION_CAMELS["2014"])}
     assert np.isfinite(scorer.track_cost(tower))
     assert scorer.track_cost(TRACK) < scorer.track_cost(tower)
+
+
+def test_colours_that_fit_nothing_in_the_picture_are_reported_as_low_confidence(table, colours):
+    image, _ = render_scene(table, TRACK, seed=11, tier="clean")
+    reading, _ = read_with_scorer(CONFIG, table.template, colours.profiles, image, colours.board_bgr)
+    assert reading.confidence >= CONFIG.min_confidence
+    assert not any("low confidence" in problem for problem in reading.problems)
+    grey = {camel: (90.0, 90.0, 200.0) for camel in colours.profiles}  # one reddish grey for every camel
+    reading, _ = read_with_scorer(CONFIG, table.template, grey, image, colours.board_bgr)
+    assert reading.confidence < CONFIG.min_confidence
+    assert any(problem.startswith("low confidence") and "calibrate" in problem for problem in reading.problems)

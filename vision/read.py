@@ -38,6 +38,9 @@ class ReadConfig:
     max_stack: int = 7
     """The board's region reaches this many camels above the spaces."""
     sample_radius_px: int = 2
+    min_confidence: float = 0.15
+    """Below this mean score of the camels placed (see :mod:`vision.silhouette`: a camel in plain view where it
+    stands scores mostly 0.2 to 0.7), the reading says the colours do not fit this picture."""
 
 
 @dataclass(frozen=True)
@@ -263,4 +266,7 @@ def read_with_scorer(
     placed = [camel for camel in camels if camel not in unseen]
     confidence = float(np.mean([scorer.camel_score(track, camel) for camel in placed])) if placed else 0.0
     problems = [*seen.problems, *(f"the {camel} camel is not seen" for camel in unseen)]
+    if confidence < config.min_confidence:
+        problems.append(f"low confidence ({max(confidence, 0.0):.2f}): the camels' colours do not fit this "
+                        "picture; calibrate the camera (camelup vision calibrate) in the table's light")
     return Reading(track, max(0.0, min(1.0, confidence)), problems, tuple(unseen)), scorer
