@@ -31,8 +31,8 @@ def test_the_table_reads_as_written():
     assert odds_table(REPORT).splitlines() == [
         "Leg odds (exact, 1 draw left in the leg; race ends this leg: 6.2%)",
         "camel      first  second  top ticket EV          race win       race lose",
-        "red        50.0%   25.0%          +2.25    60.0% ± 1.0  10.0% ± 0.5",
-        "blue       12.5%    0.0%              —     5.0% ± 0.4  50.0% ± 1.2",
+        "red        50.0%   25.0%          +2.25       60.0% ± 1.0     10.0% ± 0.5",
+        "blue       12.5%    0.0%              —        5.0% ± 0.4     50.0% ± 1.2",
         "pyramid ticket EV: +1.00",
         "best tile spots for Ann (net of the tile where it is now, worth +0.12 left there): "
         "space 12 cheer +1.75, space 9 boo +0.75, space 7 cheer +0.50",
@@ -129,7 +129,10 @@ def test_a_table_without_the_tile_left_where_it_is_says_nothing_about_it():
     line = next(line for line in odds_table(report).splitlines() if line.startswith("best tile spots"))
     assert line == "best tile spots for Ann: space 12 cheer +1.75, space 9 boo +0.75, space 7 cheer +0.50"
     wide = {**REPORT, "race": {**REPORT["race"], "red": {**REPORT["race"]["red"], "win_95": 0.1}}}
-    assert "60.0% ±10.0" in odds_table(wide)
+    assert "60.0% ± 10.0" in odds_table(wide)
+    # The race odds stand under their headers, right-aligned like the leg odds.
+    header, row = odds_table(wide).splitlines()[1:3]
+    assert len(row) == len(header) and row.endswith("10.0% ± 0.5") and header.endswith("race lose")
 
 
 def test_a_finish_card_is_valued_by_how_many_others_may_be_right_before_it():

@@ -104,8 +104,9 @@ def odds_table(report: dict[str, Any]) -> str:
         row = f"{camel:8} {_pct(leg['first']):>7} {_pct(leg['second']):>7} {'—' if ev is None else f'{ev:+.2f}':>14}"
         if race:
             r = race[camel]
-            row += (f"   {_pct(r['win'])} ±{100 * r['win_95']:4.1f} "
-                    f"{_pct(r['lose'])} ±{100 * r['lose_95']:4.1f}")
+            win = f"{_pct(r['win']).strip()} ± {100 * r['win_95']:.1f}"
+            lose = f"{_pct(r['lose']).strip()} ± {100 * r['lose_95']:.1f}"
+            row += f"   {win:>15} {lose:>15}"
         lines.append(row)
     lines.append(f"pyramid ticket EV: {report['pyramid_ticket_ev']:+.2f}")
     tiles = report.get("tile_ev")
