@@ -50,7 +50,7 @@ def main() -> None:
             image, _ = render_scene(table, random_board(edition, random.Random(seed)), seed, "light")
             started = time.process_time()
             try:
-                observation = observe(config, table.template, image, board_bgr, near=near)
+                observation = observe(config, table.template, image, near=near)
                 read_board(config, table.template, profiles, image, board_bgr, observation)
             except BoardNotFound:
                 near = None

@@ -27,8 +27,8 @@ def colours(table):
 
 
 def scorer_of(table, colours, image) -> SilhouetteScorer:
-    observation = observe(CONFIG, table.template, image, colours.board_bgr)
-    return SilhouetteScorer(CONFIG, observation, colours.profiles, table.template, board_bgr=colours.board_bgr)
+    observation = observe(CONFIG, table.template, image)
+    return SilhouetteScorer(observation, colours.profiles, table.template, board_bgr=colours.board_bgr)
 
 
 def test_each_camel_fits_where_it_stands_and_not_one_space_off(table, colours):
@@ -98,9 +98,9 @@ def test_every_camel_on_one_stack_is_scored_even_above_the_window(table, colours
     """All the camels can end on one stack (the game allows it); a board with them all there is scored, and
     a camel set on top of it too, though the top camels stand above the part of the picture read."""
     image, _ = render_scene(table, TRACK, seed=10, tier="clean")
-    observation = observe(CONFIG, table.template, image, colours.board_bgr)
+    observation = observe(CONFIG, table.template, image)
     low = FitConfig(max_level=3)  # the picture read reaches three camels high
-    scorer = SilhouetteScorer(CONFIG, observation, colours.profiles, table.template, fit=low,
+    scorer = SilhouetteScorer(observation, colours.profiles, table.template, fit=low,
                               board_bgr=colours.board_bgr)
     tower = {7: list(EDITION_CAMELS["2014"])}
     assert np.isfinite(scorer.track_cost(tower))

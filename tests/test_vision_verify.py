@@ -43,7 +43,7 @@ def scorer_for(track, seed, variation=CALM, cover=None):
         centre = np.array(truth["board_to_image"]) @ [x, y, 1.0]
         cv2.circle(image, (int(centre[0] / centre[2]), int(centre[1] / centre[2]) - 20), 70, (128, 128, 128), -1)
     config = ReadConfig()
-    return SilhouetteScorer(config, observe(config, template, image), camel_profiles("2018"), template)
+    return SilhouetteScorer(observe(config, template, image), camel_profiles("2018"), template)
 
 
 def test_hypotheses_start_with_the_expected_board_and_hold_each_slip_once():

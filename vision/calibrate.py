@@ -18,11 +18,10 @@ from typing import Any
 import numpy as np
 
 from vision.board import BoardTemplate, TemplateError, load_template, parse_template
-from vision.locate import BoardLocation, locate_board
-from vision.read import BOARD_BGR, ReadConfig, camera_pose, observe, rim_colours
-from vision.silhouette import FitConfig, SilhouetteScorer
+from vision.locate import BoardLocation
+from vision.read import BOARD_BGR, ReadConfig, observe
+from vision.silhouette import FitConfig, SilhouetteScorer, ray_distances
 from vision.synth import camel_edition, camel_profiles
-from vision.verify import ray_distance
 
 FORMAT = "camelup-camera-calibration/1"
 MIN_CHROMA_GAP = 0.02
@@ -109,9 +108,8 @@ def calibrate_from_board(
     missing = [camel for camel in camels if camel not in where]
     if missing:
         raise CalibrationError(f"the board to calibrate from must show every camel ({', '.join(missing)} missing)")
-    location = location or locate_board(config.locate, template, image)
-    pose = camera_pose(location, (image.shape[1], image.shape[0]))
-    rims = rim_colours(config, template, pose, image)
+    observation = observe(config, template, image, location)
+    rims = observation.rims
     for camel in camels:
         if where[camel] not in rims:
             raise CalibrationError(f"space {where[camel]} (the {camel} camel's) is outside the picture")
@@ -120,14 +118,13 @@ def calibrate_from_board(
         raise CalibrationError("the photo shows too little of the empty board to measure its colour")
     board = np.median(np.array(empty), axis=0)
     board_colour = (float(board[0]), float(board[1]), float(board[2]))
-    observation = observe(config, template, image, board_colour, location)
     # First each camel is whatever unlike the board fits a camel's body on its space (or the colours we start
     # from); then its colour is measured from the pixels its body covers there, and fitted again with them.
     profiles: dict[str, tuple[float, float, float] | None] = {camel: (start or {}).get(camel) for camel in camels}
     for _ in range(2):
-        samples = SilhouetteScorer(
-            config, observation, profiles, template, fit=ANYWHERE, board_bgr=board_colour
-        ).camel_samples(track)
+        samples = SilhouetteScorer(observation, profiles, template, fit=ANYWHERE, board_bgr=board_colour).camel_samples(
+            track
+        )
         for camel in camels:
             found = samples.get(camel)
             if found is None or len(found) < 3:
@@ -144,7 +141,7 @@ def calibrate_from_board(
     _check_distinct(measured)
     # The colours should show each camel where it stands: the board with it there explains the photo better
     # than without it, and each stack better than in any other order.
-    scorer = SilhouetteScorer(config, observation, measured, template, fit=ANYWHERE, board_bgr=board_colour)
+    scorer = SilhouetteScorer(observation, measured, template, fit=ANYWHERE, board_bgr=board_colour)
     cost = scorer.track_cost(track)
     # A camel the board explains better without, or a stack better in another order, contradicts the board:
     # the photo is of another board (or a camel was moved), and learning from it would teach wrong colours.
@@ -193,7 +190,7 @@ def _lit_colour(samples: np.ndarray) -> tuple[float, float, float]:
     outline caught at the body's edges). Its lit and shaded faces are allowed for when reading
     (``FitConfig.camel_shading``)."""
     median = np.median(samples, axis=0)
-    near = samples[ray_distance(samples, median.astype(np.float32), (0.5, 2.0)) < 0.06]
+    near = samples[ray_distances(samples, median[None, :], (0.5, 2.0))[:, 0] < 0.06]
     if len(near) >= 3:
         median = np.median(near, axis=0)
     return (float(median[0]), float(median[1]), float(median[2]))

@@ -173,14 +173,6 @@ def board_region(
     return region, Pose(shift @ pose.matrix, pose.rotation, pose.translation)
 
 
-def inside_convex(polygon: np.ndarray, points: np.ndarray) -> np.ndarray:
-    """Which points lie inside a convex polygon (either winding)."""
-    edges = np.roll(polygon, -1, axis=0) - polygon
-    relative = points[:, None, :] - polygon[None, :, :]
-    cross = edges[None, :, 0] * relative[:, :, 1] - edges[None, :, 1] * relative[:, :, 0]
-    return (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
-
-
 @dataclass(frozen=True)
 class Observation:
     """Where the board is in one picture: the camera's pose, and the picture it is read in."""
@@ -192,6 +184,8 @@ class Observation:
     """The picture to read (the board's region of a large picture, see :func:`board_region`)."""
     location: BoardLocation
     """Where the markers were found (in the whole picture): the next frame looks for them there first."""
+    rims: dict[int, np.ndarray] = field(default_factory=dict)
+    """Each space's own colour where no camel stands (:func:`rim_colours`); spaces outside the picture left out."""
     problems: list[str] = field(default_factory=list)
 
 
@@ -199,7 +193,6 @@ def observe(
     config: ReadConfig,
     template: BoardTemplate,
     image: np.ndarray,
-    board_bgr: tuple[float, float, float] = BOARD_BGR,
     location: BoardLocation | None = None,
     near: BoardLocation | None = None,
 ) -> Observation:
@@ -215,7 +208,7 @@ def observe(
     camera_at = -pose.rotation.T @ pose.translation
     rims = rim_colours(config, template, pose, region)
     problems = [f"space {space} is outside the picture" for space in template.spaces if space not in rims]
-    return Observation(pose, camera_at, region, location, problems)
+    return Observation(pose, camera_at, region, location, rims, problems)
 
 
 def read_board(
@@ -256,8 +249,8 @@ def read_with_scorer(
     from vision.silhouette import SilhouetteScorer, first_track
     from vision.verify import refine
 
-    seen = observation or observe(config, template, image, tuple(board_bgr))
-    scorer = SilhouetteScorer(config, seen, profiles, template, verify, fit, board_bgr=board_bgr)
+    seen = observation or observe(config, template, image)
+    scorer = SilhouetteScorer(seen, profiles, template, verify, fit, board_bgr=board_bgr)
     camels = list(profiles)
     if not scorer.spaces:
         problems = [*seen.problems, "no space of the board is in the picture"]

@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from vision.board import BoardTemplate
-from vision.read import BOARD_BGR, Observation, Pose, ReadConfig, light_at, rim_colours
+from vision.read import BOARD_BGR, Observation, Pose, light_at
 from vision.verify import Verdict, VerifyConfig, judge_costs
 
 Track = Mapping[int, Sequence[str]]
@@ -110,7 +110,6 @@ class SilhouetteScorer:
 
     def __init__(
         self,
-        config: ReadConfig,
         observation: Observation,
         profiles: Mapping[str, Sequence[float] | None],
         template: BoardTemplate,
@@ -127,7 +126,7 @@ class SilhouetteScorer:
         pose, image = observation.pose, observation.image
         self.pose = pose
         camera_at = observation.camera_at
-        rims = rim_colours(config, self.template, pose, image)
+        rims = observation.rims
         board_reference = np.array(board_bgr, np.float32)
         self._windows: dict[int, _Window] = {}
         known = [np.array(profiles[name], np.float32) if profiles[name] is not None else None for name in self.names]
@@ -341,21 +340,6 @@ class SilhouetteScorer:
         self._stack_cache[key] = result
         return result
 
-    def _paint(
-        self, window: _Window, count: int, offset: int, hidden: np.ndarray | None
-    ) -> tuple[np.ndarray, list[float]]:
-        """Which camel of a stack of ``count`` (level, or -1) each window pixel shows, and each one's full area."""
-        height, width = window.evidence.shape[:2]
-        painted = np.full((height, width), -1, np.int8)
-        areas = []
-        for level in range(count):
-            box = self._box(window, offset, level)
-            cv2.fillConvexPoly(painted, box, level, cv2.LINE_8, 2)
-            areas.append(max(1.0, cv2.contourArea(box.astype(np.float32)) / 16))
-        if hidden is not None:
-            painted[hidden] = -1
-        return painted, areas
-
     def _layout(self, window: _Window, offset: int, count: int) -> _Layout:
         key = (offset, count)
         layout = window.layouts.get(key)
@@ -384,23 +368,29 @@ class SilhouetteScorer:
             layout = window.layouts[key] = _Layout(shown, areas, ground)
         return layout
 
+    def _shown(
+        self, window: _Window, offset: int, count: int, hidden: np.ndarray | None
+    ) -> tuple[list[np.ndarray], list[float]]:
+        """For a stack of ``count`` at ``offset``: the window pixels (flat indices) each level shows, less what
+        ``hidden`` hides, and each level's full area."""
+        layout = self._layout(window, offset, count)
+        if hidden is None:
+            return layout.shown, layout.areas
+        visible = ~hidden.ravel()
+        return [pixels[visible[pixels]] for pixels in layout.shown], layout.areas
+
+    def _camel_scores(self, window: _Window, labels: list[int], offset: int, hidden: np.ndarray | None) -> list[float]:
+        shown, areas = self._shown(window, offset, len(labels), hidden)
+        evidence = window.evidence.reshape(-1, window.evidence.shape[2])
+        return [float(evidence[pixels, label].sum()) / area
+                for pixels, label, area in zip(shown, labels, areas, strict=True)]
+
     def _score(self, window: _Window, labels: list[int], offset: int, hidden: np.ndarray | None) -> float:
         """A stack's camels' scores at ``offset``, less the ground's doubt (pixels ``hidden`` left out)."""
-        layout = self._layout(window, offset, len(labels))
-        evidence = window.evidence.reshape(-1, window.evidence.shape[2])
         visible = None if hidden is None else ~hidden.ravel()
-        total = 0.0
-        for level, label in enumerate(labels):
-            shown = layout.shown[level] if visible is None else layout.shown[level][visible[layout.shown[level]]]
-            total += float(evidence[shown, label].sum()) / layout.areas[level]
-        return total - self._ground_doubt(window, offset, len(labels), visible)
-
-    @staticmethod
-    def _camel_scores(window: _Window, labels: list[int], painted: np.ndarray, areas: list[float]) -> list[float]:
-        return [
-            float(window.evidence[..., label][painted == level].sum()) / areas[level]
-            for level, label in enumerate(labels)
-        ]
+        return sum(self._camel_scores(window, labels, offset, hidden)) - self._ground_doubt(
+            window, offset, len(labels), visible
+        )
 
     def camel_score(self, track: Track, camel: str) -> float:
         """How well ``camel`` fits where ``track`` puts it (mostly 0.2 to 0.7 in plain view; 0 when hidden)."""
@@ -410,9 +400,8 @@ class SilhouetteScorer:
                 window = self._windows[space]
                 _, offset = self._stack(space, stack, track)
                 hidden = self._hidden_mask(window, self._in_front(space, track))
-                painted, areas = self._paint(window, len(stack), offset, hidden)
                 labels = [self._index[name] for name in stack]
-                return self._camel_scores(window, labels, painted, areas)[stack.index(camel)]
+                return self._camel_scores(window, labels, offset, hidden)[stack.index(camel)]
         return 0.0
 
     def _ground_doubt(self, window: _Window, offset: int, count: int, visible: np.ndarray | None) -> float:
@@ -450,20 +439,24 @@ class SilhouetteScorer:
             window = self._windows[space]
             _, offset = self._stack(space, tuple(stack), track)
             hidden = self._hidden_mask(window, self._in_front(space, track))
-            painted, _ = self._paint(window, len(stack), offset, hidden)
+            shown, _ = self._shown(window, offset, len(stack), hidden)
+            height, width = window.evidence.shape[:2]
             # The body's edges (outline, legs, the board between them) would blur the colour: its middle only.
-            for level, camel in enumerate(stack):
-                shown = (painted == level).astype(np.uint8)
-                inner = cv2.erode(shown, np.ones((3, 3), np.uint8)) if trim > 0 else shown
+            for pixels, camel in zip(shown, stack, strict=True):
+                mask = np.zeros(height * width, np.uint8)
+                mask[pixels] = 1
+                mask = mask.reshape(height, width)
+                inner = cv2.erode(mask, np.ones((3, 3), np.uint8)) if trim > 0 else mask
                 if inner.sum() < 3:
-                    inner = shown
+                    inner = mask
                 found[camel] = window.corrected[inner.astype(bool)]
         return found
 
 
 def ray_distances(samples: np.ndarray, profiles: np.ndarray, shading: tuple[float, float]) -> np.ndarray:
-    """:func:`vision.verify.ray_distance` of N samples to each of C colours at once (N × C): how far each
-    sample is from what the colour looks like lit ``shading[0]`` to ``shading[1]`` times, as a share of white."""
+    """How far each of N samples is from each of C colours (N × C): the distance to what the colour looks like
+    lit anywhere from ``shading[0]`` to ``shading[1]`` times (a segment of its ray), as a share of full white.
+    Unlike channel shares, it stays calm on dark colours, whose shares are mostly noise."""
     samples = samples.astype(np.float32)
     profiles = profiles.astype(np.float32)
     dots = samples @ profiles.T

@@ -12,8 +12,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 Track = Mapping[int, Sequence[str]]
 
 
@@ -51,16 +49,6 @@ class Verdict:
 
     def as_json(self) -> dict[str, Any]:
         return {"answer": self.answer, "margin": round(self.margin, 2), "undecided": list(self.undecided)}
-
-
-def ray_distance(samples: np.ndarray, profile: np.ndarray, shading: tuple[float, float]) -> np.ndarray:
-    """How far each sample (N×3) is from what a colour (3, or N×3) looks like lit anywhere from ``shading[0]``
-    to ``shading[1]`` times: the distance to that segment of its ray, as a share of full white. Unlike channel
-    shares, it stays calm on dark colours, whose shares are mostly noise."""
-    profile = np.broadcast_to(profile, samples.shape)
-    scale = np.einsum("ij,ij->i", samples, profile) / (np.einsum("ij,ij->i", profile, profile) + 1e-6)
-    scale = np.clip(scale, shading[0], shading[1])
-    return np.linalg.norm(samples - scale[:, None] * profile, axis=1) / 255.0
 
 
 def judge_costs(scorer: Any, hypotheses: Sequence[Track], priors: Sequence[float] | None = None) -> Verdict:

@@ -82,7 +82,7 @@ class CameraWatch:
             return cached[1]
         config = ReadConfig()
         try:
-            observation = observe(config, self.template, frame, self.board_bgr, near=self._location)
+            observation = observe(config, self.template, frame, near=self._location)
         except BoardNotFound:
             return None
         reading, scorer = read_with_scorer(config, self.template, self.profiles, frame, self.board_bgr, observation)
@@ -153,7 +153,7 @@ class CameraWatch:
                 self._learn_from(still() if callable(still) else frame)
             config = ReadConfig()
             # The camera stands still: the markers are looked for where they were in the previous frame.
-            observation = observe(config, self.template, frame, self.board_bgr, near=self._location)
+            observation = observe(config, self.template, frame, near=self._location)
             self._location = observation.location
             reading = read_board(config, self.template, self.profiles, frame, self.board_bgr, observation)
         except BoardNotFound as error:
