@@ -94,14 +94,15 @@ def calibrate_from_board(
     location: BoardLocation | None = None,
 ) -> Calibration:
     """Measure the colours in a photo of any board known to be ``track`` (space → camels, bottom first):
-    each camel's colour from the pixels the verifier finds it on (wherever on its space it stands), the
+    each camel's colour from the pixels its fitted body covers (wherever on its space it stands), the
     board's from the empty spaces. ``start``: colours to begin from (a camel standing alone needs none;
-    stacked ones are told apart better from a previous calibration).
+    stacked ones are told apart better from a previous calibration). A camel the photo shows only weakly is
+    a warning (:attr:`Calibration.warnings`), not a refusal.
 
     Raises:
-        vision.locate.BoardNotFound: the markers are not all visible.
-        CalibrationError: a camel is not seen, two look alike, or the colours measured do not read the photo
-            back as ``track`` (the message names the camels).
+        vision.locate.BoardNotFound: fewer than three markers are visible.
+        CalibrationError: a camel is not seen, two look alike, or the photo contradicts ``track`` (a camel the
+            board explains better without, or a stack better in another order; the message names them).
     """
     track = {int(space): list(stack) for space, stack in track.items() if stack}
     where = {camel: space for space, stack in track.items() for camel in stack}
