@@ -3,10 +3,9 @@ board differs from the game, takes the camera's word for it, and the lobby reads
 
 import shutil
 
-import cv2
 import pytest
 
-from tests.test_crash import free_port, request, start_server
+from tests.test_crash import request, start_with_camera
 from vision.board import load_template
 from vision.synth import SceneVariation, render_scene
 
@@ -24,11 +23,7 @@ SEEN = {1: ["green", "red"], 7: ["blue", "purple", "yellow"], 14: ["black"], 16:
 
 def test_the_host_takes_the_camera_s_word_and_the_lobby_reads_the_setup(tmp_path):
     image, _ = render_scene(load_template("2018"), SEEN, 3, CLEAN)
-    cv2.imwrite(str(tmp_path / "board.png"), image)
-    config = tmp_path / "companion.toml"
-    config.write_text(f'[camera]\nmode = "files"\nsource = "{tmp_path / "board.png"}"\nboard = "2018"\n')
-    port = free_port()
-    server = start_server(port, tmp_path / "data", extra=["--config", str(config)])
+    port, server = start_with_camera(tmp_path, image)
     try:
         _, game = request(port, "POST", "/api/games",
                           {"edition": "2018", "players": ["Ann", "Bob"], "dice": "manual", "setup": {"track": SETUP}})

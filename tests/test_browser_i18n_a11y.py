@@ -155,19 +155,13 @@ def test_the_camera_placement_page_is_translated_accessible_and_the_hosts_only(b
     """A companion with a camera (a rendered photo of a table whose palm tree hides a marker): the host's page
     links to the placement assistant, which says what to change in the page's language; a player's device that
     opens the address gets a refusal in its language, never the view."""
-    import cv2
-
-    from tests.test_crash import free_port, start_server
+    from tests.test_crash import start_with_camera
     from tests.test_placement_page import _palm_hiding_marker_1
     from vision.photo import make_table, render_scene
 
     table = make_table(203, "2018")
     frame, _ = render_scene(_palm_hiding_marker_1(table), {1: ["red"], 3: ["blue"]}, 2, "props", hand=False)
-    cv2.imwrite(str(tmp_path / "board.png"), frame)
-    config = tmp_path / "companion.toml"
-    config.write_text(f'[camera]\nmode = "files"\nsource = "{tmp_path / "board.png"}"\nboard = "2018"\n')
-    port = free_port()
-    process = start_server(port, tmp_path / "data", extra=["--config", str(config)])
+    port, process = start_with_camera(tmp_path, frame)
     try:
         from tests.browser_kit import Server
 

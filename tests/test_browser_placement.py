@@ -2,15 +2,12 @@
 placement assistant from the host's page; it shows the annotated view and says what hides a marker and what to
 do."""
 
-import dataclasses
 import shutil
 
-import cv2
-import numpy as np
 import pytest
 
-from tests.test_crash import free_port, request, start_server
-from tests.test_placement_page import SETUP
+from tests.test_crash import request, start_with_camera
+from tests.test_placement_page import SETUP, _palm_hiding_marker_1
 from vision.photo import make_table, render_scene
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -19,17 +16,9 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is n
 
 
 def test_the_placement_page_shows_the_view_and_the_advice(tmp_path):
-    table = make_table(203, "2018")
-    marker = np.array([*np.array(table.template.marker_corners(1)).mean(axis=0), 0.0])
-    camera_at = table.camera.position
-    crown = camera_at + (-200 - camera_at[2]) / (marker[2] - camera_at[2]) * (marker - camera_at)
-    hidden = dataclasses.replace(table, palm=(float(crown[0]), float(crown[1])), pyramid=None)
+    hidden = _palm_hiding_marker_1(make_table(203, "2018"))  # its crown on the sight line to marker 1
     frame, _ = render_scene(hidden, {1: ["red"], 3: ["blue"]}, 2, "props", hand=False)
-    cv2.imwrite(str(tmp_path / "board.png"), frame)
-    config = tmp_path / "companion.toml"
-    config.write_text(f'[camera]\nmode = "files"\nsource = "{tmp_path / "board.png"}"\nboard = "2018"\n')
-    port = free_port()
-    server = start_server(port, tmp_path / "data", extra=["--config", str(config)])
+    port, server = start_with_camera(tmp_path, frame)
     try:
         with playwright_api.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])

@@ -55,6 +55,18 @@ def start_server(port, data_dir, cpus=None, extra=()):
     raise RuntimeError("the server did not start")
 
 
+def start_with_camera(tmp_path, frame, board="2018"):
+    """The real server with a camera: ``frame`` (a picture, BGR) as an image file in ``files`` mode. Returns
+    its port and process."""
+    import cv2
+
+    cv2.imwrite(str(tmp_path / "board.png"), frame)
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[camera]\nmode = "files"\nsource = "{tmp_path / "board.png"}"\nboard = "{board}"\n')
+    port = free_port()
+    return port, start_server(port, tmp_path / "data", extra=["--config", str(config)])
+
+
 def test_every_acknowledged_action_survives_sigkill(tmp_path):
     log = random_log(random.Random(12), edition="2018", players=4, noise=0)
     port = free_port()
