@@ -159,13 +159,7 @@ def calibrate_from_board(
                 gains[camel] = min(gains[camel], gain)
     contradicted = sorted(camel for camel, gain in gains.items() if gain < -CONTRADICTED)
     unclear = sorted(camel for camel, gain in gains.items() if -CONTRADICTED <= gain <= 0)
-    for index, first in enumerate(unclear):
-        for second in unclear[index + 1 :]:
-            if _alike(measured[first], measured[second], loose=True):
-                raise CalibrationError(
-                    f"the {first} and {second} camels look alike to this camera: use whiter light, or check "
-                    "the camera's white balance"
-                )
+    _check_distinct({camel: measured[camel] for camel in unclear}, loose=True)
     if contradicted:
         raise CalibrationError(
             f"with the colours measured, {', '.join(contradicted)} cannot be told from the board or each other: "
@@ -180,10 +174,6 @@ def calibrate_from_board(
         for camel in unclear
     )
     return Calibration(template, measured, board_colour, warnings)
-
-
-def _place(track: Mapping[int, Sequence[str]], camel: str) -> tuple[int, int] | None:
-    return next(((space, list(stack).index(camel)) for space, stack in track.items() if camel in stack), None)
 
 
 def _lit_colour(samples: np.ndarray) -> tuple[float, float, float]:
@@ -206,11 +196,12 @@ def _alike(first: tuple[float, float, float], second: tuple[float, float, float]
     return chroma < MIN_CHROMA_GAP * (2 if loose else 1) and contrast < 0.5
 
 
-def _check_distinct(profiles: dict[str, tuple[float, float, float]]) -> None:
+def _check_distinct(profiles: Mapping[str, tuple[float, float, float]], loose: bool = False) -> None:
+    """Refuse two camels that look alike (``loose``: see :func:`_alike`), naming them."""
     names = list(profiles)
     for i, first in enumerate(names):
         for second in names[i + 1 :]:
-            if _alike(profiles[first], profiles[second]):
+            if _alike(profiles[first], profiles[second], loose):
                 raise CalibrationError(
                     f"the {first} and {second} camels look alike to this camera: use whiter light, or check "
                     "the camera's white balance"

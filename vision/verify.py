@@ -109,7 +109,7 @@ def placements(scorer: Any, track: Track, camel: str) -> list[tuple[float, dict[
     return options
 
 
-def _places(track: Track) -> dict[str, tuple[int, int]]:
+def camel_places(track: Track) -> dict[str, tuple[int, int]]:
     """Each camel's (space, level) in ``track``."""
     return {camel: (int(space), level) for space, stack in track.items() for level, camel in enumerate(stack)}
 
@@ -138,7 +138,7 @@ def refine(
                 current, cost, improved = best, best_cost, True
         if not improved:
             break
-    first, final = _places(track), _places(current)
+    first, final = camel_places(track), camel_places(current)
     unsure = []
     for camel in camels:
         options = placements(scorer, current, camel)

@@ -58,10 +58,9 @@ class CameraVerdict:
 
 def _moved(track: Mapping[int, Sequence[str]], other: Mapping[int, Sequence[str]]) -> int:
     """How many camels stand elsewhere (another space or level) in ``track`` than in ``other``."""
-    def places(board: Mapping[int, Sequence[str]]) -> dict[str, tuple[int, int]]:
-        return {camel: (int(space), level) for space, stack in board.items() for level, camel in enumerate(stack)}
+    from vision.verify import camel_places
 
-    here, there = places(track), places(other)
+    here, there = camel_places(track), camel_places(other)
     return sum(1 for camel, place in here.items() if there.get(camel) != place)
 
 
