@@ -80,3 +80,50 @@ def test_seeded_scenes_across_the_variations_are_read_right():
     # Camels whose place is not clear are reported unseen rather than guessed: few are wrong.
     assert result["scene_accuracy"] >= 0.75 and result["camel_error"] <= 0.01, result
     assert result["camels_unseen"] <= 0.06, result
+
+
+@pytest.mark.parametrize("k1", [-0.3, -0.15, 0.05])
+def test_a_lens_bends_the_board_and_the_pose_bends_with_it(k1):
+    # Markers seen through a lens with radial distortion (a wide Camera Module 3 about -0.3, a webcam -0.15),
+    # projected by OpenCV's own arithmetic: a straight projection from them puts the track, and the air above
+    # it where stacks stand, pixels off; the pose fitted with the lens's first radial term puts them right.
+    import cv2
+    import numpy as np
+
+    from vision.locate import _fit
+    from vision.read import _homography_pose
+
+    template = load_template("2014")
+    matrix = np.array([[700.0, 0, 640], [0, 700.0, 360], [0, 0, 1]])
+    distortion = np.array([k1, 0, 0, 0, 0])
+    rvec, tvec = np.array([2.3, 0.1, -0.1]), np.array([-330.0, 50.0, 820.0])
+
+    def seen(points):
+        pixels, _ = cv2.projectPoints(np.asarray(points, float), rvec, tvec, matrix, distortion)
+        return pixels.reshape(-1, 2)
+
+    corners = {m: seen([(x, y, 0.0) for x, y in template.marker_corners(m)]) for m in template.markers}
+    assert all(((quad >= 0) & (quad < (1280, 720))).all() for quad in corners.values())
+    location = _fit(template, corners)
+    points = np.array([(*template.space_centre(space), -z) for space in template.spaces for z in (0.0, 20.0, 60.0)])
+    truth = seen(points)
+    bent = np.linalg.norm(camera_pose(location, (1280, 720), template).project(points) - truth, axis=1)
+    straight = np.linalg.norm(_homography_pose(location, (1280, 720)).project(points) - truth, axis=1)
+    assert bent.max() < 0.5, bent.max()
+    if abs(k1) >= 0.15:
+        assert straight.max() > 5, straight.max()
+
+
+def test_the_poses_lens_term_is_opencvs():
+    import cv2
+    import numpy as np
+
+    from vision.read import Pose
+
+    rotation, _ = cv2.Rodrigues(np.array([0.9, -0.1, 0.05]))
+    pose = Pose(np.array([[900.0, 0, 640], [0, 900.0, 360], [0, 0, 1]]), rotation, np.array([-300.0, -200, 800]),
+                -0.2)
+    points = np.random.default_rng(1).uniform([0, 0, -80], [600, 600, 0], (50, 3))
+    expected, _ = cv2.projectPoints(points, cv2.Rodrigues(rotation)[0], pose.translation, pose.matrix,
+                                    np.array([-0.2, 0, 0, 0, 0]))
+    assert pose.project(points) == pytest.approx(expected.reshape(-1, 2), abs=1e-6)

@@ -84,6 +84,31 @@ def test_a_flat_patch_of_a_camels_colour_on_an_empty_space_is_not_that_camel(tab
     assert "green" not in reading.unseen
 
 
+def test_a_tile_of_a_camels_colour_is_not_that_camel_wherever_its_motif_leaves_board(table, colours):
+    """A desert tile covers its space: its face the colour of a camel, its motif (a big pale disc) like the
+    board. A camel set beside the disc would have board around its feet; the rest of the space is not board."""
+    image, _ = render_scene(table, TRACK, seed=8, tier="clean")
+    scorer = scorer_of(table, colours, image)
+    corners = np.array(table.template.spaces[7], float)
+    middle = corners.mean(axis=0)
+    window = scorer._windows[2]
+    green = window.evidence[..., scorer.names.index("green")] > 0.5
+    x0, y0 = window.origin
+    height, width = green.shape
+    bgr = np.median(scorer.observation.image[y0 : y0 + height, x0 : x0 + width][green], axis=0)
+    painted = image.copy()
+    face = scorer.pose.project(np.column_stack([middle + (corners - middle) * 0.95, np.zeros(4)]))
+    cv2.fillConvexPoly(painted, np.round(face).astype(np.int32), tuple(int(c) for c in bgr))
+    angles = np.linspace(0, 2 * np.pi, 32, endpoint=False)
+    disc = middle + 20 * np.column_stack([np.cos(angles), np.sin(angles)])
+    board = scorer.observation.rims[7]
+    pixels = scorer.pose.project(np.column_stack([disc, np.zeros(len(disc))]))
+    cv2.fillConvexPoly(painted, np.round(pixels).astype(np.int32), tuple(int(c) for c in board))
+    reading, _ = read_with_scorer(CONFIG, table.template, colours.profiles, painted, colours.board_bgr)
+    assert 7 not in reading.track
+    assert "green" not in reading.unseen
+
+
 def test_only_spaces_further_from_the_camera_can_be_hidden_by_a_stack(table, colours):
     image, _ = render_scene(table, TRACK, seed=9, tier="clean")
     scorer = scorer_of(table, colours, image)

@@ -25,6 +25,9 @@ from vision.synth import camel_edition, camel_profiles
 
 FORMAT = "camelup-camera-calibration/1"
 MIN_CHROMA_GAP = 0.02
+BOARD_SHADE = 0.045
+"""A camel's colour nearer than this (a share of its brightness) to a shade of the board's is the board: no camel
+stands there (measured: an empty space 0.031; the camels of 40 tables of the photo bench 0.064 and more)."""
 """Two camels whose colours (each channel's share) differ less than this cannot be told apart."""
 
 
@@ -119,23 +122,24 @@ def calibrate_from_board(
         raise CalibrationError("the photo shows too little of the empty board to measure its colour")
     board = np.median(np.array(empty), axis=0)
     board_colour = (float(board[0]), float(board[1]), float(board[2]))
-    # First each camel is whatever unlike the board fits a camel's body on its space (or the colours we start
-    # from); then its colour is measured from the pixels its body covers there, and fitted again with them.
-    profiles: dict[str, tuple[float, float, float] | None] = {camel: (start or {}).get(camel) for camel in camels}
-    for _ in range(2):
-        samples = SilhouetteScorer(observation, profiles, template, fit=ANYWHERE, board_bgr=board_colour).camel_samples(
-            track
-        )
-        for camel in camels:
-            found = samples.get(camel)
-            if found is None or len(found) < 3:
-                raise CalibrationError(
-                    f"no camel is seen on space {where[camel]}, where the {camel} camel should stand"
-                )
-            profiles[camel] = _lit_colour(found)
+    # A camel alone on its space is whatever unlike the board fits a camel's body there; one in a stack is
+    # told from the others by the colour we start from. Its colour is then measured from the pixels its body
+    # covers. Fitting again with the colour measured would let a camel drift onto what is merely like it (the
+    # board's sandy margin behind an orange camel on a far space): measured once, where it stands out.
+    profiles: dict[str, tuple[float, float, float] | None] = {
+        camel: (start or {}).get(camel) if len(track[where[camel]]) > 1 else None for camel in camels
+    }
+    samples = SilhouetteScorer(observation, profiles, template, fit=ANYWHERE, board_bgr=board_colour).camel_samples(
+        track
+    )
+    for camel in camels:
+        found = samples.get(camel)
+        if found is None or len(found) < 3:
+            raise CalibrationError(f"no camel is seen on space {where[camel]}, where the {camel} camel should stand")
+        profiles[camel] = _lit_colour(found)
     measured = {camel: colour for camel, colour in profiles.items() if colour is not None}
     for camel in camels:
-        if _alike(measured[camel], board_colour):
+        if _alike(measured[camel], board_colour) or _board_shade(measured[camel], board_colour):
             raise CalibrationError(
                 f"no camel is seen on space {where[camel]}, where the {camel} camel should stand"
             )
@@ -174,6 +178,14 @@ def calibrate_from_board(
         for camel in unclear
     )
     return Calibration(template, measured, board_colour, warnings)
+
+
+def _board_shade(colour: tuple[float, float, float], board: tuple[float, float, float]) -> bool:
+    """A colour that is only the board in more or less light (an empty space's shade, its printed edges): how far
+    it is from the board's colour lit anywhere the reader allows, as a share of its own brightness."""
+    sample = np.array([colour], np.float32)
+    distance = float(ray_distances(sample, np.array([board], np.float32), FitConfig().board_shading)[0, 0])
+    return distance < BOARD_SHADE * float(np.linalg.norm(sample)) / 255
 
 
 def _lit_colour(samples: np.ndarray) -> tuple[float, float, float]:

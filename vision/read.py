@@ -48,12 +48,17 @@ class Pose:
     matrix: np.ndarray
     rotation: np.ndarray
     translation: np.ndarray
+    radial: float = 0.0
+    """The lens's first radial distortion term (OpenCV's k1): negative for barrel distortion, about -0.1 to
+    -0.3 for webcams and wide lenses, where a straight projection would be off by 10 to 30 pixels."""
 
     def project(self, points_mm: np.ndarray) -> np.ndarray:
         """Points (N×3, mm; z into the table, so above the board is negative) to pixels (N×2)."""
         in_camera = points_mm @ self.rotation.T + self.translation
-        projected = in_camera @ self.matrix.T
-        return projected[:, :2] / projected[:, 2:3]
+        ideal = in_camera[:, :2] / in_camera[:, 2:3]
+        if self.radial:
+            ideal = ideal * (1 + self.radial * np.einsum("ij,ij->i", ideal, ideal))[:, None]
+        return ideal @ self.matrix[:2, :2].T + self.matrix[:2, 2]
 
 
 @dataclass(frozen=True)
@@ -72,7 +77,37 @@ class Reading:
         }
 
 
-def camera_pose(location: BoardLocation, image_size: tuple[int, int]) -> Pose:
+def camera_pose(location: BoardLocation, image_size: tuple[int, int], template: BoardTemplate | None = None) -> Pose:
+    """The camera's focal length, lens distortion and pose from the markers' corners (with ``template``), or
+    its focal length and pose from the board's homography alone."""
+    pose = _homography_pose(location, image_size)
+    if template is None or len(location.markers) < 3:
+        return pose
+    objects = np.array([(x, y, 0.0) for marker in location.markers for x, y in template.marker_corners(marker)],
+                       np.float32)
+    pixels = np.concatenate([location.markers[marker] for marker in location.markers]).astype(np.float32)
+    flags = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_PRINCIPAL_POINT | cv2.CALIB_FIX_ASPECT_RATIO
+             | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3)
+    try:
+        _, matrix, distortion, rvecs, tvecs = cv2.calibrateCamera(
+            [objects], [pixels], image_size, pose.matrix.copy(), np.zeros(5), flags=flags
+        )
+    except cv2.error:
+        return pose
+    radial = float(distortion.ravel()[0])
+    # Markers taped a few millimetres off can pull the fit to any distortion: a lens past these bounds is
+    # not a lens a builder would use, and the straight projection is the safer guess then.
+    if not -RADIAL_LIMIT <= radial <= RADIAL_LIMIT / 3 or not np.isfinite(matrix).all():
+        return pose
+    rotation, _ = cv2.Rodrigues(rvecs[0])
+    return Pose(np.asarray(matrix, float), rotation, tvecs[0].reshape(3).astype(float), radial)
+
+
+RADIAL_LIMIT = 0.45
+"""The strongest barrel distortion (k1) fitted; a pincushion is allowed a third of it."""
+
+
+def _homography_pose(location: BoardLocation, image_size: tuple[int, int]) -> Pose:
     """The camera's focal length and pose from the board's homography (Zhang's constraints with one unknown)."""
     width, height = image_size
     shift = np.array([[1, 0, -width / 2], [0, 1, -height / 2], [0, 0, 1]], float)
@@ -170,7 +205,7 @@ def board_region(
     if scale < 1.0:
         region = cv2.resize(region, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     shift = np.array([[scale, 0, -scale * x0], [0, scale, -scale * y0], [0, 0, 1.0]])
-    return region, Pose(shift @ pose.matrix, pose.rotation, pose.translation)
+    return region, Pose(shift @ pose.matrix, pose.rotation, pose.translation, pose.radial)
 
 
 @dataclass(frozen=True)
@@ -203,7 +238,7 @@ def observe(
     """
     if location is None:
         location = locate_board(config.locate, template, image, near)
-    pose = camera_pose(location, (image.shape[1], image.shape[0]))
+    pose = camera_pose(location, (image.shape[1], image.shape[0]), template)
     region, pose = board_region(config, template, image, pose)
     camera_at = -pose.rotation.T @ pose.translation
     rims = rim_colours(config, template, pose, region)

@@ -62,9 +62,13 @@ class FitConfig:
     """How much a pixel of the body box that is unlike the camel counts against it (one that is like it: 1)."""
     board_shading: tuple[float, float] = (0.55, 1.15)
     camel_shading: tuple[float, float] = (0.4, 1.6)
+    backdrop_shading: tuple[float, float] = (0.8, 1.25)
+    """How much lighter or darker than the empty scene (see ``backdrop``) a pixel may be and still be it."""
     ground_mm: tuple[float, float] = (3.0, 12.0)
     """The ground around a camel's feet: from this far beyond its footprint to this far. Where a camel stands,
     the board shows there; a flat patch of its colour (a tile, a card) is that colour there too."""
+    floor_share: float = 0.85
+    """The floor of a space whose look is asked: this share of its outline, about its middle."""
     ground_penalty: float = 1.0
     """What a bottom camel loses when the ground around it does not look like the board (a mean board-likeness
     of -1: the full amount)."""
@@ -92,6 +96,7 @@ class _Window:
     """From the camera to the middle of the space (mm, on the board): nearer stacks hide further ones."""
     boxes: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
     grounds: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+    floor: np.ndarray | None = None
     layouts: dict[tuple[int, int], _Layout] = field(default_factory=dict)
 
 
@@ -103,6 +108,7 @@ class _Layout:
     shown: list[np.ndarray]
     areas: list[float]
     ground: np.ndarray
+    floor: np.ndarray
 
 
 class SilhouetteScorer:
@@ -116,6 +122,7 @@ class SilhouetteScorer:
         verify: VerifyConfig | None = None,
         fit: FitConfig | None = None,
         board_bgr: Sequence[float] = BOARD_BGR,
+        backdrop: Observation | None = None,
     ) -> None:
         self.verify = verify or VerifyConfig()
         self.fit = fit or FitConfig()
@@ -145,7 +152,12 @@ class SilhouetteScorer:
                 continue
             (x0, y0), pixels = window
             corrected = pixels.astype(np.float32) / light
-            evidence, boardlike = self._evidence(corrected.reshape(-1, 3), board, known)
+            empty = None
+            if backdrop is not None and backdrop.image.shape == image.shape and space in backdrop.rims:
+                empty_light = np.maximum(light_at(self.template, backdrop.rims, space) / board_reference, 0.05)
+                empty = (backdrop.image[y0 : y0 + pixels.shape[0], x0 : x0 + pixels.shape[1]].astype(np.float32)
+                         / empty_light).reshape(-1, 3)
+            evidence, boardlike = self._evidence(corrected.reshape(-1, 3), board, known, empty)
             self._windows[space] = _Window(
                 space, (x0, y0), evidence.reshape(*pixels.shape[:2], -1), corrected,
                 boardlike.reshape(pixels.shape[:2]), middle, heading,
@@ -176,10 +188,12 @@ class SilhouetteScorer:
         return (int(x0), int(y0)), image[y0:y1, x0:x1]
 
     def _evidence(
-        self, corrected: np.ndarray, board: np.ndarray, known: list[np.ndarray | None]
+        self, corrected: np.ndarray, board: np.ndarray, known: list[np.ndarray | None], empty: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
         fit = self.fit
         board_distance = ray_distances(corrected, board[None, :], fit.board_shading)[:, 0]
+        if empty is not None:
+            board_distance = np.minimum(board_distance, _pixel_distances(corrected, empty, fit.backdrop_shading))
         have = [index for index, profile in enumerate(known) if profile is not None]
         distances = np.full((len(corrected), len(known)), np.inf, np.float32)
         if have:
@@ -254,6 +268,17 @@ class SilhouetteScorer:
             for index in range(len(self._offsets)):
                 window.grounds[index] = (pixels[index, 0], pixels[index, 1])
         return window.grounds[offset]
+
+    def _floor(self, window: _Window) -> np.ndarray:
+        """The space's own floor (its outline, a little inside its printed edge), pixels in the window with
+        2 bits of sub-pixel. Where camels stand, the rest of their space shows the board; a tile or a card
+        covers the whole space, wherever a stack would be set on it."""
+        if window.floor is None:
+            corners = np.array(self.template.spaces[window.space], float)
+            inside = window.middle + (corners - window.middle) * self.fit.floor_share
+            points = np.concatenate([inside, np.zeros((len(inside), 1))], axis=1)
+            window.floor = np.round((self.pose.project(points) - np.array(window.origin)) * 4).astype(np.int32)
+        return window.floor
 
     def _spaces_behind(self, space: int) -> list[int]:
         """The spaces further from the camera whose window a stack on ``space`` reaches into."""
@@ -347,8 +372,9 @@ class SilhouetteScorer:
             height, width = window.evidence.shape[:2]
             boxes = [self._box(window, offset, level) for level in range(count)]
             inner, outer = self._ground(window, offset)
+            floor = self._floor(window)
             # Drawn in the stack's own corner of the window only.
-            corners = np.vstack([*boxes, outer]) // 4
+            corners = np.vstack([*boxes, outer, floor]) // 4
             x0, y0 = np.clip(corners.min(axis=0), 0, [width, height])
             x1, y1 = np.clip(corners.max(axis=0) + 2, 0, [width, height])
             shift = np.array([x0, y0]) * 4
@@ -360,12 +386,15 @@ class SilhouetteScorer:
             ring = np.zeros_like(painted, np.uint8)
             cv2.fillConvexPoly(ring, outer - shift, 1, cv2.LINE_8, 2)
             cv2.fillConvexPoly(ring, inner - shift, 0, cv2.LINE_8, 2)
+            floor_mask = np.zeros_like(painted, np.uint8)
+            cv2.fillConvexPoly(floor_mask, floor - shift, 1, cv2.LINE_8, 2)
             ys, xs = np.indices(painted.shape)
             flat = ((ys + y0) * width + (xs + x0)).ravel()
             labels = painted.ravel()
             shown = [flat[labels == level] for level in range(count)]
             ground = flat[(ring.ravel() > 0) & (labels < 0)]
-            layout = window.layouts[key] = _Layout(shown, areas, ground)
+            floor_shown = flat[(floor_mask.ravel() > 0) & (labels < 0)]
+            layout = window.layouts[key] = _Layout(shown, areas, ground, floor_shown)
         return layout
 
     def _shown(
@@ -407,12 +436,14 @@ class SilhouetteScorer:
     def _ground_doubt(self, window: _Window, offset: int, count: int, visible: np.ndarray | None) -> float:
         """How much the ground around the feet of a stack of ``count`` fails to look like the board (0 to
         ``ground_penalty``): the ground the stack leaves in view, less what ``visible`` (flat) leaves out."""
-        ground = self._layout(window, offset, count).ground
-        if visible is not None:
-            ground = ground[visible[ground]]
-        if len(ground) < 8:
-            return 0.0
-        return self.fit.ground_penalty * max(0.0, -_median(window.boardlike.ravel()[ground]))
+        layout = self._layout(window, offset, count)
+        worst = 0.0
+        for ground in (layout.ground, layout.floor):
+            if visible is not None:
+                ground = ground[visible[ground]]
+            if len(ground) >= 8:
+                worst = max(worst, -_median(window.boardlike.ravel()[ground]))
+        return self.fit.ground_penalty * worst
 
     def stack_cost(self, space: int, stack: Sequence[str], track: Track | None = None) -> float:
         if space not in self._windows:
@@ -464,6 +495,15 @@ def ray_distances(samples: np.ndarray, profiles: np.ndarray, shading: tuple[floa
     scale = np.clip(dots / lengths, shading[0], shading[1])
     squared = np.einsum("ij,ij->i", samples, samples)[:, None] - 2 * scale * dots + scale**2 * lengths
     return np.sqrt(np.maximum(squared, 0.0)) / 255.0
+
+
+def _pixel_distances(samples: np.ndarray, references: np.ndarray, shading: tuple[float, float]) -> np.ndarray:
+    """:func:`ray_distances` of each sample to its own reference colour (N × 3 each → N)."""
+    dots = np.einsum("ij,ij->i", samples, references)
+    lengths = np.einsum("ij,ij->i", references, references) + 1e-6
+    scale = np.clip(dots / lengths, shading[0], shading[1])
+    squared = np.einsum("ij,ij->i", samples, samples) - 2 * scale * dots + scale**2 * lengths
+    return (np.sqrt(np.maximum(squared, 0.0)) / 255.0).astype(np.float32)
 
 
 def _median(values: np.ndarray) -> float:
