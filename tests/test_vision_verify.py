@@ -258,3 +258,21 @@ def test_camels_placed_differently_are_counted_by_space_and_level():
     assert _moved({3: ["b", "a"], 5: ["c"]}, board) == 2  # swapped: both stand at another level
     assert _moved({3: ["a"], 6: ["b"], 5: ["c"]}, board) == 1
     assert _moved({3: ["a", "b"]}, board) == 0  # a camel not seen is not counted as moved
+
+
+def test_markers_covered_but_those_seen_unmoved_keep_the_board_where_it_was():
+    from vision.locate import BoardNotFound, LocateConfig, locate_board
+
+    template = load_template("2018")
+    image, _ = render_scene(template, board_of(LOG), 31, CALM)
+    first = locate_board(LocateConfig(), template, image)
+    covered = image.copy()
+    for marker in (1, 2):  # an arm across the board hides two markers
+        cv2.fillConvexPoly(covered, cv2.convexHull(first.markers[marker].astype(np.int32)), (40, 60, 90))
+    with pytest.raises(BoardNotFound, match=r"markers 1 .*2 .*not seen"):
+        locate_board(LocateConfig(), template, covered)  # no previous frame: two markers cannot place the board
+    assert locate_board(LocateConfig(), template, covered, near=first) is first
+    # The same two hidden, and the camera bumped a few pixels: the markers seen are not where they were.
+    bumped = np.roll(covered, (3, 4), axis=(0, 1))
+    with pytest.raises(BoardNotFound):
+        locate_board(LocateConfig(), template, bumped, near=first)

@@ -25,10 +25,10 @@ from vision.synth import camel_edition, camel_profiles
 
 FORMAT = "camelup-camera-calibration/1"
 MIN_CHROMA_GAP = 0.02
+"""Two camels whose colours (each channel's share) differ less than this cannot be told apart."""
 BOARD_SHADE = 0.045
 """A camel's colour nearer than this (a share of its brightness) to a shade of the board's is the board: no camel
 stands there (measured: an empty space 0.031; the camels of 40 tables of the photo bench 0.064 and more)."""
-"""Two camels whose colours (each channel's share) differ less than this cannot be told apart."""
 
 
 ANYWHERE = FitConfig(offset_mm=26.0, offset_steps=11)

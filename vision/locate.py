@@ -47,6 +47,11 @@ class LocateConfig:
     found"."""
     max_reprojection_px: float = 2.5
     """With one marker missing, the other three must agree on the plane this closely (mean corner error)."""
+    still_px: float = 3.0
+    """Fewer than ``min_markers`` seen in a following frame: when each one seen is this close (mean corner
+    distance) to where it was, the camera has not moved and the board stays where it was. Corners found on a
+    shaken or defocused frame wander by up to 2.5 pixels; a camera bumped further would leave the board off by
+    more than the reader allows for."""
 
 
 @dataclass(frozen=True)
@@ -168,28 +173,35 @@ def locate_board(
 ) -> BoardLocation:
     """Where the board is in ``image`` (BGR or grey). A picture wider than ``config.max_width`` is searched
     at that width (the markers are large); corners are given in the full picture's pixels. ``near``: where
-    the board was in the previous frame of the same camera: the markers are looked for around there first.
+    the board was in the previous frame of the same camera: the markers are looked for around there first, and
+    when fewer than ``config.min_markers`` are seen but each of those is where it was (``config.still_px``), the
+    camera has not moved and ``near`` is the answer.
 
     Raises:
-        BoardNotFound: fewer than ``config.min_markers`` markers seen, or three that disagree (naming every
-            marker that was not seen; no location is guessed from fewer).
+        BoardNotFound: fewer than ``config.min_markers`` markers seen (and none of them where ``near`` had it),
+            or three that disagree (naming every marker that was not seen; no location is guessed otherwise).
     """
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    size = (gray.shape[1], gray.shape[0])
     if near is not None:
         seen = _near(detector(config), gray, near)
         if len(seen) == len(MARKER_IDS):
-            return _fit(template, seen)
+            return _fit(template, seen, size)
         if len(seen) >= config.min_markers:
             # One marker missed around where it was (covered now, or too small a crop to decode): the other
             # three still fix the plane, when they agree, without searching the whole picture every frame.
-            location = _fit(template, seen)
+            location = _fit(template, seen, size)
             if location.reprojection_px <= config.max_reprojection_px:
                 return location
+        elif seen and _unmoved(seen, near, config.still_px):
+            # Two or three markers covered (a hand, the 2018 pyramid from a low camera): those still seen are
+            # exactly where they were, so the camera has not moved and the board is where it was.
+            return near
     seen = find_markers(config, template, gray)
     missing = [marker for marker in MARKER_IDS if marker not in seen]
     if len(seen) < config.min_markers:
         raise BoardNotFound(missing)
-    location = _fit(template, seen)
+    location = _fit(template, seen, size)
     if missing and location.reprojection_px > config.max_reprojection_px:
         raise BoardNotFound(missing)
     return location
@@ -225,7 +237,16 @@ def find_markers(config: LocateConfig, template: BoardTemplate, image: np.ndarra
     return seen
 
 
-def _fit(template: BoardTemplate, seen: dict[int, np.ndarray]) -> BoardLocation:
+def _unmoved(seen: dict[int, np.ndarray], previous: BoardLocation, still_px: float) -> bool:
+    """Every marker seen has its corners where ``previous`` had them (mean distance within ``still_px``)."""
+    return all(
+        marker in previous.markers
+        and float(np.linalg.norm(quad - previous.markers[marker], axis=1).mean()) <= still_px
+        for marker, quad in seen.items()
+    )
+
+
+def _fit(template: BoardTemplate, seen: dict[int, np.ndarray], size: tuple[int, int]) -> BoardLocation:
     found = [m for m in MARKER_IDS if m in seen]
     board = np.array([template.marker_corners(m) for m in found], np.float64).reshape(-1, 2)
     pixels = np.array([seen[m] for m in found], np.float64).reshape(-1, 2)
@@ -234,4 +255,53 @@ def _fit(template: BoardTemplate, seen: dict[int, np.ndarray]) -> BoardLocation:
         raise BoardNotFound(list(MARKER_IDS))
     back = cv2.perspectiveTransform(board.reshape(-1, 1, 2), homography).reshape(-1, 2)
     error = float(np.linalg.norm(back - pixels, axis=1).mean())
+    if error > LENS_CHECK_PX and len(found) >= 3:
+        # A lens's barrel distortion bends the markers off any one plane's homography by a few pixels; what
+        # the markers must agree on is the plane seen through a lens.
+        lens = fit_lens(template, {m: seen[m] for m in found}, size)
+        if lens is not None:
+            error = min(error, lens.error_px)
     return BoardLocation(homography, seen, error)
+
+
+LENS_CHECK_PX = 1.0
+"""Markers that miss their homography by more than this (mean corner error) are checked through a lens too."""
+
+
+@dataclass(frozen=True)
+class LensFit:
+    """The camera seen through the markers' corners: its matrix (principal point at the middle, square pixels),
+    the first radial distortion term (OpenCV's k1), its pose, and how far the corners are from it."""
+
+    matrix: np.ndarray
+    radial: float
+    rotation: np.ndarray
+    translation: np.ndarray
+    error_px: float
+    """Mean distance between the corners seen and where the fit puts them."""
+
+
+def fit_lens(
+    template: BoardTemplate, markers: dict[int, np.ndarray], size: tuple[int, int], focal_px: float | None = None
+) -> LensFit | None:
+    """The camera's focal length, k1 and pose from three or four markers' corners (OpenCV's calibration on
+    this one view; ``focal_px``: where to start, else the picture's width); ``None`` when it does not converge."""
+    width, height = size
+    focal = focal_px or float(width)
+    guess = np.array([[focal, 0, width / 2], [0, focal, height / 2], [0, 0, 1]], np.float64)
+    objects = np.array([(x, y, 0.0) for m in markers for x, y in template.marker_corners(m)], np.float32)
+    pixels = np.concatenate([markers[m] for m in markers]).astype(np.float32)
+    flags = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_PRINCIPAL_POINT | cv2.CALIB_FIX_ASPECT_RATIO
+             | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3)
+    try:
+        _, matrix, distortion, rvecs, tvecs = cv2.calibrateCamera([objects], [pixels], size, guess, np.zeros(5),
+                                                                  flags=flags)
+    except cv2.error:
+        return None
+    if not np.isfinite(matrix).all() or not np.isfinite(distortion).all():
+        return None
+    back, _ = cv2.projectPoints(objects, rvecs[0], tvecs[0], matrix, distortion)
+    error = float(np.linalg.norm(back.reshape(-1, 2) - pixels, axis=1).mean())
+    rotation, _ = cv2.Rodrigues(rvecs[0])
+    return LensFit(np.asarray(matrix, float), float(distortion.ravel()[0]), rotation,
+                   tvecs[0].reshape(3).astype(float), error)

@@ -2,7 +2,9 @@
 
 Each table is set up and calibrated as the README says (one calibration photo; when it is refused, the
 table is read with the default colours and the refusal is counted), then photographed with random plausible
-boards. For each tier it reports: scenes read fully right; camels placed wrongly (on the wrong space, or out of
+boards, each read as the companion reads the camera that stands where it was calibrated (markers looked for
+where the calibration photo had them; two covered by a hand leave the board where it was when those seen have
+not moved). For each tier it reports: scenes read fully right; camels placed wrongly (on the wrong space, or out of
 order in their stack); camels not seen, split into those truly hidden (less than :data:`OCCLUDED_BELOW` of the
 camel in view) and those in view; "board not found", split the same way for the markers; the reader's median
 time per frame (wall clock, and the process's CPU time, which other work on the machine does not inflate); and
@@ -17,10 +19,10 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from vision.locate import BoardNotFound
+from vision.locate import BoardLocation, BoardNotFound, locate_board
 from vision.photo import FRAME_SIZE, TIERS, Table, make_table, render_calibration, render_scene
 from vision.plausible import random_board
-from vision.read import BOARD_BGR, ReadConfig, read_board
+from vision.read import BOARD_BGR, ReadConfig, observe, read_board
 from vision.synth import EDITION_CAMELS, camel_profiles
 
 OCCLUDED_BELOW = 0.2
@@ -37,14 +39,19 @@ class _Colours:
 
         self.template = table.template
         image, _ = render_calibration(table, seed=0, tier=tier)
+        self.location: BoardLocation | None = None
         try:
+            self.location = locate_board(config.locate, table.template, image)
             calibration = calibrate(config, table.template, list(EDITION_CAMELS[table.edition]), image)
             self.profiles, self.board_bgr, self.accepted = calibration.profiles, calibration.board_bgr, True
         except (CalibrationError, BoardNotFound):
             self.profiles, self.board_bgr, self.accepted = camel_profiles(table.edition), BOARD_BGR, False
 
     def read(self, config: ReadConfig, image) -> dict[str, list[str]]:
-        reading = read_board(config, self.template, self.profiles, image, self.board_bgr)
+        """A scene read as the companion reads a frame of the camera standing where it was calibrated: the
+        markers are looked for where the calibration photo had them (see :func:`vision.locate.locate_board`)."""
+        observation = observe(config, self.template, image, near=self.location)
+        reading = read_board(config, self.template, self.profiles, image, self.board_bgr, observation)
         return {str(space): list(stack) for space, stack in reading.track.items()}
 
 

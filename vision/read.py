@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision.board import BoardTemplate
-from vision.locate import BoardLocation, LocateConfig, locate_board
+from vision.locate import BoardLocation, LocateConfig, fit_lens, locate_board
 
 BOARD_BGR = (175.0, 222.0, 240.0)
 """The colour of an empty space under neutral light (the synthetic board's; calibrate for a real one)."""
@@ -83,24 +83,12 @@ def camera_pose(location: BoardLocation, image_size: tuple[int, int], template: 
     pose = _homography_pose(location, image_size)
     if template is None or len(location.markers) < 3:
         return pose
-    objects = np.array([(x, y, 0.0) for marker in location.markers for x, y in template.marker_corners(marker)],
-                       np.float32)
-    pixels = np.concatenate([location.markers[marker] for marker in location.markers]).astype(np.float32)
-    flags = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_PRINCIPAL_POINT | cv2.CALIB_FIX_ASPECT_RATIO
-             | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3)
-    try:
-        _, matrix, distortion, rvecs, tvecs = cv2.calibrateCamera(
-            [objects], [pixels], image_size, pose.matrix.copy(), np.zeros(5), flags=flags
-        )
-    except cv2.error:
-        return pose
-    radial = float(distortion.ravel()[0])
+    lens = fit_lens(template, location.markers, image_size, float(pose.matrix[0, 0]))
     # Markers taped a few millimetres off can pull the fit to any distortion: a lens past these bounds is
     # not a lens a builder would use, and the straight projection is the safer guess then.
-    if not -RADIAL_LIMIT <= radial <= RADIAL_LIMIT / 3 or not np.isfinite(matrix).all():
+    if lens is None or not -RADIAL_LIMIT <= lens.radial <= RADIAL_LIMIT / 3:
         return pose
-    rotation, _ = cv2.Rodrigues(rvecs[0])
-    return Pose(np.asarray(matrix, float), rotation, tvecs[0].reshape(3).astype(float), radial)
+    return Pose(lens.matrix, lens.rotation, lens.translation, lens.radial)
 
 
 RADIAL_LIMIT = 0.45
