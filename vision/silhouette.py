@@ -94,6 +94,7 @@ class _Window:
     heading: np.ndarray
     distance: float
     """From the camera to the middle of the space (mm, on the board): nearer stacks hide further ones."""
+    corners: np.ndarray | None = None
     boxes: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
     grounds: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
     floor: np.ndarray | None = None
@@ -168,6 +169,8 @@ class SilhouetteScorer:
         self._stack_cache: dict[tuple[Any, ...], tuple[float, int]] = {}
         self._lone: dict[int, np.ndarray] = {}
         self._behind = {space: self._spaces_behind(space) for space in self.spaces}
+        # Which spaces can hide part of each space's window (in self.spaces' order, as _in_front asks them).
+        self._fronts = {space: [front for front in self.spaces if space in self._behind[front]] for space in self.spaces}
 
     # The picture.
 
@@ -230,8 +233,17 @@ class SilhouetteScorer:
 
     def _box(self, window: _Window, offset: int, level: int) -> np.ndarray:
         """The body's outline (pixels in the window, 2 bits of sub-pixel) of a camel at ``level`` on the
-        window's space. All of a window's boxes are projected at once, the first time one is asked for."""
-        if not window.boxes:
+        window's space, drawn the first time it is asked for (most offsets' upper levels never are)."""
+        box = window.boxes.get((offset, level))
+        if box is None:
+            box = window.boxes[(offset, level)] = cv2.convexHull(self._corners(window)[offset, level]).reshape(-1, 2)
+        return box
+
+    def _corners(self, window: _Window) -> np.ndarray:
+        """The body boxes' corners, every offset × level × 8 corners × 2 (pixels in the window, 2 bits of
+        sub-pixel), all projected at once the first time. Their extremes are their outlines' (a hull's
+        vertices are some of its points): bounding rectangles need no outline."""
+        if window.corners is None:
             fit = self.fit
             along, across = window.heading, np.array([-window.heading[1], window.heading[0]])
             half_length, half_width = fit.body[0] * fit.length_mm / 2, fit.body[1] * fit.width_mm / 2
@@ -245,11 +257,8 @@ class SilhouetteScorer:
             z = np.broadcast_to(-heights[None, :, :, None, None], (len(feet), len(levels), 2, 4, 1))
             corners = np.concatenate([xy, z], axis=-1).reshape(-1, 3)
             pixels = (self.pose.project(corners) - np.array(window.origin)).reshape(len(feet), len(levels), 8, 2)
-            quarter = np.round(pixels * 4).astype(np.int32)
-            for o in range(len(feet)):
-                for lv in range(len(levels)):
-                    window.boxes[(o, lv)] = cv2.convexHull(quarter[o, lv]).reshape(-1, 2)
-        return window.boxes[(offset, level)]
+            window.corners = np.round(pixels * 4).astype(np.int32)
+        return window.corners
 
     def _ground(self, window: _Window, offset: int) -> tuple[np.ndarray, np.ndarray]:
         """The ground around a bottom camel's feet, a ring on the board: its inner and outer outlines (pixels
@@ -297,10 +306,10 @@ class SilhouetteScorer:
         return found
 
     def _tall_outline(self, window: _Window) -> np.ndarray:
-        """Every pixel (whole picture) a stack of up to ``max_level`` camels on the window's space can cover."""
+        """The corners (whole picture) of every body box a stack of up to ``max_level`` camels on the window's
+        space can have: their extremes bound every pixel it can cover."""
         top = self.fit.max_level - 1
-        boxes = [self._box(window, offset, level) for offset in range(len(self._offsets)) for level in (0, top)]
-        return np.vstack(boxes) / 4 + np.array(window.origin)
+        return self._corners(window)[:, [0, top]].reshape(-1, 2) / 4 + np.array(window.origin)
 
     # Scoring.
 
@@ -319,9 +328,9 @@ class SilhouetteScorer:
         if not track:
             return ()
         found = []
-        for front in self.spaces:
+        for front in self._fronts.get(space, ()):
             stack = tuple(track.get(front, ()))
-            if stack and space in self._behind.get(front, ()):
+            if stack:
                 _, offset = self._stack(front, stack, track)
                 found.append((front, offset, stack))
         return tuple(found)
@@ -525,9 +534,8 @@ def _lone_scores(scorer: SilhouetteScorer, space: int) -> np.ndarray:
     offsets = len(scorer._offsets)
     integral = np.zeros((height + 1, width + 1, camels), np.float64)
     integral[1:, 1:] = window.evidence.cumsum(axis=0).cumsum(axis=1)
-    boxes = [scorer._box(window, offset, level) / 4 for offset in range(offsets) for level in range(levels)]
-    low = np.array([box.min(axis=0) for box in boxes])
-    high = np.array([box.max(axis=0) for box in boxes])
+    corners = scorer._corners(window)[:, :levels].reshape(offsets * levels, 8, 2) / 4
+    low, high = corners.min(axis=1), corners.max(axis=1)
     middle, half = (low + high) / 2, (high - low) / 2 * LONE_CORE
     x0, y0 = np.clip(np.rint(middle - half), 0, [width, height]).astype(int).T
     x1, y1 = np.clip(np.rint(middle + half), 0, [width, height]).astype(int).T
