@@ -99,6 +99,10 @@ class _Window:
     grounds: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
     floor: np.ndarray | None = None
     layouts: dict[tuple[int, int], _Layout] = field(default_factory=dict)
+    box_masks: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+    ring_masks: dict[int, np.ndarray] = field(default_factory=dict)
+    floor_mask: np.ndarray | None = None
+    doubts: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -167,10 +171,12 @@ class SilhouetteScorer:
         self.spaces = sorted(self._windows)
         self._offsets = self._offset_grid()
         self._stack_cache: dict[tuple[Any, ...], tuple[float, int]] = {}
+        self._visible_cache: dict[tuple[Any, ...], np.ndarray] = {}
         self._lone: dict[int, np.ndarray] = {}
         self._behind = {space: self._spaces_behind(space) for space in self.spaces}
         # Which spaces can hide part of each space's window (in self.spaces' order, as _in_front asks them).
-        self._fronts = {space: [front for front in self.spaces if space in self._behind[front]] for space in self.spaces}
+        self._fronts = {space: [front for front in self.spaces if space in self._behind[front]]
+                        for space in self.spaces}
 
     # The picture.
 
@@ -335,19 +341,22 @@ class SilhouetteScorer:
                 found.append((front, offset, stack))
         return tuple(found)
 
-    def _hidden_mask(
-        self, window: _Window, in_front: tuple[tuple[int, int, tuple[str, ...]], ...]
-    ) -> np.ndarray | None:
+    def _visible(self, window: _Window, in_front: tuple[tuple[int, int, tuple[str, ...]], ...]) -> np.ndarray | None:
+        """The window's pixels (flat) that the stacks ``in_front`` leave in view; None when nothing is in front.
+        Drawn once for each set of stacks in front (many stacks behind them are tried)."""
         if not in_front:
             return None
-        height, width = window.evidence.shape[:2]
-        mask = np.zeros((height, width), np.uint8)
-        for front, offset, stack in in_front:
-            other = self._windows[front]
-            shift = (np.array(other.origin) - np.array(window.origin)) * 4
-            for level in range(len(stack)):
-                cv2.fillConvexPoly(mask, self._box(other, offset, level) + shift, 1, cv2.LINE_8, 2)
-        return mask.astype(bool)
+        key = (window.space, in_front)
+        visible = self._visible_cache.get(key)
+        if visible is None:
+            mask = np.zeros(window.boardlike.shape, np.uint8)
+            for front, offset, stack in in_front:
+                other = self._windows[front]
+                shift = (np.array(other.origin) - np.array(window.origin)) * 4
+                for level in range(len(stack)):
+                    cv2.fillConvexPoly(mask, self._box(other, offset, level) + shift, 1, cv2.LINE_8, 2)
+            visible = self._visible_cache[key] = mask.ravel() == 0
+        return visible
 
     def _stack(self, space: int, stack: tuple[str, ...], track: Track | None) -> tuple[float, int]:
         """The stack's cost on ``space`` at its best offset, and that offset."""
@@ -362,13 +371,13 @@ class SilhouetteScorer:
         elif any(camel not in self._index for camel in stack):
             result = (float("inf"), 0)
         else:
-            hidden = self._hidden_mask(window, in_front)
+            visible = self._visible(window, in_front)
             labels = [self._index[camel] for camel in stack]
             # The offsets where the stack's camels, each alone at its level, fit best.
             lone = self.lone(space)
             alone = sum(lone[:, level, label] for level, label in enumerate(labels[: lone.shape[1]]))
             tried = np.argsort(-alone, kind="stable")[: self.fit.offsets_tried]
-            best = min(((-self._score(window, labels, int(offset), hidden), int(offset)) for offset in tried),
+            best = min(((-self._score(window, labels, int(offset), visible), int(offset)) for offset in tried),
                        key=lambda item: item[0])
             result = (float(best[0]), int(best[1]))
         self._stack_cache[key] = result
@@ -378,55 +387,71 @@ class SilhouetteScorer:
         key = (offset, count)
         layout = window.layouts.get(key)
         if layout is None:
-            height, width = window.evidence.shape[:2]
-            boxes = [self._box(window, offset, level) for level in range(count)]
-            inner, outer = self._ground(window, offset)
-            floor = self._floor(window)
-            # Drawn in the stack's own corner of the window only.
-            corners = np.vstack([*boxes, outer, floor]) // 4
-            x0, y0 = np.clip(corners.min(axis=0), 0, [width, height])
-            x1, y1 = np.clip(corners.max(axis=0) + 2, 0, [width, height])
-            shift = np.array([x0, y0]) * 4
-            painted = np.full((max(y1 - y0, 1), max(x1 - x0, 1)), -1, np.int8)
-            areas = []
-            for level, box in enumerate(boxes):
-                cv2.fillConvexPoly(painted, box - shift, level, cv2.LINE_8, 2)
-                areas.append(max(1.0, cv2.contourArea(box.astype(np.float32)) / 16))
-            ring = np.zeros_like(painted, np.uint8)
-            cv2.fillConvexPoly(ring, outer - shift, 1, cv2.LINE_8, 2)
-            cv2.fillConvexPoly(ring, inner - shift, 0, cv2.LINE_8, 2)
-            floor_mask = np.zeros_like(painted, np.uint8)
-            cv2.fillConvexPoly(floor_mask, floor - shift, 1, cv2.LINE_8, 2)
-            ys, xs = np.indices(painted.shape)
-            flat = ((ys + y0) * width + (xs + x0)).ravel()
-            labels = painted.ravel()
-            shown = [flat[labels == level] for level in range(count)]
-            ground = flat[(ring.ravel() > 0) & (labels < 0)]
-            floor_shown = flat[(floor_mask.ravel() > 0) & (labels < 0)]
-            layout = window.layouts[key] = _Layout(shown, areas, ground, floor_shown)
+            # Each camel shows where no camel above it covers; the ground and floor, where none covers.
+            covered = np.zeros(window.boardlike.shape, bool)
+            shown = []
+            for level in reversed(range(count)):
+                box = self._box_mask(window, offset, level)
+                shown.append(np.flatnonzero(box & ~covered))
+                covered |= box
+            free = ~covered
+            areas = [self._box_area(window, offset, level) for level in range(count)]
+            ground = np.flatnonzero(self._ring_mask(window, offset) & free)
+            floor = np.flatnonzero(self._floor_mask(window) & free)
+            layout = window.layouts[key] = _Layout(shown[::-1], areas, ground, floor)
         return layout
 
+    def _box_mask(self, window: _Window, offset: int, level: int) -> np.ndarray:
+        """The pixels of the window a camel's body at ``level`` covers (boolean, the window's shape)."""
+        mask = window.box_masks.get((offset, level))
+        if mask is None:
+            canvas = np.zeros(window.boardlike.shape, np.uint8)
+            cv2.fillConvexPoly(canvas, self._box(window, offset, level), 1, cv2.LINE_8, 2)
+            mask = window.box_masks[(offset, level)] = canvas.view(bool)
+        return mask
+
+    def _box_area(self, window: _Window, offset: int, level: int) -> float:
+        """A body box's area in pixels (what a camel in plain view there would cover)."""
+        return max(1.0, cv2.contourArea(self._box(window, offset, level).astype(np.float32)) / 16)
+
+    def _ring_mask(self, window: _Window, offset: int) -> np.ndarray:
+        """The ground around a bottom camel's feet at ``offset`` (boolean, the window's shape)."""
+        mask = window.ring_masks.get(offset)
+        if mask is None:
+            inner, outer = self._ground(window, offset)
+            canvas = np.zeros(window.boardlike.shape, np.uint8)
+            cv2.fillConvexPoly(canvas, outer, 1, cv2.LINE_8, 2)
+            cv2.fillConvexPoly(canvas, inner, 0, cv2.LINE_8, 2)
+            mask = window.ring_masks[offset] = canvas.view(bool)
+        return mask
+
+    def _floor_mask(self, window: _Window) -> np.ndarray:
+        """The space's own floor (boolean, the window's shape)."""
+        if window.floor_mask is None:
+            canvas = np.zeros(window.boardlike.shape, np.uint8)
+            cv2.fillConvexPoly(canvas, self._floor(window), 1, cv2.LINE_8, 2)
+            window.floor_mask = canvas.view(bool)
+        return window.floor_mask
+
     def _shown(
-        self, window: _Window, offset: int, count: int, hidden: np.ndarray | None
+        self, window: _Window, offset: int, count: int, visible: np.ndarray | None
     ) -> tuple[list[np.ndarray], list[float]]:
         """For a stack of ``count`` at ``offset``: the window pixels (flat indices) each level shows, less what
-        ``hidden`` hides, and each level's full area."""
+        is not ``visible`` (flat, None: all is), and each level's full area."""
         layout = self._layout(window, offset, count)
-        if hidden is None:
+        if visible is None:
             return layout.shown, layout.areas
-        visible = ~hidden.ravel()
         return [pixels[visible[pixels]] for pixels in layout.shown], layout.areas
 
-    def _camel_scores(self, window: _Window, labels: list[int], offset: int, hidden: np.ndarray | None) -> list[float]:
-        shown, areas = self._shown(window, offset, len(labels), hidden)
+    def _camel_scores(self, window: _Window, labels: list[int], offset: int, visible: np.ndarray | None) -> list[float]:
+        shown, areas = self._shown(window, offset, len(labels), visible)
         evidence = window.evidence.reshape(-1, window.evidence.shape[2])
         return [float(evidence[pixels, label].sum()) / area
                 for pixels, label, area in zip(shown, labels, areas, strict=True)]
 
-    def _score(self, window: _Window, labels: list[int], offset: int, hidden: np.ndarray | None) -> float:
-        """A stack's camels' scores at ``offset``, less the ground's doubt (pixels ``hidden`` left out)."""
-        visible = None if hidden is None else ~hidden.ravel()
-        return sum(self._camel_scores(window, labels, offset, hidden)) - self._ground_doubt(
+    def _score(self, window: _Window, labels: list[int], offset: int, visible: np.ndarray | None) -> float:
+        """A stack's camels' scores at ``offset``, less the ground's doubt (pixels not ``visible`` left out)."""
+        return sum(self._camel_scores(window, labels, offset, visible)) - self._ground_doubt(
             window, offset, len(labels), visible
         )
 
@@ -437,19 +462,28 @@ class SilhouetteScorer:
                 space, stack = int(space), tuple(stack)
                 window = self._windows[space]
                 _, offset = self._stack(space, stack, track)
-                hidden = self._hidden_mask(window, self._in_front(space, track))
+                visible = self._visible(window, self._in_front(space, track))
                 labels = [self._index[name] for name in stack]
-                return self._camel_scores(window, labels, offset, hidden)[stack.index(camel)]
+                return self._camel_scores(window, labels, offset, visible)[stack.index(camel)]
         return 0.0
 
     def _ground_doubt(self, window: _Window, offset: int, count: int, visible: np.ndarray | None) -> float:
         """How much the ground around the feet of a stack of ``count`` fails to look like the board (0 to
-        ``ground_penalty``): the ground the stack leaves in view, less what ``visible`` (flat) leaves out."""
+        ``ground_penalty``): the ground the stack leaves in view, less what ``visible`` (flat) leaves out.
+        Mostly the stacks in front hide none of it: then it is the plain view's, worked out once."""
         layout = self._layout(window, offset, count)
+        if visible is not None:
+            ground, floor = visible[layout.ground], visible[layout.floor]
+            if not (ground.all() and floor.all()):
+                return self._doubt(window, layout.ground[ground], layout.floor[floor])
+        doubt = window.doubts.get((offset, count))
+        if doubt is None:
+            doubt = window.doubts[(offset, count)] = self._doubt(window, layout.ground, layout.floor)
+        return doubt
+
+    def _doubt(self, window: _Window, *grounds: np.ndarray) -> float:
         worst = 0.0
-        for ground in (layout.ground, layout.floor):
-            if visible is not None:
-                ground = ground[visible[ground]]
+        for ground in grounds:
             if len(ground) >= 8:
                 worst = max(worst, -_median(window.boardlike.ravel()[ground]))
         return self.fit.ground_penalty * worst
@@ -478,8 +512,8 @@ class SilhouetteScorer:
                 continue
             window = self._windows[space]
             _, offset = self._stack(space, tuple(stack), track)
-            hidden = self._hidden_mask(window, self._in_front(space, track))
-            shown, _ = self._shown(window, offset, len(stack), hidden)
+            visible = self._visible(window, self._in_front(space, track))
+            shown, _ = self._shown(window, offset, len(stack), visible)
             height, width = window.evidence.shape[:2]
             # The body's edges (outline, legs, the board between them) would blur the colour: its middle only.
             for pixels, camel in zip(shown, stack, strict=True):
