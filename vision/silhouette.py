@@ -471,21 +471,29 @@ class SilhouetteScorer:
         """How much the ground around the feet of a stack of ``count`` fails to look like the board (0 to
         ``ground_penalty``): the ground the stack leaves in view, less what ``visible`` (flat) leaves out.
         Mostly the stacks in front hide none of it: then it is the plain view's, worked out once."""
-        layout = self._layout(window, offset, count)
         if visible is not None:
+            layout = self._layout(window, offset, count)
             ground, floor = visible[layout.ground], visible[layout.floor]
             if not (ground.all() and floor.all()):
-                return self._doubt(window, layout.ground[ground], layout.floor[floor])
+                boardlike = window.boardlike.ravel()
+                return self._doubt(boardlike[layout.ground[ground]], boardlike[layout.floor[floor]])
         doubt = window.doubts.get((offset, count))
         if doubt is None:
-            doubt = window.doubts[(offset, count)] = self._doubt(window, layout.ground, layout.floor)
+            # From the masks: the lone scores ask this of every offset, and most never get a layout.
+            covered = self._box_mask(window, offset, 0)
+            for level in range(1, count):
+                covered = covered | self._box_mask(window, offset, level)
+            free = ~covered
+            ring, floor = self._ring_mask(window, offset) & free, self._floor_mask(window) & free
+            doubt = window.doubts[(offset, count)] = self._doubt(window.boardlike[ring], window.boardlike[floor])
         return doubt
 
-    def _doubt(self, window: _Window, *grounds: np.ndarray) -> float:
+    def _doubt(self, *grounds: np.ndarray) -> float:
+        """The ground's doubt from the board-likeness of its pixels (each part of it judged alone)."""
         worst = 0.0
-        for ground in grounds:
-            if len(ground) >= 8:
-                worst = max(worst, -_median(window.boardlike.ravel()[ground]))
+        for values in grounds:
+            if len(values) >= 8:
+                worst = max(worst, -_median(values))
         return self.fit.ground_penalty * worst
 
     def stack_cost(self, space: int, stack: Sequence[str], track: Track | None = None) -> float:
