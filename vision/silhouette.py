@@ -200,35 +200,37 @@ class SilhouetteScorer:
         self, corrected: np.ndarray, board: np.ndarray, known: list[np.ndarray | None], empty: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
         fit = self.fit
-        board_distance = ray_distances(corrected, board[None, :], fit.board_shading)[:, 0]
+        squares = np.einsum("ij,ij->i", corrected, corrected)
+        board_distance = _ray_distances(corrected, squares, board[None, :], fit.board_shading)[:, 0]
         if empty is not None:
             board_distance = np.minimum(board_distance, _pixel_distances(corrected, empty, fit.backdrop_shading))
         have = [index for index, profile in enumerate(known) if profile is not None]
-        distances = np.full((len(corrected), len(known)), np.inf, np.float32)
+        # Camels × pixels: numpy reduces across a few long rows much faster than along many short ones.
+        distances = np.full((len(known), len(corrected)), np.inf, np.float32)
         if have:
             profiles = np.array([known[index] for index in have], np.float32)
-            distances[:, have] = ray_distances(corrected, profiles, fit.camel_shading)
+            distances[have] = _ray_distances(corrected, squares, profiles, fit.camel_shading).T
         # Each camel's rival is the nearest of the board and the other camels: the nearest camel's is the
         # second nearest.
-        rows = np.arange(len(corrected))
-        first = distances.argmin(axis=1)
-        nearest = distances[rows, first]
+        columns = np.arange(len(corrected))
+        first = distances.argmin(axis=0)
+        nearest = distances[first, columns]
         others = distances.copy()
-        others[rows, first] = np.inf
-        second = others.min(axis=1)
-        rival_camel = np.where(np.arange(len(known))[None, :] == first[:, None], second[:, None], nearest[:, None])
-        rival = np.minimum(board_distance[:, None], rival_camel)
+        others[first, columns] = np.inf
+        second = others.min(axis=0)
+        rival_camel = np.where(np.arange(len(known))[:, None] == first[None, :], second[None, :], nearest[None, :])
+        rival = np.minimum(board_distance[None, :], rival_camel)
         evidence = (rival - distances) / fit.evidence_scale
         unknown = [index for index, profile in enumerate(known) if profile is None]
         if unknown:
-            evidence[:, unknown] = ((board_distance - fit.unknown_margin) / fit.evidence_scale)[:, None]
+            evidence[unknown] = ((board_distance - fit.unknown_margin) / fit.evidence_scale)[None, :]
         nearest_camel = np.where(np.isfinite(nearest), nearest, 1.0)
         boardlike = (nearest_camel - board_distance) / fit.evidence_scale
         # A body box is rougher than a camel (between its legs, around its neck): what does not look like the
         # camel there counts for less than what does.
-        evidence = np.clip(evidence, -1.0, 1.0)
-        evidence = np.where(evidence < 0, evidence * fit.unlike_weight, evidence)
-        return evidence.astype(np.float32), np.clip(boardlike, -1.0, 1.0).astype(np.float32)
+        np.clip(evidence, -1.0, 1.0, out=evidence)
+        np.multiply(evidence, fit.unlike_weight, out=evidence, where=evidence < 0)
+        return np.ascontiguousarray(evidence.T, np.float32), np.clip(boardlike, -1.0, 1.0).astype(np.float32)
 
     # Geometry.
 
@@ -539,14 +541,29 @@ def ray_distances(samples: np.ndarray, profiles: np.ndarray, shading: tuple[floa
     """How far each of N samples is from each of C colours (N × C): the distance to what the colour looks like
     lit anywhere from ``shading[0]`` to ``shading[1]`` times (a segment of its ray), as a share of full white.
     Unlike channel shares, it stays calm on dark colours, whose shares are mostly noise."""
-    samples = samples.astype(np.float32)
-    profiles = profiles.astype(np.float32)
+    samples = samples.astype(np.float32, copy=False)
+    return _ray_distances(samples, np.einsum("ij,ij->i", samples, samples), profiles, shading)
+
+
+def _ray_distances(
+    samples: np.ndarray, squares: np.ndarray, profiles: np.ndarray, shading: tuple[float, float]
+) -> np.ndarray:
+    """:func:`ray_distances` of float32 ``samples`` whose squared lengths (``squares``) are known."""
+    profiles = profiles.astype(np.float32, copy=False)
     dots = samples @ profiles.T
     lengths = np.einsum("ij,ij->i", profiles, profiles) + 1e-6
     scale = np.clip(dots / lengths, shading[0], shading[1])
-    squared = np.einsum("ij,ij->i", samples, samples)[:, None] - 2 * scale * dots + scale**2 * lengths
-    return np.sqrt(np.maximum(squared, 0.0)) / 255.0
-
+    # squares - 2·scale·dots + scale²·lengths, in that order, without temporaries.
+    squared = np.multiply(scale, 2, dtype=np.float32)
+    squared *= dots
+    np.subtract(squares[:, None], squared, out=squared)
+    scale *= scale
+    scale *= lengths
+    squared += scale
+    np.maximum(squared, 0.0, out=squared)
+    np.sqrt(squared, out=squared)
+    squared /= 255.0
+    return squared
 
 def _pixel_distances(samples: np.ndarray, references: np.ndarray, shading: tuple[float, float]) -> np.ndarray:
     """:func:`ray_distances` of each sample to its own reference colour (N × 3 each → N)."""
