@@ -94,6 +94,8 @@ class _Window:
     heading: np.ndarray
     distance: float
     """From the camera to the middle of the space (mm, on the board): nearer stacks hide further ones."""
+    planes: np.ndarray
+    """The evidence again, camels × pixels (flat): each camel's pixels are summed from its own row."""
     corners: np.ndarray | None = None
     boxes: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
     grounds: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
@@ -162,11 +164,11 @@ class SilhouetteScorer:
                 empty_light = np.maximum(light_at(self.template, backdrop.rims, space) / board_reference, 0.05)
                 empty = (backdrop.image[y0 : y0 + pixels.shape[0], x0 : x0 + pixels.shape[1]].astype(np.float32)
                          / empty_light).reshape(-1, 3)
-            evidence, boardlike = self._evidence(corrected.reshape(-1, 3), board, known, empty)
+            planes, boardlike = self._evidence(corrected.reshape(-1, 3), board, known, empty)
             self._windows[space] = _Window(
-                space, (x0, y0), evidence.reshape(*pixels.shape[:2], -1), corrected,
+                space, (x0, y0), np.ascontiguousarray(planes.T).reshape(*pixels.shape[:2], -1), corrected,
                 boardlike.reshape(pixels.shape[:2]), middle, heading,
-                float(np.linalg.norm(camera_at[:2] - middle)),
+                float(np.linalg.norm(camera_at[:2] - middle)), planes,
             )
         self.spaces = sorted(self._windows)
         self._offsets = self._offset_grid()
@@ -199,6 +201,7 @@ class SilhouetteScorer:
     def _evidence(
         self, corrected: np.ndarray, board: np.ndarray, known: list[np.ndarray | None], empty: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
+        """Each camel's evidence (camels × pixels) and the board-likeness (pixels) of ``corrected`` (pixels × 3)."""
         fit = self.fit
         squares = np.einsum("ij,ij->i", corrected, corrected)
         board_distance = _ray_distances(corrected, squares, board[None, :], fit.board_shading)[:, 0]
@@ -230,7 +233,7 @@ class SilhouetteScorer:
         # camel there counts for less than what does.
         np.clip(evidence, -1.0, 1.0, out=evidence)
         np.multiply(evidence, fit.unlike_weight, out=evidence, where=evidence < 0)
-        return np.ascontiguousarray(evidence.T, np.float32), np.clip(boardlike, -1.0, 1.0).astype(np.float32)
+        return evidence, np.clip(boardlike, -1.0, 1.0).astype(np.float32)
 
     # Geometry.
 
@@ -447,8 +450,7 @@ class SilhouetteScorer:
 
     def _camel_scores(self, window: _Window, labels: list[int], offset: int, visible: np.ndarray | None) -> list[float]:
         shown, areas = self._shown(window, offset, len(labels), visible)
-        evidence = window.evidence.reshape(-1, window.evidence.shape[2])
-        return [float(evidence[pixels, label].sum()) / area
+        return [float(window.planes[label][pixels].sum()) / area
                 for pixels, label, area in zip(shown, labels, areas, strict=True)]
 
     def _score(self, window: _Window, labels: list[int], offset: int, visible: np.ndarray | None) -> float:
@@ -494,7 +496,8 @@ class SilhouetteScorer:
         """The ground's doubt from the board-likeness of its pixels (each part of it judged alone)."""
         worst = 0.0
         for values in grounds:
-            if len(values) >= 8:
+            # Unless half of it is unlike the board, the median is not below 0 and cannot raise the doubt.
+            if len(values) >= 8 and np.count_nonzero(values < 0) >= len(values) // 2:
                 worst = max(worst, -_median(values))
         return self.fit.ground_penalty * worst
 
