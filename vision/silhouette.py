@@ -594,19 +594,32 @@ def _lone_scores(scorer: SilhouetteScorer, space: int) -> np.ndarray:
     height, width, camels = window.evidence.shape
     levels = scorer.fit.max_level
     offsets = len(scorer._offsets)
-    integral = np.zeros((height + 1, width + 1, camels), np.float64)
-    integral[1:, 1:] = window.evidence.cumsum(axis=0).cumsum(axis=1)
     corners = scorer._corners(window)[:, :levels].reshape(offsets * levels, 8, 2) / 4
     low, high = corners.min(axis=1), corners.max(axis=1)
     middle, half = (low + high) / 2, (high - low) / 2 * LONE_CORE
     x0, y0 = np.clip(np.rint(middle - half), 0, [width, height]).astype(int).T
     x1, y1 = np.clip(np.rint(middle + half), 0, [width, height]).astype(int).T
     area = np.maximum((x1 - x0) * (y1 - y0), 1)[:, None]
+    integral = _integral(window.evidence[: y1.max(), : x1.max()], (height + 1, width + 1))
     sums = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
     scores = (sums / area).reshape(offsets, levels, camels).astype(np.float32)
     for offset in range(offsets):
         scores[offset, 0] -= scorer._ground_doubt(window, offset, 1, None)
     return scores
+
+
+def _integral(values: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The integral image (float64, ``size``, zero beyond what ``values`` reach) of ``values`` (h × w × c,
+    float32): the float32 running sums of numpy's ``cumsum`` down and then across, bit for bit, but added a
+    whole row and then a whole column at a time (numpy's cumsum runs along one lane at a time, slower)."""
+    sums = values.copy()
+    for row in range(1, sums.shape[0]):
+        sums[row] += sums[row - 1]
+    for column in range(1, sums.shape[1]):
+        sums[:, column] += sums[:, column - 1]
+    integral = np.zeros((*size, values.shape[2]), np.float64)
+    integral[1 : sums.shape[0] + 1, 1 : sums.shape[1] + 1] = sums
+    return integral
 
 
 LONE_CORE = 0.7
