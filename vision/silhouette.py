@@ -201,29 +201,25 @@ class SilhouetteScorer:
     def _evidence(
         self, corrected: np.ndarray, board: np.ndarray, known: list[np.ndarray | None], empty: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Each camel's evidence (camels × pixels) and the board-likeness (pixels) of ``corrected`` (pixels × 3)."""
+        """Each camel's evidence (camels × pixels) and the board-likeness (pixels) of ``corrected`` (pixels × 3).
+        Worked out camels × pixels: numpy is many times faster along a few long rows than many short ones."""
         fit = self.fit
         squares = np.einsum("ij,ij->i", corrected, corrected)
-        board_distance = _ray_distances(corrected, squares, board[None, :], fit.board_shading)[:, 0]
+        board_distance = _ray_distances(corrected, squares, board[None, :], fit.board_shading)[0]
         if empty is not None:
             board_distance = np.minimum(board_distance, _pixel_distances(corrected, empty, fit.backdrop_shading))
         have = [index for index, profile in enumerate(known) if profile is not None]
-        # Camels × pixels: numpy reduces across a few long rows much faster than along many short ones.
         distances = np.full((len(known), len(corrected)), np.inf, np.float32)
         if have:
             profiles = np.array([known[index] for index in have], np.float32)
-            distances[have] = _ray_distances(corrected, squares, profiles, fit.camel_shading).T
+            distances[have] = _ray_distances(corrected, squares, profiles, fit.camel_shading)
         # Each camel's rival is the nearest of the board and the other camels: the nearest camel's is the
-        # second nearest.
-        columns = np.arange(len(corrected))
-        first = distances.argmin(axis=0)
-        nearest = distances[first, columns]
-        others = distances.copy()
-        others[first, columns] = np.inf
-        second = others.min(axis=0)
-        rival_camel = np.where(np.arange(len(known))[:, None] == first[None, :], second[None, :], nearest[None, :])
-        rival = np.minimum(board_distance[None, :], rival_camel)
-        evidence = (rival - distances) / fit.evidence_scale
+        # second nearest (when two are nearest alike, each one's rival is the other, as near).
+        nearest, second = _two_smallest(distances)
+        evidence = np.where(distances == nearest, second, nearest)
+        np.minimum(board_distance, evidence, out=evidence)
+        evidence -= distances
+        evidence /= fit.evidence_scale
         unknown = [index for index, profile in enumerate(known) if profile is None]
         if unknown:
             evidence[unknown] = ((board_distance - fit.unknown_margin) / fit.evidence_scale)[None, :]
@@ -545,21 +541,23 @@ def ray_distances(samples: np.ndarray, profiles: np.ndarray, shading: tuple[floa
     lit anywhere from ``shading[0]`` to ``shading[1]`` times (a segment of its ray), as a share of full white.
     Unlike channel shares, it stays calm on dark colours, whose shares are mostly noise."""
     samples = samples.astype(np.float32, copy=False)
-    return _ray_distances(samples, np.einsum("ij,ij->i", samples, samples), profiles, shading)
+    return np.ascontiguousarray(_ray_distances(samples, np.einsum("ij,ij->i", samples, samples), profiles, shading).T)
 
 
 def _ray_distances(
     samples: np.ndarray, squares: np.ndarray, profiles: np.ndarray, shading: tuple[float, float]
 ) -> np.ndarray:
-    """:func:`ray_distances` of float32 ``samples`` whose squared lengths (``squares``) are known."""
+    """:func:`ray_distances` as C × N, of float32 ``samples`` whose squared lengths (``squares``) are known:
+    each colour's row is worked out along the samples, the same arithmetic in the same order."""
     profiles = profiles.astype(np.float32, copy=False)
-    dots = samples @ profiles.T
-    lengths = np.einsum("ij,ij->i", profiles, profiles) + 1e-6
-    scale = np.clip(dots / lengths, shading[0], shading[1])
+    dots = np.ascontiguousarray((samples @ profiles.T).T)
+    lengths = (np.einsum("ij,ij->i", profiles, profiles) + 1e-6)[:, None]
+    scale = dots / lengths
+    np.clip(scale, shading[0], shading[1], out=scale)
     # squares - 2·scale·dots + scale²·lengths, in that order, without temporaries.
     squared = np.multiply(scale, 2, dtype=np.float32)
     squared *= dots
-    np.subtract(squares[:, None], squared, out=squared)
+    np.subtract(squares, squared, out=squared)
     scale *= scale
     scale *= lengths
     squared += scale
@@ -567,6 +565,16 @@ def _ray_distances(
     np.sqrt(squared, out=squared)
     squared /= 255.0
     return squared
+
+
+def _two_smallest(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The smallest and second smallest of each column (a value twice is both), a row at a time."""
+    first = np.full(values.shape[1], np.inf, values.dtype)
+    second = first.copy()
+    for row in values:
+        np.minimum(second, np.maximum(first, row), out=second)
+        np.minimum(first, row, out=first)
+    return first, second
 
 def _pixel_distances(samples: np.ndarray, references: np.ndarray, shading: tuple[float, float]) -> np.ndarray:
     """:func:`ray_distances` of each sample to its own reference colour (N × 3 each → N)."""
