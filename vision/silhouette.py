@@ -550,7 +550,9 @@ def _ray_distances(
     """:func:`ray_distances` as C × N, of float32 ``samples`` whose squared lengths (``squares``) are known:
     each colour's row is worked out along the samples, the same arithmetic in the same order."""
     profiles = profiles.astype(np.float32, copy=False)
-    dots = np.ascontiguousarray((samples @ profiles.T).T)
+    dots = np.empty((len(profiles), len(samples)), np.float32)
+    for start in range(0, len(samples), BLAS_ROWS):
+        dots[:, start : start + BLAS_ROWS] = (samples[start : start + BLAS_ROWS] @ profiles.T).T
     lengths = (np.einsum("ij,ij->i", profiles, profiles) + 1e-6)[:, None]
     scale = dots / lengths
     np.clip(scale, shading[0], shading[1], out=scale)
@@ -565,6 +567,11 @@ def _ray_distances(
     np.sqrt(squared, out=squared)
     squared /= 255.0
     return squared
+
+
+BLAS_ROWS = 4096
+"""Samples per matrix product. OpenBLAS spreads a larger one over threads, which for three columns costs far
+more than it saves (a 1600-wide board crop: 20 times the CPU); the frame budget is one core's."""
 
 
 def _two_smallest(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
