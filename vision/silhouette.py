@@ -626,15 +626,16 @@ def _lone_scores(scorer: SilhouetteScorer, space: int) -> np.ndarray:
 def _integral(values: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     """The integral image (float64, ``size``, zero beyond what ``values`` reach) of ``values`` (h × w × c,
     float32): the float32 running sums of numpy's ``cumsum`` down and then across, bit for bit, but added a
-    whole row and then a whole column at a time (numpy's cumsum runs along one lane at a time, slower)."""
-    sums = values.copy()
-    for row in range(1, sums.shape[0]):
-        sums[row] += sums[row - 1]
-    for column in range(1, sums.shape[1]):
-        sums[:, column] += sums[:, column - 1]
-    integral = np.zeros((*size, values.shape[2]), np.float64)
-    integral[1 : sums.shape[0] + 1, 1 : sums.shape[1] + 1] = sums
-    return integral
+    whole row at a time, then a whole column (numpy's cumsum runs along one lane at a time, far slower)."""
+    down = values.copy()
+    for row in range(1, len(down)):
+        down[row] += down[row - 1]
+    across = np.ascontiguousarray(down.transpose(1, 0, 2))  # each column contiguous
+    for column in range(1, len(across)):
+        across[column] += across[column - 1]
+    integral = np.zeros((size[1], size[0], values.shape[2]), np.float64)
+    integral[1 : len(across) + 1, 1 : len(down) + 1] = across
+    return integral.transpose(1, 0, 2)
 
 
 LONE_CORE = 0.7
