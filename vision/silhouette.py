@@ -17,7 +17,8 @@ its feet fails to look like the board: a flat patch of its colour (a tile, a car
 Each space is scored in its own window of the picture (the space and the air above it up to a tall stack), and
 each stack at the offset on its space (within ``offset_mm`` of the middle) where its camels fit best: players
 never set them down exactly in the middle. A stack's cost depends only on its camels and on the stacks in front
-of it, which are cached, so hypotheses that differ in a few spaces cost a few stacks each.
+of it, which are cached, so hypotheses that differ in a few spaces cost a few stacks each; each window's masks
+(a body box, the ground at the feet, the floor) and what a set of stacks in front hides are drawn once too.
 
 This is the same interface as :class:`vision.verify.BoardScorer` (``spaces``, ``behind``, ``stack_cost``,
 ``track_cost``, ``space_costs``, ``judge``, ``camel_samples``), so :func:`vision.verify.refine` and the
@@ -582,6 +583,7 @@ def _two_smallest(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         np.minimum(second, np.maximum(first, row), out=second)
         np.minimum(first, row, out=first)
     return first, second
+
 
 def _pixel_distances(samples: np.ndarray, references: np.ndarray, shading: tuple[float, float]) -> np.ndarray:
     """:func:`ray_distances` of each sample to its own reference colour (N × 3 each → N)."""
