@@ -3,7 +3,8 @@ core), and to read a 4608×2592 still in the board's region.
 
 On photo-like tables (vision.photo, light tier), each calibrated from its calibration photo: the first frame
 of a table searches the whole picture for the markers; the following ones (the camera stands still) look for
-them where they were. CPU time of this process (time.process_time), reading only, not rendering.
+them where they were. CPU time of this process (time.process_time), reading only, not rendering; each time is
+also split into finding the board (markers, pose, cut-out: vision.read.observe) and reading the camels on it.
 Run: .venv/bin/python benchmarks/camera_frame_time.py [--tables N] [--seed S]
 """
 
@@ -35,6 +36,8 @@ def main() -> None:
     cv2.setNumThreads(1)
     config = ReadConfig()
     first, following, stills = [], [], []
+    parts: dict[str, list[float]] = {"frame: finding": [], "frame: reading": [], "still: finding": [],
+                                     "still: reading": []}
     for index in tqdm(range(args.tables), unit="table", leave=False):
         edition = ("2014", "2018")[index % 2]
         table = make_table(args.seed * 10_007 + index + 900_000, edition)
@@ -51,20 +54,30 @@ def main() -> None:
             started = time.process_time()
             try:
                 observation = observe(config, table.template, image, near=near)
+                found = time.process_time()
                 read_board(config, table.template, profiles, image, board_bgr, observation)
             except BoardNotFound:
                 near = None
                 continue
-            (following if near is not None else first).append((time.process_time() - started) * 1000)
+            finished = time.process_time()
+            (following if near is not None else first).append((finished - started) * 1000)
+            if near is not None:
+                parts["frame: finding"].append((found - started) * 1000)
+                parts["frame: reading"].append((finished - found) * 1000)
             near = observation.location
             if frame == 0:
                 still = cv2.resize(image, (4608, 2592), interpolation=cv2.INTER_CUBIC)
                 started = time.process_time()
                 try:
-                    read_board(config, table.template, profiles, still, board_bgr)
+                    observation = observe(config, table.template, still)
+                    found = time.process_time()
+                    read_board(config, table.template, profiles, still, board_bgr, observation)
                 except BoardNotFound:
                     continue
-                stills.append((time.process_time() - started) * 1000)
+                finished = time.process_time()
+                stills.append((finished - started) * 1000)
+                parts["still: finding"].append((found - started) * 1000)
+                parts["still: reading"].append((finished - found) * 1000)
 
     def figure(times: list[float]) -> str:
         if not times:
@@ -75,6 +88,7 @@ def main() -> None:
     print(f"following frames ({len(following)}): {figure(following)} (target <= 60 ms)")
     print(f"first frame of a table ({len(first)}): {figure(first)}")
     print(f"4608x2592 still, read in the board's region ({len(stills)}): {figure(stills)}")
+    print("split: " + "; ".join(f"{name} {figure(times)}" for name, times in parts.items()))
 
 
 if __name__ == "__main__":

@@ -17,7 +17,8 @@ its feet fails to look like the board: a flat patch of its colour (a tile, a car
 Each space is scored in its own window of the picture (the space and the air above it up to a tall stack), and
 each stack at the offset on its space (within ``offset_mm`` of the middle) where its camels fit best: players
 never set them down exactly in the middle. A stack's cost depends only on its camels and on the stacks in front
-of it, which are cached, so hypotheses that differ in a few spaces cost a few stacks each.
+of it, which are cached, so hypotheses that differ in a few spaces cost a few stacks each; each window's masks
+(a body box, the ground at the feet, the floor) and what a set of stacks in front hides are drawn once too.
 
 This is the same interface as :class:`vision.verify.BoardScorer` (``spaces``, ``behind``, ``stack_cost``,
 ``track_cost``, ``space_costs``, ``judge``, ``camel_samples``), so :func:`vision.verify.refine` and the
@@ -94,10 +95,17 @@ class _Window:
     heading: np.ndarray
     distance: float
     """From the camera to the middle of the space (mm, on the board): nearer stacks hide further ones."""
+    planes: np.ndarray
+    """The evidence again, camels × pixels (flat): each camel's pixels are summed from its own row."""
+    corners: np.ndarray | None = None
     boxes: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
     grounds: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
     floor: np.ndarray | None = None
     layouts: dict[tuple[int, int], _Layout] = field(default_factory=dict)
+    box_masks: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+    ring_masks: dict[int, np.ndarray] = field(default_factory=dict)
+    floor_mask: np.ndarray | None = None
+    doubts: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -157,17 +165,21 @@ class SilhouetteScorer:
                 empty_light = np.maximum(light_at(self.template, backdrop.rims, space) / board_reference, 0.05)
                 empty = (backdrop.image[y0 : y0 + pixels.shape[0], x0 : x0 + pixels.shape[1]].astype(np.float32)
                          / empty_light).reshape(-1, 3)
-            evidence, boardlike = self._evidence(corrected.reshape(-1, 3), board, known, empty)
+            planes, boardlike = self._evidence(corrected.reshape(-1, 3), board, known, empty)
             self._windows[space] = _Window(
-                space, (x0, y0), evidence.reshape(*pixels.shape[:2], -1), corrected,
+                space, (x0, y0), np.ascontiguousarray(planes.T).reshape(*pixels.shape[:2], -1), corrected,
                 boardlike.reshape(pixels.shape[:2]), middle, heading,
-                float(np.linalg.norm(camera_at[:2] - middle)),
+                float(np.linalg.norm(camera_at[:2] - middle)), planes,
             )
         self.spaces = sorted(self._windows)
         self._offsets = self._offset_grid()
         self._stack_cache: dict[tuple[Any, ...], tuple[float, int]] = {}
+        self._visible_cache: dict[tuple[Any, ...], np.ndarray] = {}
         self._lone: dict[int, np.ndarray] = {}
         self._behind = {space: self._spaces_behind(space) for space in self.spaces}
+        # Which spaces can hide part of each space's window (in self.spaces' order, as _in_front asks them).
+        self._fronts = {space: [front for front in self.spaces if space in self._behind[front]]
+                        for space in self.spaces}
 
     # The picture.
 
@@ -190,36 +202,35 @@ class SilhouetteScorer:
     def _evidence(
         self, corrected: np.ndarray, board: np.ndarray, known: list[np.ndarray | None], empty: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
+        """Each camel's evidence (camels × pixels) and the board-likeness (pixels) of ``corrected`` (pixels × 3).
+        Worked out camels × pixels: numpy is many times faster along a few long rows than many short ones."""
         fit = self.fit
-        board_distance = ray_distances(corrected, board[None, :], fit.board_shading)[:, 0]
+        squares = np.einsum("ij,ij->i", corrected, corrected)
+        board_distance = _ray_distances(corrected, squares, board[None, :], fit.board_shading)[0]
         if empty is not None:
             board_distance = np.minimum(board_distance, _pixel_distances(corrected, empty, fit.backdrop_shading))
         have = [index for index, profile in enumerate(known) if profile is not None]
-        distances = np.full((len(corrected), len(known)), np.inf, np.float32)
+        distances = np.full((len(known), len(corrected)), np.inf, np.float32)
         if have:
             profiles = np.array([known[index] for index in have], np.float32)
-            distances[:, have] = ray_distances(corrected, profiles, fit.camel_shading)
+            distances[have] = _ray_distances(corrected, squares, profiles, fit.camel_shading)
         # Each camel's rival is the nearest of the board and the other camels: the nearest camel's is the
-        # second nearest.
-        rows = np.arange(len(corrected))
-        first = distances.argmin(axis=1)
-        nearest = distances[rows, first]
-        others = distances.copy()
-        others[rows, first] = np.inf
-        second = others.min(axis=1)
-        rival_camel = np.where(np.arange(len(known))[None, :] == first[:, None], second[:, None], nearest[:, None])
-        rival = np.minimum(board_distance[:, None], rival_camel)
-        evidence = (rival - distances) / fit.evidence_scale
+        # second nearest (when two are nearest alike, each one's rival is the other, as near).
+        nearest, second = _two_smallest(distances)
+        evidence = np.where(distances == nearest, second, nearest)
+        np.minimum(board_distance, evidence, out=evidence)
+        evidence -= distances
+        evidence /= fit.evidence_scale
         unknown = [index for index, profile in enumerate(known) if profile is None]
         if unknown:
-            evidence[:, unknown] = ((board_distance - fit.unknown_margin) / fit.evidence_scale)[:, None]
+            evidence[unknown] = ((board_distance - fit.unknown_margin) / fit.evidence_scale)[None, :]
         nearest_camel = np.where(np.isfinite(nearest), nearest, 1.0)
         boardlike = (nearest_camel - board_distance) / fit.evidence_scale
         # A body box is rougher than a camel (between its legs, around its neck): what does not look like the
         # camel there counts for less than what does.
-        evidence = np.clip(evidence, -1.0, 1.0)
-        evidence = np.where(evidence < 0, evidence * fit.unlike_weight, evidence)
-        return evidence.astype(np.float32), np.clip(boardlike, -1.0, 1.0).astype(np.float32)
+        np.clip(evidence, -1.0, 1.0, out=evidence)
+        np.multiply(evidence, fit.unlike_weight, out=evidence, where=evidence < 0)
+        return evidence, np.clip(boardlike, -1.0, 1.0).astype(np.float32)
 
     # Geometry.
 
@@ -230,8 +241,17 @@ class SilhouetteScorer:
 
     def _box(self, window: _Window, offset: int, level: int) -> np.ndarray:
         """The body's outline (pixels in the window, 2 bits of sub-pixel) of a camel at ``level`` on the
-        window's space. All of a window's boxes are projected at once, the first time one is asked for."""
-        if not window.boxes:
+        window's space, drawn the first time it is asked for (most offsets' upper levels never are)."""
+        box = window.boxes.get((offset, level))
+        if box is None:
+            box = window.boxes[(offset, level)] = cv2.convexHull(self._corners(window)[offset, level]).reshape(-1, 2)
+        return box
+
+    def _corners(self, window: _Window) -> np.ndarray:
+        """The body boxes' corners, every offset × level × 8 corners × 2 (pixels in the window, 2 bits of
+        sub-pixel), all projected at once the first time. Their extremes are their outlines' (a hull's
+        vertices are some of its points): bounding rectangles need no outline."""
+        if window.corners is None:
             fit = self.fit
             along, across = window.heading, np.array([-window.heading[1], window.heading[0]])
             half_length, half_width = fit.body[0] * fit.length_mm / 2, fit.body[1] * fit.width_mm / 2
@@ -245,11 +265,8 @@ class SilhouetteScorer:
             z = np.broadcast_to(-heights[None, :, :, None, None], (len(feet), len(levels), 2, 4, 1))
             corners = np.concatenate([xy, z], axis=-1).reshape(-1, 3)
             pixels = (self.pose.project(corners) - np.array(window.origin)).reshape(len(feet), len(levels), 8, 2)
-            quarter = np.round(pixels * 4).astype(np.int32)
-            for o in range(len(feet)):
-                for lv in range(len(levels)):
-                    window.boxes[(o, lv)] = cv2.convexHull(quarter[o, lv]).reshape(-1, 2)
-        return window.boxes[(offset, level)]
+            window.corners = np.round(pixels * 4).astype(np.int32)
+        return window.corners
 
     def _ground(self, window: _Window, offset: int) -> tuple[np.ndarray, np.ndarray]:
         """The ground around a bottom camel's feet, a ring on the board: its inner and outer outlines (pixels
@@ -297,10 +314,10 @@ class SilhouetteScorer:
         return found
 
     def _tall_outline(self, window: _Window) -> np.ndarray:
-        """Every pixel (whole picture) a stack of up to ``max_level`` camels on the window's space can cover."""
+        """The corners (whole picture) of every body box a stack of up to ``max_level`` camels on the window's
+        space can have: their extremes bound every pixel it can cover."""
         top = self.fit.max_level - 1
-        boxes = [self._box(window, offset, level) for offset in range(len(self._offsets)) for level in (0, top)]
-        return np.vstack(boxes) / 4 + np.array(window.origin)
+        return self._corners(window)[:, [0, top]].reshape(-1, 2) / 4 + np.array(window.origin)
 
     # Scoring.
 
@@ -319,26 +336,29 @@ class SilhouetteScorer:
         if not track:
             return ()
         found = []
-        for front in self.spaces:
+        for front in self._fronts.get(space, ()):
             stack = tuple(track.get(front, ()))
-            if stack and space in self._behind.get(front, ()):
+            if stack:
                 _, offset = self._stack(front, stack, track)
                 found.append((front, offset, stack))
         return tuple(found)
 
-    def _hidden_mask(
-        self, window: _Window, in_front: tuple[tuple[int, int, tuple[str, ...]], ...]
-    ) -> np.ndarray | None:
+    def _visible(self, window: _Window, in_front: tuple[tuple[int, int, tuple[str, ...]], ...]) -> np.ndarray | None:
+        """The window's pixels (flat) that the stacks ``in_front`` leave in view; None when nothing is in front.
+        Drawn once for each set of stacks in front (many stacks behind them are tried)."""
         if not in_front:
             return None
-        height, width = window.evidence.shape[:2]
-        mask = np.zeros((height, width), np.uint8)
-        for front, offset, stack in in_front:
-            other = self._windows[front]
-            shift = (np.array(other.origin) - np.array(window.origin)) * 4
-            for level in range(len(stack)):
-                cv2.fillConvexPoly(mask, self._box(other, offset, level) + shift, 1, cv2.LINE_8, 2)
-        return mask.astype(bool)
+        key = (window.space, in_front)
+        visible = self._visible_cache.get(key)
+        if visible is None:
+            mask = np.zeros(window.boardlike.shape, np.uint8)
+            for front, offset, stack in in_front:
+                other = self._windows[front]
+                shift = (np.array(other.origin) - np.array(window.origin)) * 4
+                for level in range(len(stack)):
+                    cv2.fillConvexPoly(mask, self._box(other, offset, level) + shift, 1, cv2.LINE_8, 2)
+            visible = self._visible_cache[key] = mask.ravel() == 0
+        return visible
 
     def _stack(self, space: int, stack: tuple[str, ...], track: Track | None) -> tuple[float, int]:
         """The stack's cost on ``space`` at its best offset, and that offset."""
@@ -353,13 +373,13 @@ class SilhouetteScorer:
         elif any(camel not in self._index for camel in stack):
             result = (float("inf"), 0)
         else:
-            hidden = self._hidden_mask(window, in_front)
+            visible = self._visible(window, in_front)
             labels = [self._index[camel] for camel in stack]
             # The offsets where the stack's camels, each alone at its level, fit best.
             lone = self.lone(space)
             alone = sum(lone[:, level, label] for level, label in enumerate(labels[: lone.shape[1]]))
             tried = np.argsort(-alone, kind="stable")[: self.fit.offsets_tried]
-            best = min(((-self._score(window, labels, int(offset), hidden), int(offset)) for offset in tried),
+            best = min(((-self._score(window, labels, int(offset), visible), int(offset)) for offset in tried),
                        key=lambda item: item[0])
             result = (float(best[0]), int(best[1]))
         self._stack_cache[key] = result
@@ -369,55 +389,70 @@ class SilhouetteScorer:
         key = (offset, count)
         layout = window.layouts.get(key)
         if layout is None:
-            height, width = window.evidence.shape[:2]
-            boxes = [self._box(window, offset, level) for level in range(count)]
-            inner, outer = self._ground(window, offset)
-            floor = self._floor(window)
-            # Drawn in the stack's own corner of the window only.
-            corners = np.vstack([*boxes, outer, floor]) // 4
-            x0, y0 = np.clip(corners.min(axis=0), 0, [width, height])
-            x1, y1 = np.clip(corners.max(axis=0) + 2, 0, [width, height])
-            shift = np.array([x0, y0]) * 4
-            painted = np.full((max(y1 - y0, 1), max(x1 - x0, 1)), -1, np.int8)
-            areas = []
-            for level, box in enumerate(boxes):
-                cv2.fillConvexPoly(painted, box - shift, level, cv2.LINE_8, 2)
-                areas.append(max(1.0, cv2.contourArea(box.astype(np.float32)) / 16))
-            ring = np.zeros_like(painted, np.uint8)
-            cv2.fillConvexPoly(ring, outer - shift, 1, cv2.LINE_8, 2)
-            cv2.fillConvexPoly(ring, inner - shift, 0, cv2.LINE_8, 2)
-            floor_mask = np.zeros_like(painted, np.uint8)
-            cv2.fillConvexPoly(floor_mask, floor - shift, 1, cv2.LINE_8, 2)
-            ys, xs = np.indices(painted.shape)
-            flat = ((ys + y0) * width + (xs + x0)).ravel()
-            labels = painted.ravel()
-            shown = [flat[labels == level] for level in range(count)]
-            ground = flat[(ring.ravel() > 0) & (labels < 0)]
-            floor_shown = flat[(floor_mask.ravel() > 0) & (labels < 0)]
-            layout = window.layouts[key] = _Layout(shown, areas, ground, floor_shown)
+            # Each camel shows where no camel above it covers; the ground and floor, where none covers.
+            covered = np.zeros(window.boardlike.shape, bool)
+            shown = []
+            for level in reversed(range(count)):
+                box = self._box_mask(window, offset, level)
+                shown.append(np.flatnonzero(box & ~covered))
+                covered |= box
+            free = ~covered
+            areas = [self._box_area(window, offset, level) for level in range(count)]
+            ground = np.flatnonzero(self._ring_mask(window, offset) & free)
+            floor = np.flatnonzero(self._floor_mask(window) & free)
+            layout = window.layouts[key] = _Layout(shown[::-1], areas, ground, floor)
         return layout
 
+    def _box_mask(self, window: _Window, offset: int, level: int) -> np.ndarray:
+        """The pixels of the window a camel's body at ``level`` covers (boolean, the window's shape)."""
+        mask = window.box_masks.get((offset, level))
+        if mask is None:
+            canvas = np.zeros(window.boardlike.shape, np.uint8)
+            cv2.fillConvexPoly(canvas, self._box(window, offset, level), 1, cv2.LINE_8, 2)
+            mask = window.box_masks[(offset, level)] = canvas.view(bool)
+        return mask
+
+    def _box_area(self, window: _Window, offset: int, level: int) -> float:
+        """A body box's area in pixels (what a camel in plain view there would cover)."""
+        return max(1.0, cv2.contourArea(self._box(window, offset, level).astype(np.float32)) / 16)
+
+    def _ring_mask(self, window: _Window, offset: int) -> np.ndarray:
+        """The ground around a bottom camel's feet at ``offset`` (boolean, the window's shape)."""
+        mask = window.ring_masks.get(offset)
+        if mask is None:
+            inner, outer = self._ground(window, offset)
+            canvas = np.zeros(window.boardlike.shape, np.uint8)
+            cv2.fillConvexPoly(canvas, outer, 1, cv2.LINE_8, 2)
+            cv2.fillConvexPoly(canvas, inner, 0, cv2.LINE_8, 2)
+            mask = window.ring_masks[offset] = canvas.view(bool)
+        return mask
+
+    def _floor_mask(self, window: _Window) -> np.ndarray:
+        """The space's own floor (boolean, the window's shape)."""
+        if window.floor_mask is None:
+            canvas = np.zeros(window.boardlike.shape, np.uint8)
+            cv2.fillConvexPoly(canvas, self._floor(window), 1, cv2.LINE_8, 2)
+            window.floor_mask = canvas.view(bool)
+        return window.floor_mask
+
     def _shown(
-        self, window: _Window, offset: int, count: int, hidden: np.ndarray | None
+        self, window: _Window, offset: int, count: int, visible: np.ndarray | None
     ) -> tuple[list[np.ndarray], list[float]]:
         """For a stack of ``count`` at ``offset``: the window pixels (flat indices) each level shows, less what
-        ``hidden`` hides, and each level's full area."""
+        is not ``visible`` (flat, None: all is), and each level's full area."""
         layout = self._layout(window, offset, count)
-        if hidden is None:
+        if visible is None:
             return layout.shown, layout.areas
-        visible = ~hidden.ravel()
         return [pixels[visible[pixels]] for pixels in layout.shown], layout.areas
 
-    def _camel_scores(self, window: _Window, labels: list[int], offset: int, hidden: np.ndarray | None) -> list[float]:
-        shown, areas = self._shown(window, offset, len(labels), hidden)
-        evidence = window.evidence.reshape(-1, window.evidence.shape[2])
-        return [float(evidence[pixels, label].sum()) / area
+    def _camel_scores(self, window: _Window, labels: list[int], offset: int, visible: np.ndarray | None) -> list[float]:
+        shown, areas = self._shown(window, offset, len(labels), visible)
+        return [float(window.planes[label][pixels].sum()) / area
                 for pixels, label, area in zip(shown, labels, areas, strict=True)]
 
-    def _score(self, window: _Window, labels: list[int], offset: int, hidden: np.ndarray | None) -> float:
-        """A stack's camels' scores at ``offset``, less the ground's doubt (pixels ``hidden`` left out)."""
-        visible = None if hidden is None else ~hidden.ravel()
-        return sum(self._camel_scores(window, labels, offset, hidden)) - self._ground_doubt(
+    def _score(self, window: _Window, labels: list[int], offset: int, visible: np.ndarray | None) -> float:
+        """A stack's camels' scores at ``offset``, less the ground's doubt (pixels not ``visible`` left out)."""
+        return sum(self._camel_scores(window, labels, offset, visible)) - self._ground_doubt(
             window, offset, len(labels), visible
         )
 
@@ -428,21 +463,39 @@ class SilhouetteScorer:
                 space, stack = int(space), tuple(stack)
                 window = self._windows[space]
                 _, offset = self._stack(space, stack, track)
-                hidden = self._hidden_mask(window, self._in_front(space, track))
+                visible = self._visible(window, self._in_front(space, track))
                 labels = [self._index[name] for name in stack]
-                return self._camel_scores(window, labels, offset, hidden)[stack.index(camel)]
+                return self._camel_scores(window, labels, offset, visible)[stack.index(camel)]
         return 0.0
 
     def _ground_doubt(self, window: _Window, offset: int, count: int, visible: np.ndarray | None) -> float:
         """How much the ground around the feet of a stack of ``count`` fails to look like the board (0 to
-        ``ground_penalty``): the ground the stack leaves in view, less what ``visible`` (flat) leaves out."""
-        layout = self._layout(window, offset, count)
+        ``ground_penalty``): the ground the stack leaves in view, less what ``visible`` (flat) leaves out.
+        Mostly the stacks in front hide none of it: then it is the plain view's, worked out once."""
+        if visible is not None:
+            layout = self._layout(window, offset, count)
+            ground, floor = visible[layout.ground], visible[layout.floor]
+            if not (ground.all() and floor.all()):
+                boardlike = window.boardlike.ravel()
+                return self._doubt(boardlike[layout.ground[ground]], boardlike[layout.floor[floor]])
+        doubt = window.doubts.get((offset, count))
+        if doubt is None:
+            # From the masks: the lone scores ask this of every offset, and most never get a layout.
+            covered = self._box_mask(window, offset, 0)
+            for level in range(1, count):
+                covered = covered | self._box_mask(window, offset, level)
+            free = ~covered
+            ring, floor = self._ring_mask(window, offset) & free, self._floor_mask(window) & free
+            doubt = window.doubts[(offset, count)] = self._doubt(window.boardlike[ring], window.boardlike[floor])
+        return doubt
+
+    def _doubt(self, *grounds: np.ndarray) -> float:
+        """The ground's doubt from the board-likeness of its pixels (each part of it judged alone)."""
         worst = 0.0
-        for ground in (layout.ground, layout.floor):
-            if visible is not None:
-                ground = ground[visible[ground]]
-            if len(ground) >= 8:
-                worst = max(worst, -_median(window.boardlike.ravel()[ground]))
+        for values in grounds:
+            # Unless half of it is unlike the board, the median is not below 0 and cannot raise the doubt.
+            if len(values) >= 8 and np.count_nonzero(values < 0) >= len(values) // 2:
+                worst = max(worst, -_median(values))
         return self.fit.ground_penalty * worst
 
     def stack_cost(self, space: int, stack: Sequence[str], track: Track | None = None) -> float:
@@ -469,8 +522,8 @@ class SilhouetteScorer:
                 continue
             window = self._windows[space]
             _, offset = self._stack(space, tuple(stack), track)
-            hidden = self._hidden_mask(window, self._in_front(space, track))
-            shown, _ = self._shown(window, offset, len(stack), hidden)
+            visible = self._visible(window, self._in_front(space, track))
+            shown, _ = self._shown(window, offset, len(stack), visible)
             height, width = window.evidence.shape[:2]
             # The body's edges (outline, legs, the board between them) would blur the colour: its middle only.
             for pixels, camel in zip(shown, stack, strict=True):
@@ -488,13 +541,48 @@ def ray_distances(samples: np.ndarray, profiles: np.ndarray, shading: tuple[floa
     """How far each of N samples is from each of C colours (N × C): the distance to what the colour looks like
     lit anywhere from ``shading[0]`` to ``shading[1]`` times (a segment of its ray), as a share of full white.
     Unlike channel shares, it stays calm on dark colours, whose shares are mostly noise."""
-    samples = samples.astype(np.float32)
-    profiles = profiles.astype(np.float32)
-    dots = samples @ profiles.T
-    lengths = np.einsum("ij,ij->i", profiles, profiles) + 1e-6
-    scale = np.clip(dots / lengths, shading[0], shading[1])
-    squared = np.einsum("ij,ij->i", samples, samples)[:, None] - 2 * scale * dots + scale**2 * lengths
-    return np.sqrt(np.maximum(squared, 0.0)) / 255.0
+    samples = samples.astype(np.float32, copy=False)
+    return np.ascontiguousarray(_ray_distances(samples, np.einsum("ij,ij->i", samples, samples), profiles, shading).T)
+
+
+def _ray_distances(
+    samples: np.ndarray, squares: np.ndarray, profiles: np.ndarray, shading: tuple[float, float]
+) -> np.ndarray:
+    """:func:`ray_distances` as C × N, of float32 ``samples`` whose squared lengths (``squares``) are known:
+    each colour's row is worked out along the samples, the same arithmetic in the same order."""
+    profiles = profiles.astype(np.float32, copy=False)
+    dots = np.empty((len(profiles), len(samples)), np.float32)
+    for start in range(0, len(samples), BLAS_ROWS):
+        dots[:, start : start + BLAS_ROWS] = (samples[start : start + BLAS_ROWS] @ profiles.T).T
+    lengths = (np.einsum("ij,ij->i", profiles, profiles) + 1e-6)[:, None]
+    scale = dots / lengths
+    np.clip(scale, shading[0], shading[1], out=scale)
+    # squares - 2·scale·dots + scale²·lengths, in that order, without temporaries.
+    squared = np.multiply(scale, 2, dtype=np.float32)
+    squared *= dots
+    np.subtract(squares, squared, out=squared)
+    scale *= scale
+    scale *= lengths
+    squared += scale
+    np.maximum(squared, 0.0, out=squared)
+    np.sqrt(squared, out=squared)
+    squared /= 255.0
+    return squared
+
+
+BLAS_ROWS = 4096
+"""Samples per matrix product. OpenBLAS spreads a larger one over threads, which for three columns costs far
+more than it saves (a 1600-wide board crop: 20 times the CPU); the frame budget is one core's."""
+
+
+def _two_smallest(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The smallest and second smallest of each column (a value twice is both), a row at a time."""
+    first = np.full(values.shape[1], np.inf, values.dtype)
+    second = first.copy()
+    for row in values:
+        np.minimum(second, np.maximum(first, row), out=second)
+        np.minimum(first, row, out=first)
+    return first, second
 
 
 def _pixel_distances(samples: np.ndarray, references: np.ndarray, shading: tuple[float, float]) -> np.ndarray:
@@ -523,20 +611,33 @@ def _lone_scores(scorer: SilhouetteScorer, space: int) -> np.ndarray:
     height, width, camels = window.evidence.shape
     levels = scorer.fit.max_level
     offsets = len(scorer._offsets)
-    integral = np.zeros((height + 1, width + 1, camels), np.float64)
-    integral[1:, 1:] = window.evidence.cumsum(axis=0).cumsum(axis=1)
-    boxes = [scorer._box(window, offset, level) / 4 for offset in range(offsets) for level in range(levels)]
-    low = np.array([box.min(axis=0) for box in boxes])
-    high = np.array([box.max(axis=0) for box in boxes])
+    corners = scorer._corners(window)[:, :levels].reshape(offsets * levels, 8, 2) / 4
+    low, high = corners.min(axis=1), corners.max(axis=1)
     middle, half = (low + high) / 2, (high - low) / 2 * LONE_CORE
     x0, y0 = np.clip(np.rint(middle - half), 0, [width, height]).astype(int).T
     x1, y1 = np.clip(np.rint(middle + half), 0, [width, height]).astype(int).T
     area = np.maximum((x1 - x0) * (y1 - y0), 1)[:, None]
+    integral = _integral(window.evidence[: y1.max(), : x1.max()], (height + 1, width + 1))
     sums = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
     scores = (sums / area).reshape(offsets, levels, camels).astype(np.float32)
     for offset in range(offsets):
         scores[offset, 0] -= scorer._ground_doubt(window, offset, 1, None)
     return scores
+
+
+def _integral(values: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The integral image (float64, ``size``, zero beyond what ``values`` reach) of ``values`` (h × w × c,
+    float32): the float32 running sums of numpy's ``cumsum`` down and then across, bit for bit, but added a
+    whole row at a time, then a whole column (numpy's cumsum runs along one lane at a time, far slower)."""
+    down = values.copy()
+    for row in range(1, len(down)):
+        down[row] += down[row - 1]
+    across = np.ascontiguousarray(down.transpose(1, 0, 2))  # each column contiguous
+    for column in range(1, len(across)):
+        across[column] += across[column - 1]
+    integral = np.zeros((size[1], size[0], values.shape[2]), np.float64)
+    integral[1 : len(across) + 1, 1 : len(down) + 1] = across
+    return integral.transpose(1, 0, 2)
 
 
 LONE_CORE = 0.7

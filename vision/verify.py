@@ -130,18 +130,23 @@ def refine(
         if not any(camel in stack for stack in current.values()):
             current = placements(scorer, current, camel)[0][1]
     cost = scorer.track_cost(current)
+    # A round that moves no camel has weighed every camel's places on the final board: the check below reuses them.
+    settled: dict[str, list[tuple[float, dict[int, list[str]]]]] = {}
     for _ in range(rounds):
         improved = False
+        weighed = {}
         for camel in camels:
-            best_cost, best = placements(scorer, current, camel)[0]
+            weighed[camel] = placements(scorer, current, camel)
+            best_cost, best = weighed[camel][0]
             if best_cost < cost - 1e-9:
                 current, cost, improved = best, best_cost, True
         if not improved:
+            settled = weighed
             break
     first, final = camel_places(track), camel_places(current)
     unsure = []
     for camel in camels:
-        options = placements(scorer, current, camel)
+        options = settled[camel] if camel in settled else placements(scorer, current, camel)
         if margin is not None:
             needed = margin
         elif camel in first and first[camel] == final.get(camel):

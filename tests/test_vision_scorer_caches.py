@@ -1,0 +1,95 @@
+"""The silhouette scorer keeps what it has worked out (each space's masks and layouts, the ground's doubt in
+plain view, what the stacks in front hide, each stack's cost). Whatever was asked before, a board costs what
+a scorer that never saw another board says it costs."""
+
+import numpy as np
+import pytest
+
+from vision.calibrate import calibrate
+from vision.photo import make_table, render_calibration, render_scene
+from vision.read import ReadConfig, observe
+from vision.silhouette import SilhouetteScorer, first_track
+from vision.synth import EDITION_CAMELS
+
+CONFIG = ReadConfig()
+TRACK = {2: ["green"], 5: ["blue", "white"], 9: ["orange"], 13: ["yellow"]}
+
+
+@pytest.fixture(scope="module")
+def scene():
+    table = make_table(515_151, "2014")
+    photo, _ = render_calibration(table, seed=0, tier="light")
+    colours = calibrate(CONFIG, table.template, list(EDITION_CAMELS["2014"]), photo)
+    image, _ = render_scene(table, TRACK, seed=3, tier="light")
+    observation = observe(CONFIG, table.template, image)
+
+    def new_scorer() -> SilhouetteScorer:
+        return SilhouetteScorer(observation, colours.profiles, table.template, board_bgr=colours.board_bgr)
+
+    return new_scorer
+
+
+def space_behind_a_stack(scorer: SilhouetteScorer) -> tuple[int, int]:
+    front = next(space for space in scorer.spaces if scorer.behind(space))
+    return front, scorer.behind(front)[0]
+
+
+def boards_around_a_stack_in_front(scorer: SilhouetteScorer) -> list[dict[int, list[str]]]:
+    """Boards that differ only in the stack on a space in front of another: what it hides changes."""
+    front, behind = space_behind_a_stack(scorer)
+    return [
+        TRACK,
+        {front: ["blue", "white", "green"], behind: ["orange"]},
+        {front: ["blue"], behind: ["orange"]},
+        {behind: ["orange"]},
+        {front: ["white", "blue", "green", "yellow"], behind: ["orange"]},
+        {front: ["white", "blue", "green", "yellow"], behind: ["orange", "blue"]},
+        {behind: ["yellow", "orange"], 9: ["green"]},
+    ]
+
+
+def costs_and_scores(scorer: SilhouetteScorer, board: dict[int, list[str]]) -> tuple[dict, dict]:
+    return scorer.space_costs(board), {camel: scorer.camel_score(board, camel) for stack in board.values()
+                                       for camel in stack}
+
+
+def test_a_board_costs_the_same_in_whatever_order_boards_are_scored(scene):
+    boards = boards_around_a_stack_in_front(scene())
+    alone = [costs_and_scores(scene(), board) for board in boards]
+    forward, backward = scene(), scene()
+    in_order = [costs_and_scores(forward, board) for board in boards]
+    reversed_order = [costs_and_scores(backward, board) for board in reversed(boards)][::-1]
+    for board, expected, first, second in zip(boards, alone, in_order, reversed_order, strict=True):
+        for got in (first, second):
+            assert got[0] == pytest.approx(expected[0], abs=1e-9), board
+            assert got[1] == pytest.approx(expected[1], abs=1e-9), board
+    # The boards differ where it matters: the stack in front changes what the same camel behind it costs.
+    _, behind = space_behind_a_stack(scene())
+    assert len({round(costs[behind], 6) for costs, _ in alone[1:5]}) > 1
+
+
+def test_the_first_board_and_the_lone_scores_do_not_depend_on_what_was_asked_before(scene):
+    fresh = scene()
+    expected_first = first_track(fresh)
+    expected_lone = {space: fresh.lone(space).copy() for space in fresh.spaces}
+    used = scene()
+    for board in boards_around_a_stack_in_front(used):
+        used.space_costs(board)
+        used.camel_samples(board)
+    for space in reversed(used.spaces):
+        np.testing.assert_array_equal(used.lone(space), expected_lone[space])
+    assert first_track(used) == expected_first
+    assert used.space_costs(expected_first) == pytest.approx(fresh.space_costs(expected_first), abs=1e-9)
+
+
+def test_the_pixels_a_camel_shows_do_not_depend_on_what_was_asked_before(scene):
+    boards = boards_around_a_stack_in_front(scene())
+    used = scene()
+    for board in reversed(boards):
+        used.space_costs(board)
+    for board in boards:
+        expected = scene().camel_samples(board)
+        got = used.camel_samples(board)
+        assert got.keys() == expected.keys()
+        for camel in expected:
+            np.testing.assert_array_equal(got[camel], expected[camel])
