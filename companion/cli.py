@@ -397,7 +397,9 @@ def _vision_read(args: argparse.Namespace) -> int:
     except (BadInput, TemplateError, CalibrationError) as error:
         return refuse(str(error))
     try:
-        result = read_picture(image, colours.template, colours.profiles, colours.board_bgr, expectation)
+        # A photo from the camera still standing where it was calibrated: the board is where it was then.
+        near = colours.location((image.shape[1], image.shape[0]))
+        result = read_picture(image, colours.template, colours.profiles, colours.board_bgr, expectation, near=near)
     except BoardNotFound as error:
         print(json.dumps({"error": str(error), "missing_markers": error.missing}))
         return 1

@@ -97,6 +97,9 @@ def test_a_saved_calibration_loads_with_the_template_corrected_by_hand(table, tm
         (lambda d: d.update(board_bgr=[1, 2]), "board_bgr must be three numbers"),
         (lambda d: d["profiles"].update(red="red"), "profiles.red must be three numbers"),
         (lambda d: d["template"].pop("spaces"), "spaces"),
+        (lambda d: d.update(camera={"image_size": [1280], "markers_px": {}}), "camera.image_size"),
+        (lambda d: d.update(camera={"image_size": [1280, 720], "markers_px": {"0": [[1, 2]]}}),
+         "camera.markers_px.0: must be a marker number with 4 corners"),
     ],
 )
 def test_a_bad_calibration_file_names_what_is_wrong(table, tmp_path, change, words):
@@ -130,6 +133,35 @@ def test_calibrate_and_read_commands(tmp_path, capsys):
     assert main(["vision", "calibrate", str(scene), "--board", "2014", "--out", str(tmp_path / "no.json")]) == 1
     assert "no camel is seen on space" in capsys.readouterr().err
     assert main(["vision", "read", str(scene), "--calibration", str(tmp_path / "missing.json")]) == 2
+
+
+def test_a_photo_from_the_camera_where_it_was_calibrated_is_read_with_two_markers_covered(tmp_path, capsys):
+    # The calibration keeps where the markers were; an arm over two of them in a later photo from the camera
+    # standing where it was still leaves the board where it was. Without the calibration, two are too few.
+    import cv2
+    import numpy as np
+
+    from vision.photo import make_table, render_calibration, render_scene
+
+    table = make_table(31, "2014")
+    photo, saved, scene = tmp_path / "cal.png", tmp_path / "table.json", tmp_path / "scene.png"
+    cv2.imwrite(str(photo), render_calibration(table, 0, "clean")[0])
+    assert main(["vision", "calibrate", str(photo), "--board", "2014", "--out", str(saved)]) == 0
+    calibration = load_calibration(saved)
+    assert sorted(calibration.markers) == [0, 1, 2, 3] and calibration.image_size == (1280, 720)
+    track = {2: ["green"], 6: ["blue", "white"], 11: ["orange"], 14: ["yellow"]}
+    image, truth = render_scene(table, track, 5, "clean")
+    for marker in ("0", "1"):
+        corners = np.round(truth["markers"][marker]["corners_px"]).astype(np.int32)
+        cv2.fillConvexPoly(image, cv2.convexHull(corners), (60, 80, 110))
+    cv2.imwrite(str(scene), image)
+    capsys.readouterr()
+    assert main(["vision", "read", str(scene), "--board", "2014"]) == 1
+    assert "board not found: markers 0 (top left), 1 (top right) not seen" in capsys.readouterr().out
+    assert main(["vision", "read", str(scene), "--calibration", str(saved)]) == 0
+    reading = json.loads(capsys.readouterr().out)
+    placed = {camel: space for space, stack in reading["track"].items() for camel in stack}
+    assert all(camel in track[int(space)] for camel, space in placed.items()) and len(placed) >= 4
 
 
 def test_a_broken_calibration_in_the_settings_is_named_and_the_camera_stays_off(tmp_path, capsys):

@@ -90,7 +90,7 @@ def test_a_lens_bends_the_board_and_the_pose_bends_with_it(k1):
     import cv2
     import numpy as np
 
-    from vision.locate import _fit
+    from vision.locate import fit_location
     from vision.read import _homography_pose
 
     template = load_template("2014")
@@ -104,7 +104,7 @@ def test_a_lens_bends_the_board_and_the_pose_bends_with_it(k1):
 
     corners = {m: seen([(x, y, 0.0) for x, y in template.marker_corners(m)]) for m in template.markers}
     assert all(((quad >= 0) & (quad < (1280, 720))).all() for quad in corners.values())
-    location = _fit(template, corners, (1280, 720))
+    location = fit_location(template, corners, (1280, 720))
     points = np.array([(*template.space_centre(space), -z) for space in template.spaces for z in (0.0, 20.0, 60.0)])
     truth = seen(points)
     bent = np.linalg.norm(camera_pose(location, (1280, 720), template).project(points) - truth, axis=1)

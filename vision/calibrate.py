@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from vision.board import BoardTemplate, TemplateError, load_template, parse_template
-from vision.locate import BoardLocation
+from vision.locate import BoardLocation, fit_location
 from vision.read import BOARD_BGR, ReadConfig, observe
 from vision.silhouette import FitConfig, SilhouetteScorer, ray_distances
 from vision.synth import camel_edition, camel_profiles
@@ -52,6 +52,16 @@ class Calibration:
     board_bgr: tuple[float, float, float]
     warnings: tuple[str, ...] = ()
     """What the calibration photo showed poorly (it is still used): a camel hard to tell from the board."""
+    markers: dict[int, np.ndarray] = field(default_factory=dict)
+    """Where the calibration photo showed the markers (each one's 4 corners, pixels), and its size: a photo
+    from the camera still standing there finds the board even with a marker or two covered."""
+    image_size: tuple[int, int] | None = None
+
+    def location(self, image_size: tuple[int, int]) -> BoardLocation | None:
+        """Where the board was in the calibration photo, for a picture of the same size (else ``None``)."""
+        if not self.markers or self.image_size != tuple(image_size):
+            return None
+        return fit_location(self.template, self.markers, image_size)
 
     def as_json(self) -> dict[str, Any]:
         template = self.template
@@ -67,6 +77,9 @@ class Calibration:
                 "spaces": {str(s): [list(xy) for xy in corners] for s, corners in template.spaces.items()},
                 "camel": dict(template.camel),
             },
+            **({"camera": {"image_size": list(self.image_size),
+                           "markers_px": {str(m): np.round(quad, 2).tolist() for m, quad in self.markers.items()}}}
+               if self.markers and self.image_size else {}),
         }
 
 
@@ -177,7 +190,8 @@ def calibrate_from_board(
         "this light: softer, whiter light helps"
         for camel in unclear
     )
-    return Calibration(template, measured, board_colour, warnings)
+    size = (image.shape[1], image.shape[0])
+    return Calibration(template, measured, board_colour, warnings, dict(observation.location.markers), size)
 
 
 def _board_shade(colour: tuple[float, float, float], board: tuple[float, float, float]) -> bool:
@@ -263,7 +277,33 @@ def load_calibration(path: str | Path) -> Calibration:
     if not isinstance(profiles_in, dict) or not profiles_in:
         raise CalibrationError(f"{path}: 'profiles' must give each camel's colour")
     profiles = {str(camel): _colour(bgr, f"{path}: profiles.{camel}") for camel, bgr in profiles_in.items()}
-    return Calibration(template, profiles, board)
+    markers, size = _camera(data.get("camera"), f"{path}: camera")
+    return Calibration(template, profiles, board, markers=markers, image_size=size)
+
+
+def _camera(value: Any, where: str) -> tuple[dict[int, np.ndarray], tuple[int, int] | None]:
+    """The optional ``camera`` key: the calibration photo's size and the markers' corners in it."""
+    if value is None:
+        return {}, None
+    if not isinstance(value, dict):
+        raise CalibrationError(f"{where}: must be an object with 'image_size' and 'markers_px'")
+    size, corners = value.get("image_size"), value.get("markers_px")
+    if (not isinstance(size, list) or len(size) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in size)):
+        raise CalibrationError(f"{where}.image_size: must be [width, height] in pixels")
+    if not isinstance(corners, dict):
+        raise CalibrationError(f"{where}.markers_px: must give each marker's 4 corners")
+    markers = {}
+    for key, quad in corners.items():
+        try:
+            array = np.array(quad, float)
+            marker = int(key)
+        except (TypeError, ValueError):
+            array, marker = np.zeros(0), -1
+        if marker < 0 or array.shape != (4, 2) or not np.isfinite(array).all():
+            raise CalibrationError(f"{where}.markers_px.{key}: must be a marker number with 4 corners [x, y]")
+        markers[marker] = array
+    return markers, (size[0], size[1])
 
 
 def _colour(value: Any, where: str) -> tuple[float, float, float]:

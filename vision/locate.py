@@ -186,11 +186,11 @@ def locate_board(
     if near is not None:
         seen = _near(detector(config), gray, near)
         if len(seen) == len(MARKER_IDS):
-            return _fit(template, seen, size)
+            return fit_location(template, seen, size)
         if len(seen) >= config.min_markers:
             # One marker missed around where it was (covered now, or too small a crop to decode): the other
             # three still fix the plane, when they agree, without searching the whole picture every frame.
-            location = _fit(template, seen, size)
+            location = fit_location(template, seen, size)
             if location.reprojection_px <= config.max_reprojection_px:
                 return location
         elif seen and _unmoved(seen, near, config.still_px):
@@ -201,7 +201,7 @@ def locate_board(
     missing = [marker for marker in MARKER_IDS if marker not in seen]
     if len(seen) < config.min_markers:
         raise BoardNotFound(missing)
-    location = _fit(template, seen, size)
+    location = fit_location(template, seen, size)
     if missing and location.reprojection_px > config.max_reprojection_px:
         raise BoardNotFound(missing)
     return location
@@ -246,7 +246,8 @@ def _unmoved(seen: dict[int, np.ndarray], previous: BoardLocation, still_px: flo
     )
 
 
-def _fit(template: BoardTemplate, seen: dict[int, np.ndarray], size: tuple[int, int]) -> BoardLocation:
+def fit_location(template: BoardTemplate, seen: dict[int, np.ndarray], size: tuple[int, int]) -> BoardLocation:
+    """The board's place from the markers ``seen`` (each one's 4 corners) in a picture of ``size``."""
     found = [m for m in MARKER_IDS if m in seen]
     board = np.array([template.marker_corners(m) for m in found], np.float64).reshape(-1, 2)
     pixels = np.array([seen[m] for m in found], np.float64).reshape(-1, 2)

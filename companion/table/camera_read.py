@@ -77,15 +77,20 @@ def read_picture(
     board_bgr: tuple[float, float, float],
     expectation: Expectation | None = None,
     verify: Any = None,
+    near: Any = None,
 ) -> dict[str, Any]:
-    """The command's JSON object (``verify``: a ``vision.verify.VerifyConfig`` other than the default).
+    """The command's JSON object (``verify``: a ``vision.verify.VerifyConfig`` other than the default;
+    ``near``: where the board was in an earlier picture of the same camera, see
+    :func:`vision.locate.locate_board`).
 
     Raises:
         vision.locate.BoardNotFound: the markers are not all seen.
     """
-    from vision.read import ReadConfig, read_with_scorer
+    from vision.read import ReadConfig, observe, read_with_scorer
 
-    reading, scorer = read_with_scorer(ReadConfig(), template, profiles, image, board_bgr, verify=verify)
+    config = ReadConfig()
+    observation = observe(config, template, image, near=near)
+    reading, scorer = read_with_scorer(config, template, profiles, image, board_bgr, observation, verify=verify)
     camels = list(profiles)
     track, unseen = reading.track, reading.unseen
     if expectation is None:
