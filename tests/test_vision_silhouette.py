@@ -63,6 +63,15 @@ def test_the_first_board_is_built_bottom_up_and_names_no_camel_twice(table, colo
         assert [camel for camel in TRACK.get(space, []) if camel in stack] == stack
 
 
+def green_as_seen(scorer: SilhouetteScorer) -> np.ndarray:
+    """The green camel's colour in this picture (BGR): the median of the pixels most like it on space 2."""
+    window = scorer._windows[2]
+    green = window.evidence[..., scorer.names.index("green")] > 0.5
+    x0, y0 = window.origin
+    height, width = green.shape
+    return np.median(scorer.observation.image[y0 : y0 + height, x0 : x0 + width][green], axis=0)
+
+
 def test_a_flat_patch_of_a_camels_colour_on_an_empty_space_is_not_that_camel(table, colours):
     """A tile or a card on a space is flat: the board around a camel's feet is the board, around a patch it is
     the patch. Painted the green camel's colour on the empty space 7, the green camel still reads on 2."""
@@ -72,11 +81,7 @@ def test_a_flat_patch_of_a_camels_colour_on_an_empty_space_is_not_that_camel(tab
     middle = corners.mean(axis=0)
     patch = middle + (corners - middle) * 0.8
     pixels = scorer.pose.project(np.column_stack([patch, np.zeros(4)]))
-    window = scorer._windows[2]
-    green = window.evidence[..., scorer.names.index("green")] > 0.5
-    x0, y0 = window.origin
-    height, width = green.shape
-    bgr = np.median(scorer.observation.image[y0 : y0 + height, x0 : x0 + width][green], axis=0)
+    bgr = green_as_seen(scorer)
     painted = image.copy()
     cv2.fillConvexPoly(painted, np.round(pixels).astype(np.int32), tuple(int(c) for c in bgr))
     reading, _ = read_with_scorer(CONFIG, table.template, colours.profiles, painted, colours.board_bgr)
@@ -91,11 +96,7 @@ def test_a_tile_of_a_camels_colour_is_not_that_camel_wherever_its_motif_leaves_b
     scorer = scorer_of(table, colours, image)
     corners = np.array(table.template.spaces[7], float)
     middle = corners.mean(axis=0)
-    window = scorer._windows[2]
-    green = window.evidence[..., scorer.names.index("green")] > 0.5
-    x0, y0 = window.origin
-    height, width = green.shape
-    bgr = np.median(scorer.observation.image[y0 : y0 + height, x0 : x0 + width][green], axis=0)
+    bgr = green_as_seen(scorer)
     painted = image.copy()
     face = scorer.pose.project(np.column_stack([middle + (corners - middle) * 0.95, np.zeros(4)]))
     cv2.fillConvexPoly(painted, np.round(face).astype(np.int32), tuple(int(c) for c in bgr))
