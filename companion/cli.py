@@ -252,7 +252,8 @@ def _make_camera(settings: Settings) -> CameraWatch | None:
     # The source is opened on the watch's own thread: a camera that is slow to start holds nothing up.
     source = functools.partial(open_source, settings.camera, settings.camera_source)
     return CameraWatch(
-        source, colours.template, colours.profiles, board_bgr=colours.board_bgr, learnt_path=learnt
+        source, colours.template, colours.profiles, board_bgr=colours.board_bgr, learnt_path=learnt,
+        calibration=colours,
     ).start()
 
 

@@ -173,3 +173,33 @@ def test_the_watch_names_the_mis_entered_die_behind_what_it_sees(tmp_path):
     assert verdict["matches"] is False and verdict["most_likely"] == "A's pyramid ticket: red 1 → red 2"
     assert verdict["correction"]["becomes"]["value"] == 2
     assert watch.verdict(("g", 1), start, entered) is verdict  # the same frame and game: worked out once
+
+
+def test_the_first_frame_finds_the_board_where_the_calibration_photo_had_it(tmp_path):
+    # Two markers covered from the start: on its own the first frame cannot place the board; from a
+    # calibration taken by the camera standing where it is, it can.
+    import numpy as np
+
+    from vision.calibrate import calibrate
+    from vision.photo import make_table, render_calibration
+    from vision.photo import render_scene as render_photo
+    from vision.read import ReadConfig
+
+    table = make_table(31, "2014")
+    calibration = calibrate(ReadConfig(), table.template, list(EDITION_CAMELS["2014"]),
+                            render_calibration(table, 0, "clean")[0])
+    track = {3: ["green", "orange"], 7: ["blue"], 12: ["white"], 15: ["yellow"]}
+    image, truth = render_photo(table, track, 5, "clean")
+    for marker in ("0", "1"):
+        corners = np.round(truth["markers"][marker]["corners_px"]).astype(np.int32)
+        cv2.fillConvexPoly(image, cv2.convexHull(corners), (60, 80, 110))
+    path = tmp_path / "covered.png"
+    cv2.imwrite(str(path), image)
+    alone = CameraWatch(lambda: ImageFiles(path), table.template, calibration.profiles, agree=1,
+                        board_bgr=calibration.board_bgr)
+    assert alone.step(ImageFiles(path)).state == "board not found"
+    watch = CameraWatch(lambda: ImageFiles(path), table.template, calibration.profiles, agree=1,
+                        board_bgr=calibration.board_bgr, calibration=calibration)
+    watch.step(ImageFiles(path))
+    status = watch.step(ImageFiles(path))
+    assert status.state == "reading" and status.track == track

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from vision.board import BoardTemplate
+from vision.calibrate import Calibration
 from vision.locate import BoardLocation, BoardNotFound
 from vision.read import BOARD_BGR, ReadConfig, observe, read_board
 from vision.sources import CameraError, FrameSource
@@ -43,8 +44,11 @@ class CameraWatch:
         agree: int = 3,
         board_bgr: tuple[float, float, float] = BOARD_BGR,
         learnt_path: Path | None = None,
+        calibration: Calibration | None = None,
     ) -> None:
         self._open_source = open_source
+        self.calibration = calibration
+        """The calibration the colours come from: where its photo showed the markers, the first frame looks."""
         self.template = template
         self.profiles = profiles
         self.board_bgr = board_bgr
@@ -82,7 +86,7 @@ class CameraWatch:
             return cached[1]
         config = ReadConfig()
         try:
-            observation = observe(config, self.template, frame, near=self._location)
+            observation = observe(config, self.template, frame, near=self._near(frame))
         except BoardNotFound:
             return None
         reading, scorer = read_with_scorer(config, self.template, self.profiles, frame, self.board_bgr, observation)
@@ -128,12 +132,20 @@ class CameraWatch:
             self.learnt = f"not calibrated from this board ({error})"
             return
         self.profiles, self.board_bgr = dict(calibration.profiles), calibration.board_bgr
+        self.calibration = calibration
         self.learnt = "calibrated from a board the game confirmed"
         if self.learnt_path is not None:
             try:
                 save_learnt(calibration, self.learnt_path)
             except OSError as error:
                 self.learnt += f" (not saved: {error.strerror})"
+
+    def _near(self, frame: Any) -> BoardLocation | None:
+        """Where to look for the markers first: where the previous frame had them, else where the calibration
+        photo did (a camera still standing where it was calibrated, a marker or two covered at the start)."""
+        if self._location is not None or self.calibration is None:
+            return self._location
+        return self.calibration.location((frame.shape[1], frame.shape[0]))
 
     def start(self) -> CameraWatch:
         self._thread.start()
@@ -153,7 +165,7 @@ class CameraWatch:
                 self._learn_from(still() if callable(still) else frame)
             config = ReadConfig()
             # The camera stands still: the markers are looked for where they were in the previous frame.
-            observation = observe(config, self.template, frame, near=self._location)
+            observation = observe(config, self.template, frame, near=self._near(frame))
             self._location = observation.location
             reading = read_board(config, self.template, self.profiles, frame, self.board_bgr, observation)
         except BoardNotFound as error:
