@@ -19,13 +19,17 @@ import numpy as np
 
 from vision.board import BoardTemplate, TemplateError, load_template, parse_template
 from vision.locate import BoardLocation, fit_location
-from vision.read import BOARD_BGR, ReadConfig, observe
+from vision.read import BOARD_BGR, Observation, ReadConfig, observe
 from vision.silhouette import FitConfig, SilhouetteScorer, ray_distances
+from vision.synth import CAMEL_BGR as NOMINAL_BGR
 from vision.synth import camel_edition, camel_profiles
 
 FORMAT = "camelup-camera-calibration/1"
 MIN_CHROMA_GAP = 0.02
 """Two camels whose colours (each channel's share) differ less than this cannot be told apart."""
+RELIEF = 0.15
+"""A camel's pixels vary in brightness (lit top, shaded sides) by more than this share of their mean; an empty
+space's do not (measured: an empty space 0.09; camels 0.2 to 0.73, one as pale as its space 0.28)."""
 BOARD_SHADE = 0.045
 """A camel's colour nearer than this (a share of its brightness) to a shade of the board's is the board: no camel
 stands there (measured: an empty space 0.031; the camels of 40 tables of the photo bench 0.064 and more)."""
@@ -142,20 +146,19 @@ def calibrate_from_board(
     profiles: dict[str, tuple[float, float, float] | None] = {
         camel: (start or {}).get(camel) if len(track[where[camel]]) > 1 else None for camel in camels
     }
-    samples = SilhouetteScorer(observation, profiles, template, fit=ANYWHERE, board_bgr=board_colour).camel_samples(
-        track
-    )
+    samples = _measure(observation, template, track, profiles, board_colour)
+    # A camel only a little unlike the board (a grey one on a pale space) is found by its own colour instead:
+    # the one its name says, white-balanced by the board.
+    faint = [camel for camel in camels if camel in samples and _board_like(_lit_colour(samples[camel]), board_colour)]
+    nominal = {camel: _nominal(camel, board_colour) for camel in faint}
+    if any(nominal.values()):
+        again = _measure(observation, template, track, {**profiles, **nominal}, board_colour)
+        samples.update({camel: again[camel] for camel in faint if camel in again})
+    measured = {camel: _lit_colour(found) for camel, found in samples.items()}
     for camel in camels:
-        found = samples.get(camel)
-        if found is None or len(found) < 3:
+        # Still the board's colour: a camel as pale as its space has lit and shaded sides; an empty space is flat.
+        if camel not in measured or (_board_like(measured[camel], board_colour) and _relief(samples[camel]) < RELIEF):
             raise CalibrationError(f"no camel is seen on space {where[camel]}, where the {camel} camel should stand")
-        profiles[camel] = _lit_colour(found)
-    measured = {camel: colour for camel, colour in profiles.items() if colour is not None}
-    for camel in camels:
-        if _alike(measured[camel], board_colour) or _board_shade(measured[camel], board_colour):
-            raise CalibrationError(
-                f"no camel is seen on space {where[camel]}, where the {camel} camel should stand"
-            )
     _check_distinct(measured)
     # The colours should show each camel where it stands: the board with it there explains the photo better
     # than without it, and each stack better than in any other order.
@@ -192,6 +195,42 @@ def calibrate_from_board(
     )
     size = (image.shape[1], image.shape[0])
     return Calibration(template, measured, board_colour, warnings, dict(observation.location.markers), size)
+
+
+def _measure(
+    observation: Observation,
+    template: BoardTemplate,
+    track: Mapping[int, Sequence[str]],
+    profiles: Mapping[str, tuple[float, float, float] | None],
+    board_colour: tuple[float, float, float],
+) -> dict[str, np.ndarray]:
+    """The pixels each camel's body covers where it fits best on its space (``profiles``: the colours to look
+    for, ``None``: whatever is unlike the board); camels not seen at all are left out."""
+    samples = SilhouetteScorer(observation, profiles, template, fit=ANYWHERE, board_bgr=board_colour).camel_samples(
+        track
+    )
+    return {camel: found for camel, found in samples.items() if len(found) >= 3}
+
+
+def _relief(samples: np.ndarray) -> float:
+    """How much the brightness of a camel's pixels varies (standard deviation over the mean)."""
+    brightness = samples.sum(axis=1)
+    return float(np.std(brightness) / max(float(np.mean(brightness)), 1e-6))
+
+
+def _board_like(colour: tuple[float, float, float], board: tuple[float, float, float]) -> bool:
+    return _alike(colour, board) or _board_shade(colour, board)
+
+
+def _nominal(camel: str, board_colour: tuple[float, float, float]) -> tuple[float, float, float] | None:
+    """A camel's colour as the game paints it, in the photo's light (white-balanced by the board), for a camel
+    the project knows by name."""
+    nominal = NOMINAL_BGR.get(camel)
+    if nominal is None:
+        return None
+    balance = np.array(board_colour) / np.array(BOARD_BGR)
+    red, green, blue = (float(v) for v in np.array(nominal) * balance)
+    return (red, green, blue)
 
 
 def _board_shade(colour: tuple[float, float, float], board: tuple[float, float, float]) -> bool:
