@@ -31,8 +31,9 @@ RELIEF = 0.15
 """A camel's pixels vary in brightness (lit top, shaded sides) by more than this share of their mean; an empty
 space's do not (measured: an empty space 0.09; camels 0.2 to 0.73, one as pale as its space 0.28)."""
 BOARD_SHADE = 0.045
-"""A camel's colour nearer than this (a share of its brightness) to a shade of the board's is the board: no camel
-stands there (measured: an empty space 0.031; the camels of 40 tables of the photo bench 0.064 and more)."""
+"""A colour nearer than this (a share of its brightness) to a shade of the board's is the board's (measured: an
+empty space 0.031; the camels of 40 tables of the photo bench 0.064 and more, but an ochre camel on sand as
+little): where the colour measured is the board's, only the relief (``RELIEF``) tells a camel from no camel."""
 
 
 ANYWHERE = FitConfig(offset_mm=26.0, offset_steps=11)
@@ -65,7 +66,7 @@ class Calibration:
         """Where the board was in the calibration photo, for a picture of the same size (else ``None``)."""
         if not self.markers or self.image_size != tuple(image_size):
             return None
-        return fit_location(self.template, self.markers, image_size)
+        return fit_location(self.template, self.markers)
 
     def as_json(self) -> dict[str, Any]:
         template = self.template
@@ -229,8 +230,8 @@ def _nominal(camel: str, board_colour: tuple[float, float, float]) -> tuple[floa
     if nominal is None:
         return None
     balance = np.array(board_colour) / np.array(BOARD_BGR)
-    red, green, blue = (float(v) for v in np.array(nominal) * balance)
-    return (red, green, blue)
+    blue, green, red = (float(v) for v in np.array(nominal) * balance)
+    return (blue, green, red)
 
 
 def _board_shade(colour: tuple[float, float, float], board: tuple[float, float, float]) -> bool:

@@ -186,12 +186,12 @@ def locate_board(
     if near is not None:
         seen = _near(detector(config), gray, near)
         if len(seen) == len(MARKER_IDS):
-            return fit_location(template, seen, size)
+            return fit_location(template, seen)
         if len(seen) >= config.min_markers:
             # One marker missed around where it was (covered now, or too small a crop to decode): the other
             # three still fix the plane, when they agree, without searching the whole picture every frame.
-            location = fit_location(template, seen, size)
-            if location.reprojection_px <= config.max_reprojection_px:
+            location = fit_location(template, seen)
+            if _agree(config, template, location, size):
                 return location
         elif seen and _unmoved(seen, near, config.still_px):
             # Two or three markers covered (a hand, the 2018 pyramid from a low camera): those still seen are
@@ -201,8 +201,8 @@ def locate_board(
     missing = [marker for marker in MARKER_IDS if marker not in seen]
     if len(seen) < config.min_markers:
         raise BoardNotFound(missing)
-    location = fit_location(template, seen, size)
-    if missing and location.reprojection_px > config.max_reprojection_px:
+    location = fit_location(template, seen)
+    if missing and not _agree(config, template, location, size):
         raise BoardNotFound(missing)
     return location
 
@@ -246,8 +246,9 @@ def _unmoved(seen: dict[int, np.ndarray], previous: BoardLocation, still_px: flo
     )
 
 
-def fit_location(template: BoardTemplate, seen: dict[int, np.ndarray], size: tuple[int, int]) -> BoardLocation:
-    """The board's place from the markers ``seen`` (each one's 4 corners) in a picture of ``size``."""
+def fit_location(template: BoardTemplate, seen: dict[int, np.ndarray]) -> BoardLocation:
+    """The board's place from the markers ``seen`` (each one's 4 corners): the homography through their
+    corners, and how far they are from it."""
     found = [m for m in MARKER_IDS if m in seen]
     board = np.array([template.marker_corners(m) for m in found], np.float64).reshape(-1, 2)
     pixels = np.array([seen[m] for m in found], np.float64).reshape(-1, 2)
@@ -255,18 +256,16 @@ def fit_location(template: BoardTemplate, seen: dict[int, np.ndarray], size: tup
     if homography is None:
         raise BoardNotFound(list(MARKER_IDS))
     back = cv2.perspectiveTransform(board.reshape(-1, 1, 2), homography).reshape(-1, 2)
-    error = float(np.linalg.norm(back - pixels, axis=1).mean())
-    if error > LENS_CHECK_PX and len(found) >= 3:
-        # A lens's barrel distortion bends the markers off any one plane's homography by a few pixels; what
-        # the markers must agree on is the plane seen through a lens.
-        lens = fit_lens(template, {m: seen[m] for m in found}, size)
-        if lens is not None:
-            error = min(error, lens.error_px)
-    return BoardLocation(homography, seen, error)
+    return BoardLocation(homography, seen, float(np.linalg.norm(back - pixels, axis=1).mean()))
 
 
-LENS_CHECK_PX = 1.0
-"""Markers that miss their homography by more than this (mean corner error) are checked through a lens too."""
+def _agree(config: LocateConfig, template: BoardTemplate, location: BoardLocation, size: tuple[int, int]) -> bool:
+    """Three markers agree on the board's plane: their corners within ``config.max_reprojection_px`` of it,
+    seen through a lens (a webcam's barrel distortion bends them off any one homography by a few pixels)."""
+    if location.reprojection_px <= config.max_reprojection_px:
+        return True
+    lens = fit_lens(template, location.markers, size)
+    return lens is not None and lens.error_px <= config.max_reprojection_px
 
 
 @dataclass(frozen=True)
