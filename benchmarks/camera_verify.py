@@ -5,7 +5,8 @@ On the independent photo-like scenes (vision.photo), per tier: each table is cal
 photo as the README says (the default colours when refused), then random games are played with the rules
 engine (a random setup, then random pyramid draws). Each game's board is photographed twice: as the game
 expects it, and as it would stand had one of the latest draws come out differently (another die, value or
-grey colour). Reported, per tier:
+grey colour), by the camera still standing where it was calibrated (`vision read --calibration` looks for the
+markers where the calibration photo had them). Reported, per tier:
 - matching boards: confirmed ("matches": true), false alarms ("matches": false; target <= 1%), cannot tell
   (null);
 - boards that differ by one entry: caught (false), misses (true; target <= 1%), cannot tell (null), and how
@@ -64,7 +65,7 @@ def run(scenes: int, seed: int, tiers: tuple[str, ...], verify: VerifyConfig | N
     config = ReadConfig()
     results: dict[str, dict[str, Any]] = {}
     jobs = [(tier, index) for tier in tiers for index in range(scenes)]
-    colours: dict[tuple[int, str], tuple[Any, Any, dict[str, Any], Any, bool]] = {}
+    colours: dict[tuple[int, str], tuple[Any, Any, dict[str, Any], Any, bool, Any]] = {}
     for tier, index in tqdm(jobs, unit="scene", leave=False):
         counts = results.setdefault(tier, {"matching": {"true": 0, "false": 0, "null": 0, "not found": 0},
                                            "differing": {"true": 0, "false": 0, "null": 0, "not found": 0,
@@ -77,10 +78,13 @@ def run(scenes: int, seed: int, tiers: tuple[str, ...], verify: VerifyConfig | N
             photo, _ = render_calibration(table, 0, light)
             try:
                 found = calibrate(config, table.template, list(EDITION_CAMELS[edition]), photo)
-                colours[(table_index, light)] = (table, found.template, found.profiles, found.board_bgr, True)
+                # The camera stands where it was calibrated: the markers are looked for where the photo had them.
+                near = found.location((photo.shape[1], photo.shape[0]))
+                colours[(table_index, light)] = (table, found.template, found.profiles, found.board_bgr, True, near)
             except (CalibrationError, BoardNotFound):
-                colours[(table_index, light)] = (table, table.template, camel_profiles(edition), BOARD_BGR, False)
-        table, template, profiles, board_bgr, calibrated = colours[(table_index, light)]
+                colours[(table_index, light)] = (table, table.template, camel_profiles(edition), BOARD_BGR, False,
+                                                 None)
+        table, template, profiles, board_bgr, calibrated, near = colours[(table_index, light)]
         if index % SCENES_PER_TABLE == 0:
             counts["tables"] += 1
             counts["calibrated"] += calibrated
@@ -98,7 +102,7 @@ def run(scenes: int, seed: int, tiers: tuple[str, ...], verify: VerifyConfig | N
             image, _ = render_scene(table, track, rng.randrange(2**31), tier)
             started = time.process_time()
             try:
-                verdict = read_picture(image, template, profiles, board_bgr, game, verify)
+                verdict = read_picture(image, template, profiles, board_bgr, game, verify, near=near)
             except BoardNotFound:
                 counts[kind]["not found"] += 1
                 continue
