@@ -282,17 +282,22 @@ class LensFit:
 
 
 def fit_lens(
-    template: BoardTemplate, markers: dict[int, np.ndarray], size: tuple[int, int], focal_px: float | None = None
+    template: BoardTemplate,
+    markers: dict[int, np.ndarray],
+    size: tuple[int, int],
+    focal_px: float | None = None,
+    radial: bool = True,
 ) -> LensFit | None:
-    """The camera's focal length, k1 and pose from three or four markers' corners (OpenCV's calibration on
-    this one view; ``focal_px``: where to start, else the picture's width); ``None`` when it does not converge."""
+    """The camera's focal length, k1 (unless not ``radial``: then 0) and pose from the markers' corners (OpenCV's
+    calibration on this one view; ``focal_px``: where to start, else the picture's width); ``None`` when it does
+    not converge."""
     width, height = size
     focal = focal_px or float(width)
     guess = np.array([[focal, 0, width / 2], [0, focal, height / 2], [0, 0, 1]], np.float64)
     objects = np.array([(x, y, 0.0) for m in markers for x, y in template.marker_corners(m)], np.float32)
     pixels = np.concatenate([markers[m] for m in markers]).astype(np.float32)
     flags = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_PRINCIPAL_POINT | cv2.CALIB_FIX_ASPECT_RATIO
-             | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3)
+             | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3 | (0 if radial else cv2.CALIB_FIX_K1))
     try:
         _, matrix, distortion, rvecs, tvecs = cv2.calibrateCamera([objects], [pixels], size, guess, np.zeros(5),
                                                                   flags=flags)

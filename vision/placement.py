@@ -17,7 +17,7 @@ import numpy as np
 
 from vision import guidance
 from vision.board import MARKER_IDS, BoardTemplate
-from vision.locate import LocateConfig, find_markers
+from vision.locate import LocateConfig, find_markers, fit_lens
 
 PLACES = {0: "top left", 1: "top right", 2: "bottom right", 3: "bottom left"}
 HIDDEN_BELOW = 0.5
@@ -86,27 +86,16 @@ def _pose(template: BoardTemplate, found: dict[int, np.ndarray], size: tuple[int
     known); the focal length is estimated with the principal point at the centre and square pixels."""
     if len(found) < (1 if matrix is not None else 2):
         return None
+    if matrix is None:
+        # The first radial term too, when all four markers are seen: a wide lens's barrel distortion would
+        # otherwise make the board look farther than it is.
+        lens = fit_lens(template, found, size, radial=len(found) == 4)
+        return None if lens is None else (lens.matrix, lens.rotation, lens.translation)
     objects = np.concatenate([_marker_points(template, m) for m in found])
     pixels = np.concatenate([found[m] for m in found]).astype(np.float32)
-    if matrix is None:
-        width, height = size
-        guess = np.array([[width, 0, width / 2], [0, width, height / 2], [0, 0, 1]], np.float64)
-        flags = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_PRINCIPAL_POINT | cv2.CALIB_FIX_ASPECT_RATIO
-                 | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3)
-        if len(found) < 4:
-            flags |= cv2.CALIB_FIX_K1
-        try:
-            # The first radial term too, when all four markers are seen: a wide lens's barrel distortion would
-            # otherwise make the board look farther than it is.
-            _, matrix, _, rvecs, tvecs = cv2.calibrateCamera([objects], [pixels], size, guess, np.zeros(5),
-                                                             flags=flags)
-        except cv2.error:
-            return None
-        rvec, tvec = rvecs[0], tvecs[0]
-    else:
-        ok, rvec, tvec = cv2.solvePnP(objects, pixels, matrix, np.zeros(5))
-        if not ok:
-            return None
+    ok, rvec, tvec = cv2.solvePnP(objects, pixels, matrix, np.zeros(5))
+    if not ok:
+        return None
     rotation, _ = cv2.Rodrigues(rvec)
     return np.asarray(matrix, np.float64), rotation, tvec.reshape(3)
 
