@@ -393,7 +393,8 @@ def _vision_read(args: argparse.Namespace) -> int:
         board = args.board or (expectation.edition if expectation else "2018")
         colours = reading_colours(board, args.calibration)
         if expectation and colours.template.edition != expectation.edition:
-            raise BadInput(f"{args.expect} is a {expectation.edition} game, the board is the {board} one")
+            raise BadInput(f"{args.expect} is a {expectation.edition} game, the board is the "
+                           f"{colours.template.edition} one")
         image = load_image(args.image)
     except (BadInput, TemplateError, CalibrationError) as error:
         return refuse(str(error))

@@ -71,6 +71,21 @@ def test_a_photo_without_the_layout_says_which_camel_is_missing():
         calibrate(ReadConfig(), template, CAMELS, photo)
 
 
+def test_two_camels_set_down_on_each_others_spaces_are_refused_by_name():
+    # Told the calibration layout, the photo has white and black swapped: learnt, every reading would swap them.
+    from vision.calibrate import calibrate_from_board
+    from vision.photo import make_table, render_calibration
+
+    table = make_table(31, "2018")
+    photo, _ = render_calibration(table, 0, "clean")
+    layout = calibration_layout(list(EDITION_CAMELS["2018"]))
+    told = {space: ["black" if stack == ["white"] else "white" if stack == ["black"] else stack[0]]
+            for space, stack in layout.items()}
+    with pytest.raises(CalibrationError, match=r"white and black camels look swapped .*: white should stand on 11"):
+        calibrate_from_board(ReadConfig(), table.template, list(EDITION_CAMELS["2018"]), photo, told)
+    assert calibrate_from_board(ReadConfig(), table.template, list(EDITION_CAMELS["2018"]), photo, layout)
+
+
 def test_camels_that_look_alike_are_refused_by_name():
     template = load_template("2018")
     photo, _ = render_scene(template, calibration_layout(CAMELS), 3, WARM, {**PAINTED, "purple": PAINTED["red"]})
@@ -99,7 +114,13 @@ def test_a_saved_calibration_loads_with_the_template_corrected_by_hand(table, tm
         (lambda d: d["template"].pop("spaces"), "spaces"),
         (lambda d: d.update(camera={"image_size": [1280], "markers_px": {}}), "camera.image_size"),
         (lambda d: d.update(camera={"image_size": [1280, 720], "markers_px": {"0": [[1, 2]]}}),
-         "camera.markers_px.0: must be a marker number with 4 corners"),
+         "camera.markers_px.0: must be a marker number"),
+        (lambda d: d.update(camera={"image_size": [1280, 720], "markers_px": {"7": [[1, 2]] * 4}}),
+         "camera.markers_px.7: must be a marker number"),
+        (lambda d: d.update(camera={"image_size": [1280, 720], "markers_px": {"1": [[5000, 2]] * 4}}),
+         "camera.markers_px.1: its corners must lie in the 1280×720 photo"),
+        (lambda d: d["profiles"].pop("white"), "missing: white"),
+        (lambda d: d["profiles"].update(pink=[1, 2, 3]), "not its: pink"),
     ],
 )
 def test_a_bad_calibration_file_names_what_is_wrong(table, tmp_path, change, words):
@@ -133,6 +154,9 @@ def test_calibrate_and_read_commands(tmp_path, capsys):
     assert main(["vision", "calibrate", str(scene), "--board", "2014", "--out", str(tmp_path / "no.json")]) == 1
     assert "no camel is seen on space" in capsys.readouterr().err
     assert main(["vision", "read", str(scene), "--calibration", str(tmp_path / "missing.json")]) == 2
+    capsys.readouterr()
+    assert main(["vision", "read", str(scene), "--board", str(saved)]) == 2  # a calibration where a board goes
+    assert "is a camera calibration, not a board template: give it as --calibration" in capsys.readouterr().err
 
 
 def test_a_photo_from_the_camera_where_it_was_calibrated_is_read_with_two_markers_covered(tmp_path, capsys):
@@ -149,6 +173,10 @@ def test_a_photo_from_the_camera_where_it_was_calibrated_is_read_with_two_marker
     assert main(["vision", "calibrate", str(photo), "--board", "2014", "--out", str(saved)]) == 0
     calibration = load_calibration(saved)
     assert sorted(calibration.markers) == [0, 1, 2, 3] and calibration.image_size == (1280, 720)
+    # The same view at another resolution (a still beside the video frames) is where the markers scale to.
+    still = calibration.location((2560, 1440))
+    assert np.allclose(still.markers[2], calibration.markers[2] * 2)
+    assert calibration.location((1280, 960)) is None  # another shape: another view
     track = {2: ["green"], 6: ["blue", "white"], 11: ["orange"], 14: ["yellow"]}
     image, truth = render_scene(table, track, 5, "clean")
     for marker in ("0", "1"):

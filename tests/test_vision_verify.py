@@ -274,5 +274,12 @@ def test_markers_covered_but_those_seen_unmoved_keep_the_board_where_it_was():
     assert locate_board(LocateConfig(), template, covered, near=first) is first
     # The same two hidden, and the camera bumped a few pixels: the markers seen are not where they were.
     bumped = np.roll(covered, (3, 4), axis=(0, 1))
-    with pytest.raises(BoardNotFound):
+    with pytest.raises(BoardNotFound, match=r"markers 0, 3 seen 5 px from where they were: has the camera moved"):
         locate_board(LocateConfig(), template, bumped, near=first)
+    # One covered, and the three seen bent just past agreeing on a plane: unmoved, they keep the board too.
+    one = image.copy()
+    cv2.fillConvexPoly(one, cv2.convexHull(first.markers[1].astype(np.int32)), (40, 60, 90))
+    strict = LocateConfig(max_reprojection_px=0.01)
+    with pytest.raises(BoardNotFound, match=r"marker 1 .* not seen$"):
+        locate_board(strict, template, one)
+    assert locate_board(strict, template, one, near=first) is first

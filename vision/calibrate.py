@@ -17,16 +17,18 @@ from typing import Any
 
 import numpy as np
 
-from vision.board import BoardTemplate, TemplateError, load_template, parse_template
+from vision.board import MARKER_IDS, BoardTemplate, TemplateError, load_template, parse_template
 from vision.locate import BoardLocation, fit_location
 from vision.read import BOARD_BGR, Observation, ReadConfig, observe
 from vision.silhouette import FitConfig, SilhouetteScorer, ray_distances
 from vision.synth import CAMEL_BGR as NOMINAL_BGR
-from vision.synth import camel_edition, camel_profiles
+from vision.synth import EDITION_CAMELS, camel_edition, camel_profiles
 
 FORMAT = "camelup-camera-calibration/1"
 MIN_CHROMA_GAP = 0.02
 """Two camels whose colours (each channel's share) differ less than this cannot be told apart."""
+SWAPPED = 0.5
+"""Two camels' colours that fit their names crossed over at most this share as far off as told are swapped."""
 RELIEF = 0.15
 """A camel's pixels vary in brightness (lit top, shaded sides) by more than this share of their mean; an empty
 space's do not (measured: an empty space 0.09; camels 0.2 to 0.73, one as pale as its space 0.28)."""
@@ -63,10 +65,14 @@ class Calibration:
     image_size: tuple[int, int] | None = None
 
     def location(self, image_size: tuple[int, int]) -> BoardLocation | None:
-        """Where the board was in the calibration photo, for a picture of the same size (else ``None``)."""
-        if not self.markers or self.image_size != tuple(image_size):
+        """Where the board was in the calibration photo, for a picture of the same view: the same size, or the
+        same shape at another resolution (a camera's still and its video frames); else ``None``."""
+        if not self.markers or self.image_size is None:
             return None
-        return fit_location(self.template, self.markers)
+        scale = image_size[0] / self.image_size[0]
+        if abs(image_size[1] / self.image_size[1] - scale) > 0.005 * scale:
+            return None
+        return fit_location(self.template, {marker: quad * scale for marker, quad in self.markers.items()})
 
     def as_json(self) -> dict[str, Any]:
         template = self.template
@@ -161,6 +167,7 @@ def calibrate_from_board(
         if camel not in measured or (_board_like(measured[camel], board_colour) and _relief(samples[camel]) < RELIEF):
             raise CalibrationError(f"no camel is seen on space {where[camel]}, where the {camel} camel should stand")
     _check_distinct(measured)
+    _check_not_swapped(measured, board_colour, where)
     # The colours should show each camel where it stands: the board with it there explains the photo better
     # than without it, and each stack better than in any other order.
     scorer = SilhouetteScorer(observation, measured, template, fit=ANYWHERE, board_bgr=board_colour)
@@ -211,6 +218,32 @@ def _measure(
         track
     )
     return {camel: found for camel, found in samples.items() if len(found) >= 3}
+
+
+def _check_not_swapped(
+    measured: Mapping[str, tuple[float, float, float]],
+    board_colour: tuple[float, float, float],
+    where: Mapping[str, int],
+) -> None:
+    """Refuse two camels each measured in the colour the other's name says (set down on each other's spaces):
+    learnt that way, every reading would swap them. Paint and light vary, so only a clear swap counts: the colours
+    fit the names crossed over at most ``SWAPPED`` as far off as they fit them as told."""
+    names = [camel for camel in measured if _nominal(camel, board_colour) is not None]
+    if len(names) < 2:
+        return
+    colours = np.array([measured[camel] for camel in names], np.float32)
+    nominal = np.array([_nominal(camel, board_colour) for camel in names], np.float32)
+    distance = ray_distances(colours, nominal, FitConfig().camel_shading)  # measured × named
+    for first in range(len(names)):
+        for second in range(first + 1, len(names)):
+            told = distance[first, first] + distance[second, second]
+            crossed = distance[first, second] + distance[second, first]
+            if crossed < SWAPPED * told:
+                a, b = names[first], names[second]
+                raise CalibrationError(
+                    f"the {a} and {b} camels look swapped (the photo shows each in the other's colour): {a} should "
+                    f"stand on {where[a]} and {b} on {where[b]}"
+                )
 
 
 def _relief(samples: np.ndarray) -> float:
@@ -284,8 +317,23 @@ def reading_colours(board: str, calibration: str | Path | None = None) -> Calibr
     """
     if calibration:
         return load_calibration(calibration)
-    template = load_template(board)
+    try:
+        template = load_template(board)
+    except TemplateError as error:
+        if board.endswith(".json") and _is_calibration(board):
+            raise TemplateError(
+                f"{board} is a camera calibration, not a board template: give it as --calibration"
+            ) from None
+        raise error
     return Calibration(template, camel_profiles(camel_edition(template)), BOARD_BGR)
+
+
+def _is_calibration(path: str) -> bool:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("format") == FORMAT
 
 
 def save_calibration(calibration: Calibration, path: str | Path) -> Path:
@@ -317,6 +365,16 @@ def load_calibration(path: str | Path) -> Calibration:
     if not isinstance(profiles_in, dict) or not profiles_in:
         raise CalibrationError(f"{path}: 'profiles' must give each camel's colour")
     profiles = {str(camel): _colour(bgr, f"{path}: profiles.{camel}") for camel, bgr in profiles_in.items()}
+    edition_camels = EDITION_CAMELS.get(template.edition)
+    if edition_camels is not None and sorted(profiles) != sorted(edition_camels):
+        missing = [camel for camel in edition_camels if camel not in profiles]
+        extra = [camel for camel in profiles if camel not in edition_camels]
+        raise CalibrationError(
+            f"{path}: 'profiles' must give the colour of each of the {template.edition} board's camels "
+            f"({', '.join(edition_camels)})"
+            + (f"; missing: {', '.join(missing)}" if missing else "")
+            + (f"; not its: {', '.join(extra)}" if extra else "")
+        )
     markers, size = _camera(data.get("camera"), f"{path}: camera")
     return Calibration(template, profiles, board, markers=markers, image_size=size)
 
@@ -340,8 +398,10 @@ def _camera(value: Any, where: str) -> tuple[dict[int, np.ndarray], tuple[int, i
             marker = int(key)
         except (TypeError, ValueError):
             array, marker = np.zeros(0), -1
-        if marker < 0 or array.shape != (4, 2) or not np.isfinite(array).all():
-            raise CalibrationError(f"{where}.markers_px.{key}: must be a marker number with 4 corners [x, y]")
+        if marker not in MARKER_IDS or array.shape != (4, 2) or not np.isfinite(array).all():
+            raise CalibrationError(f"{where}.markers_px.{key}: must be a marker number (0 to 3) with 4 corners [x, y]")
+        if (array < 0).any() or (array >= np.array(size)).any():
+            raise CalibrationError(f"{where}.markers_px.{key}: its corners must lie in the {size[0]}×{size[1]} photo")
         markers[marker] = array
     return markers, (size[0], size[1])
 

@@ -18,10 +18,15 @@ from vision.board import MARKER_IDS, BoardTemplate
 class BoardNotFound(RuntimeError):
     """Too few of the markers that locate the board are visible; the message names the missing ones."""
 
-    def __init__(self, missing: list[int]) -> None:
+    def __init__(self, missing: list[int], moved: dict[int, float] | None = None) -> None:
         places = {0: "top left", 1: "top right", 2: "bottom right", 3: "bottom left"}
         names = ", ".join(f"{marker} ({places[marker]})" for marker in missing)
-        super().__init__(f"board not found: marker{'s' if len(missing) > 1 else ''} {names} not seen")
+        message = f"board not found: marker{'s' if len(missing) > 1 else ''} {names} not seen"
+        if moved:
+            seen = ", ".join(str(marker) for marker in sorted(moved))
+            message += (f"; marker{'s' if len(moved) > 1 else ''} {seen} seen {max(moved.values()):.0f} px from where "
+                        "they were: has the camera moved? (calibrate again where it stands now)")
+        super().__init__(message)
         self.missing = missing
 
 
@@ -173,38 +178,50 @@ def locate_board(
 ) -> BoardLocation:
     """Where the board is in ``image`` (BGR or grey). A picture wider than ``config.max_width`` is searched
     at that width (the markers are large); corners are given in the full picture's pixels. ``near``: where
-    the board was in the previous frame of the same camera: the markers are looked for around there first, and
-    when fewer than ``config.min_markers`` are seen but each of those is where it was (``config.still_px``), the
-    camera has not moved and ``near`` is the answer.
+    the board was in the previous frame of the same camera (or in its calibration photo): the markers are looked
+    for around there first, and when too few are seen to place the board but each of those is where it was
+    (``config.still_px``), the camera has not moved and ``near`` is the answer.
 
     Raises:
-        BoardNotFound: fewer than ``config.min_markers`` markers seen (and none of them where ``near`` had it),
-            or three that disagree (naming every marker that was not seen; no location is guessed otherwise).
+        BoardNotFound: fewer than ``config.min_markers`` markers seen, or three that disagree, and not all of them
+            where ``near`` had them (naming every marker that was not seen, and those seen that moved; no
+            location is guessed otherwise).
     """
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     size = (gray.shape[1], gray.shape[0])
     if near is not None:
         seen = _near(detector(config), gray, near)
-        if len(seen) == len(MARKER_IDS):
-            return fit_location(template, seen)
-        if len(seen) >= config.min_markers:
-            # One marker missed around where it was (covered now, or too small a crop to decode): the other
-            # three still fix the plane, when they agree, without searching the whole picture every frame.
-            location = fit_location(template, seen)
-            if _agree(config, template, location, size):
-                return location
-        elif seen and _unmoved(seen, near, config.still_px):
-            # Two or three markers covered (a hand, the 2018 pyramid from a low camera): those still seen are
-            # exactly where they were, so the camera has not moved and the board is where it was.
-            return near
+        location = _placed(config, template, seen, size, near)
+        if location is not None:
+            return location
     seen = find_markers(config, template, gray)
+    location = _placed(config, template, seen, size, near)
+    if location is not None:
+        return location
     missing = [marker for marker in MARKER_IDS if marker not in seen]
-    if len(seen) < config.min_markers:
-        raise BoardNotFound(missing)
-    location = fit_location(template, seen)
-    if missing and not _agree(config, template, location, size):
-        raise BoardNotFound(missing)
-    return location
+    moved = {} if near is None else {marker: _moved_by(quad, near, marker) for marker, quad in seen.items()}
+    raise BoardNotFound(missing, {marker: far for marker, far in moved.items() if far > config.still_px})
+
+
+def _placed(
+    config: LocateConfig,
+    template: BoardTemplate,
+    seen: dict[int, np.ndarray],
+    size: tuple[int, int],
+    near: BoardLocation | None,
+) -> BoardLocation | None:
+    """The board's place from the markers ``seen``: all four; three that agree; or, with ``near``, any seen
+    exactly where they were (two or three covered by a hand or the 2018 pyramid, or three that a lens and the
+    tape bend just past agreeing: the camera has not moved, the board is where it was). ``None``: not placed."""
+    if len(seen) == len(MARKER_IDS):
+        return fit_location(template, seen)
+    if len(seen) >= config.min_markers:
+        location = fit_location(template, seen)
+        if _agree(config, template, location, size):
+            return location
+    if near is not None and seen and all(_moved_by(quad, near, m) <= config.still_px for m, quad in seen.items()):
+        return near
+    return None
 
 
 def find_markers(config: LocateConfig, template: BoardTemplate, image: np.ndarray) -> dict[int, np.ndarray]:
@@ -237,13 +254,11 @@ def find_markers(config: LocateConfig, template: BoardTemplate, image: np.ndarra
     return seen
 
 
-def _unmoved(seen: dict[int, np.ndarray], previous: BoardLocation, still_px: float) -> bool:
-    """Every marker seen has its corners where ``previous`` had them (mean distance within ``still_px``)."""
-    return all(
-        marker in previous.markers
-        and float(np.linalg.norm(quad - previous.markers[marker], axis=1).mean()) <= still_px
-        for marker, quad in seen.items()
-    )
+def _moved_by(quad: np.ndarray, previous: BoardLocation, marker: int) -> float:
+    """How far a marker's corners are from where ``previous`` had them (mean, pixels; infinite if it had none)."""
+    if marker not in previous.markers:
+        return float("inf")
+    return float(np.linalg.norm(quad - previous.markers[marker], axis=1).mean())
 
 
 def fit_location(template: BoardTemplate, seen: dict[int, np.ndarray]) -> BoardLocation:
