@@ -283,3 +283,30 @@ def test_markers_covered_but_those_seen_unmoved_keep_the_board_where_it_was():
     with pytest.raises(BoardNotFound, match=r"marker 1 .* not seen$"):
         locate_board(strict, template, one)
     assert locate_board(strict, template, one, near=first) is first
+
+
+def test_cannot_tell_names_only_spaces_the_players_can_look_at():
+    # A rival that puts a camel past the finish line (space 17) or behind the start (0) makes those "spaces"
+    # undecided too: the verdict names the track's spaces only.
+    from types import SimpleNamespace
+
+    from companion.table.board_hypotheses import Hypothesis
+    from companion.table.camera_verdict import camera_verdict
+    from vision.verify import Verdict, VerifyConfig
+
+    expected = {12: ["red"], 17: ["blue"]}
+    rival = {12: ["blue"], 0: ["red"]}
+    template = load_template("2018")
+
+    def judge(tracks, priors):
+        return Verdict("cannot tell", 0, 0.1, (0, 12, 17), (1,), [0.0, 0.1])
+
+    scorer = SimpleNamespace(verify=VerifyConfig(), judge=judge, track_cost=lambda track: 0.0, spaces=[12],
+                             template=template)
+    hypotheses = [Hypothesis(expected, "the game's board"), Hypothesis(rival, "a slip")]
+    found = camera_verdict(scorer, hypotheses, {}, ("red", "blue"), ["red", "blue"])
+    assert found.answer == "cannot tell (space 12 not clear enough)"
+    only_off = SimpleNamespace(**{**vars(scorer), "judge": lambda tracks, priors: Verdict(
+        "cannot tell", 0, 0.1, (0, 17), (1,), [0.0, 0.1])})
+    assert camera_verdict(only_off, hypotheses, {}, ("red", "blue"), ["red", "blue"]).answer == (
+        "cannot tell (the board is not clear enough)")

@@ -114,8 +114,10 @@ def camera_verdict(
     seen = {space: stack for space, stack in seen.items() if stack}
     sure_expected = {space: [camel for camel in stack if camel not in unsure] for space, stack in expected.items()}
     agree = _on(sure_expected, shown) == seen
-    spaces = sorted(undecided)
-    words = f"space{'s' if len(spaces) > 1 else ''} {', '.join(map(str, spaces))} not clear enough"
+    # Past the finish line or behind the start is no space the players can look at.
+    spaces = sorted(space for space in undecided if space in scorer.template.spaces)
+    words = (f"space{'s' if len(spaces) > 1 else ''} {', '.join(map(str, spaces))} not clear enough" if spaces
+             else "the board is not clear enough")
     found = differences(_on(expected, shown), seen, language)
     return CameraVerdict(
         seen, unseen, expected, None if agree else False, f"cannot tell ({words})", verdict.margin,
