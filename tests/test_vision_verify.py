@@ -244,10 +244,14 @@ def test_a_marker_covered_since_the_last_frame_leaves_three_and_no_search_of_the
     monkeypatch.setattr(locate, "_detect", lambda finder, gray, scale=1.0: looked_at.append(gray.shape) or detect(
         finder, gray, scale))
     again = locate.locate_board(locate.LocateConfig(), template, covered, near=first)
-    assert sorted(again.markers) == [0, 2, 3]
     assert all(shape[0] * shape[1] < covered.shape[0] * covered.shape[1] / 4 for shape in looked_at)
+    # The three left are where they were: the board stays where all four placed it.
+    assert again is first
+    moved = np.roll(covered, (6, 0), axis=(0, 1))
+    shifted = locate.locate_board(locate.LocateConfig(), template, moved, near=first)
+    assert sorted(shifted.markers) == [0, 2, 3]  # moved: placed afresh by the three, which agree
     for marker in (0, 2, 3):
-        assert np.abs(again.markers[marker] - first.markers[marker]).max() < 1.0
+        assert np.abs(shifted.markers[marker] - (first.markers[marker] + [0, 6])).max() < 1.0
 
 
 def test_camels_placed_differently_are_counted_by_space_and_level():

@@ -210,17 +210,18 @@ def _placed(
     size: tuple[int, int],
     near: BoardLocation | None,
 ) -> BoardLocation | None:
-    """The board's place from the markers ``seen``: all four; three that agree; or, with ``near``, any seen
-    exactly where they were (two or three covered by a hand or the 2018 pyramid, or three that a lens and the
-    tape bend just past agreeing: the camera has not moved, the board is where it was). ``None``: not placed."""
+    """The board's place from the markers ``seen``: all four; with ``near``, the place it had when those seen
+    are where they were (the camera has not moved: one to three covered by a hand or the 2018 pyramid, and the
+    place all four gave beats what the ones left say, bent by the lens and the tape); else three that agree.
+    ``None``: not placed."""
     if len(seen) == len(MARKER_IDS):
         return fit_location(template, seen)
+    if near is not None and seen and all(_moved_by(quad, near, m) <= config.still_px for m, quad in seen.items()):
+        return near  # where all the markers placed it beats what the ones left would say
     if len(seen) >= config.min_markers:
         location = fit_location(template, seen)
         if _agree(config, template, location, size):
             return location
-    if near is not None and seen and all(_moved_by(quad, near, m) <= config.still_px for m, quad in seen.items()):
-        return near
     return None
 
 
