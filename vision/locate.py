@@ -24,8 +24,10 @@ class BoardNotFound(RuntimeError):
         message = f"board not found: marker{'s' if len(missing) > 1 else ''} {names} not seen"
         if moved:
             seen = ", ".join(str(marker) for marker in sorted(moved))
-            message += (f"; marker{'s' if len(moved) > 1 else ''} {seen} seen {max(moved.values()):.0f} px from where "
-                        "they were: has the camera moved? (calibrate again where it stands now)")
+            many = len(moved) > 1
+            message += (f"; marker{'s' if many else ''} {seen} seen {max(moved.values()):.0f} px from where "
+                        f"{'they were' if many else 'it was'}: has the camera moved? (calibrate again where it "
+                        "stands now)")
         super().__init__(message)
         self.missing = missing
 
@@ -200,7 +202,7 @@ def locate_board(
         return location
     missing = [marker for marker in MARKER_IDS if marker not in seen]
     moved = {} if near is None else {marker: _moved_by(quad, near, marker) for marker, quad in seen.items()}
-    raise BoardNotFound(missing, {marker: far for marker, far in moved.items() if far > config.still_px})
+    raise BoardNotFound(missing, {marker: far for marker, far in moved.items() if config.still_px < far < np.inf})
 
 
 def _placed(
