@@ -63,8 +63,6 @@ class FitConfig:
     """How much a pixel of the body box that is unlike the camel counts against it (one that is like it: 1)."""
     board_shading: tuple[float, float] = (0.55, 1.15)
     camel_shading: tuple[float, float] = (0.4, 1.6)
-    backdrop_shading: tuple[float, float] = (0.8, 1.25)
-    """How much lighter or darker than the empty scene (see ``backdrop``) a pixel may be and still be it."""
     ground_mm: tuple[float, float] = (3.0, 12.0)
     """The ground around a camel's feet: from this far beyond its footprint to this far. Where a camel stands,
     the board shows there; a flat patch of its colour (a tile, a card) is that colour there too."""
@@ -130,7 +128,6 @@ class SilhouetteScorer:
         verify: VerifyConfig | None = None,
         fit: FitConfig | None = None,
         board_bgr: Sequence[float] = BOARD_BGR,
-        backdrop: Observation | None = None,
     ) -> None:
         self.verify = verify or VerifyConfig()
         self.fit = fit or FitConfig()
@@ -160,12 +157,7 @@ class SilhouetteScorer:
                 continue
             (x0, y0), pixels = window
             corrected = pixels.astype(np.float32) / light
-            empty = None
-            if backdrop is not None and backdrop.image.shape == image.shape and space in backdrop.rims:
-                empty_light = np.maximum(light_at(self.template, backdrop.rims, space) / board_reference, 0.05)
-                empty = (backdrop.image[y0 : y0 + pixels.shape[0], x0 : x0 + pixels.shape[1]].astype(np.float32)
-                         / empty_light).reshape(-1, 3)
-            planes, boardlike = self._evidence(corrected.reshape(-1, 3), board, known, empty)
+            planes, boardlike = self._evidence(corrected.reshape(-1, 3), board, known)
             self._windows[space] = _Window(
                 space, (x0, y0), np.ascontiguousarray(planes.T).reshape(*pixels.shape[:2], -1), corrected,
                 boardlike.reshape(pixels.shape[:2]), middle, heading,
@@ -200,15 +192,13 @@ class SilhouetteScorer:
         return (int(x0), int(y0)), image[y0:y1, x0:x1]
 
     def _evidence(
-        self, corrected: np.ndarray, board: np.ndarray, known: list[np.ndarray | None], empty: np.ndarray | None = None
+        self, corrected: np.ndarray, board: np.ndarray, known: list[np.ndarray | None]
     ) -> tuple[np.ndarray, np.ndarray]:
         """Each camel's evidence (camels × pixels) and the board-likeness (pixels) of ``corrected`` (pixels × 3).
         Worked out camels × pixels: numpy is many times faster along a few long rows than many short ones."""
         fit = self.fit
         squares = np.einsum("ij,ij->i", corrected, corrected)
         board_distance = _ray_distances(corrected, squares, board[None, :], fit.board_shading)[0]
-        if empty is not None:
-            board_distance = np.minimum(board_distance, _pixel_distances(corrected, empty, fit.backdrop_shading))
         have = [index for index, profile in enumerate(known) if profile is not None]
         distances = np.full((len(known), len(corrected)), np.inf, np.float32)
         if have:
@@ -583,15 +573,6 @@ def _two_smallest(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         np.minimum(second, np.maximum(first, row), out=second)
         np.minimum(first, row, out=first)
     return first, second
-
-
-def _pixel_distances(samples: np.ndarray, references: np.ndarray, shading: tuple[float, float]) -> np.ndarray:
-    """:func:`ray_distances` of each sample to its own reference colour (N × 3 each → N)."""
-    dots = np.einsum("ij,ij->i", samples, references)
-    lengths = np.einsum("ij,ij->i", references, references) + 1e-6
-    scale = np.clip(dots / lengths, shading[0], shading[1])
-    squared = np.einsum("ij,ij->i", samples, samples) - 2 * scale * dots + scale**2 * lengths
-    return (np.sqrt(np.maximum(squared, 0.0)) / 255.0).astype(np.float32)
 
 
 def _median(values: np.ndarray) -> float:
