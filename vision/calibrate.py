@@ -38,8 +38,9 @@ empty space 0.031; the camels of 40 tables of the photo bench 0.064 and more, bu
 little): where the colour measured is the board's, only the relief (``RELIEF``) tells a camel from no camel."""
 
 
-ANYWHERE = FitConfig(offset_mm=26.0, offset_steps=11)
-"""For a calibration photo, a camel may stand anywhere on its space (spaces are 80 mm across)."""
+ANYWHERE = FitConfig(offset_mm=26.0, offset_steps=11, clutter_penalty=0.0)
+"""For a calibration photo, a camel may stand anywhere on its space (spaces are 80 mm across). Its colour is
+being measured: what else shows that colour is not known yet."""
 
 
 CONTRADICTED = 0.1

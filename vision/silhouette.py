@@ -12,7 +12,10 @@ in neutral light, 0.37 in a lamp's), near 0 for one hidden, negative where it is
 inside its box counts half: the box is rougher than a camel). A board's cost is minus the sum of its camels'
 scores, so costs are in "camels of evidence", and two boards whose costs differ by less than half a camel's
 worth are not told apart (``VerifyConfig.decisive_margin``). A bottom camel also loses what the ground around
-its feet fails to look like the board: a flat patch of its colour (a tile, a card) is not a camel.
+its feet fails to look like the board: a flat patch of its colour (a tile, a card) is not a camel. And each
+camel's colour is on one piece only: what the window shows of it all around a camel, beyond the camel's own
+reach, is something else (a pyramid's face, a palm frond, the table behind a far space), and a camel there
+loses a share of its score (``FitConfig.clutter_free``).
 
 Each space is scored in its own window of the picture (the space and the air above it up to a tall stack), and
 each stack at the offset on its space (within ``offset_mm`` of the middle) where its camels fit best: players
@@ -75,6 +78,20 @@ class FitConfig:
     """A stack is fitted at the offsets where its camels, each alone at its level, fit best: this many."""
     unknown_margin: float = 0.1
     """A camel whose colour is not known (calibrating) is whatever is this far from the board's colour."""
+    own_mm: float = 8.0
+    """How far a camel's own pieces (head, tail, a chunkier piece than the usual) may reach beyond its
+    footprint and above its height: its colour there is its own."""
+    clutter_free: float = 2.0
+    """Each camel's colour is on one piece only: what the window shows of it outside the camel's own reach
+    is something else of its colour (a pyramid's face, a frond, a card). Up to this many bodies' worth of it
+    (a misfit edge, noise) costs nothing…"""
+    clutter_penalty: float = 0.5
+    """…and each body's worth beyond it costs this much, up to ``clutter_cap``."""
+    clutter_cap: float = 1.0
+    clutter_mm: float = 15.0
+    """How far beyond a camel's own reach its colour is looked for."""
+    strong_evidence: float = 0.5
+    """A pixel whose evidence for a camel is at least this is surely of its colour."""
 
 
 @dataclass
@@ -104,6 +121,10 @@ class _Window:
     ring_masks: dict[int, np.ndarray] = field(default_factory=dict)
     floor_mask: np.ndarray | None = None
     doubts: dict[tuple[int, int], float] = field(default_factory=dict)
+    strays: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+    strong: list[np.ndarray] | None = None
+    reach: np.ndarray | None = None
+    areas: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -168,6 +189,8 @@ class SilhouetteScorer:
         self._stack_cache: dict[tuple[Any, ...], tuple[float, int]] = {}
         self._visible_cache: dict[tuple[Any, ...], np.ndarray] = {}
         self._lone: dict[int, np.ndarray] = {}
+        # A camel whose colour is not known yet (calibrating) is anything unlike the board: no clutter is its.
+        self._known_colour = [profile is not None for profile in known]
         self._behind = {space: self._spaces_behind(space) for space in self.spaces}
         # Which spaces can hide part of each space's window (in self.spaces' order, as _in_front asks them).
         self._fronts = {space: [front for front in self.spaces if space in self._behind[front]]
@@ -404,7 +427,11 @@ class SilhouetteScorer:
 
     def _box_area(self, window: _Window, offset: int, level: int) -> float:
         """A body box's area in pixels (what a camel in plain view there would cover)."""
-        return max(1.0, cv2.contourArea(self._box(window, offset, level).astype(np.float32)) / 16)
+        area = window.areas.get((offset, level))
+        if area is None:
+            area = window.areas[(offset, level)] = max(
+                1.0, cv2.contourArea(self._box(window, offset, level).astype(np.float32)) / 16)
+        return area
 
     def _ring_mask(self, window: _Window, offset: int) -> np.ndarray:
         """The ground around a bottom camel's feet at ``offset`` (boolean, the window's shape)."""
@@ -441,10 +468,72 @@ class SilhouetteScorer:
                 for pixels, label, area in zip(shown, labels, areas, strict=True)]
 
     def _score(self, window: _Window, labels: list[int], offset: int, visible: np.ndarray | None) -> float:
-        """A stack's camels' scores at ``offset``, less the ground's doubt (pixels not ``visible`` left out)."""
+        """A stack's camels' scores at ``offset``, less the ground's doubt (pixels not ``visible`` left out)
+        and the clutter of each camel's colour around it."""
+        clutter = sum(self._clutter(window, label, offset, level) for level, label in enumerate(labels))
         return sum(self._camel_scores(window, labels, offset, visible)) - self._ground_doubt(
             window, offset, len(labels), visible
-        )
+        ) - clutter
+
+    def _clutter(self, window: _Window, label: int, offset: int, level: int) -> float:
+        """What a camel at ``level`` loses for its colour showing in its window beyond its own reach (see
+        ``FitConfig.clutter_free``), in bodies' worth of pixels."""
+        fit = self.fit
+        if not self._known_colour[label] or not fit.clutter_penalty:
+            return 0.0
+        strays = window.strays.get((offset, level))
+        if strays is None:
+            strays = window.strays[(offset, level)] = self._strays(window, offset, level)
+        bodies = float(strays[label]) / self._box_area(window, offset, level)
+        return min(fit.clutter_cap, max(0.0, bodies - fit.clutter_free) * fit.clutter_penalty)
+
+    def _strays(self, window: _Window, offset: int, level: int) -> np.ndarray:
+        """Per camel: the pixels surely of its colour (``FitConfig.strong_evidence``) around a camel at
+        ``offset`` and ``level`` (its reach, ``own_mm`` beyond its size, and ``clutter_mm`` more) but outside
+        its reach: each camel's colour is on one piece only."""
+        if window.reach is None:
+            window.reach = self._reach_corners(window)
+            strong = (window.evidence >= self.fit.strong_evidence).astype(np.uint8)
+            # OpenCV's masked mean takes up to four channels at a time, far faster than numpy's masks.
+            window.strong = [np.ascontiguousarray(strong[..., first : first + 4])
+                             for first in range(0, strong.shape[2], 4)]
+        inner, outer = window.reach[0, offset, level], window.reach[1, offset, level]
+        height, width = window.boardlike.shape
+        x0, y0 = np.maximum(outer.min(axis=0) // 4, 0)
+        x1, y1 = np.minimum(outer.max(axis=0) // 4 + 1, [width, height])
+        if x1 <= x0 or y1 <= y0:
+            return np.zeros(len(self.names))
+        shift = np.array([x0, y0]) * 4
+        canvas = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(canvas, cv2.convexHull(outer - shift).reshape(-1, 2), 1, cv2.LINE_8, 2)
+        cv2.fillConvexPoly(canvas, cv2.convexHull(inner - shift).reshape(-1, 2), 0, cv2.LINE_8, 2)
+        pixels = cv2.countNonZero(canvas)
+        if not pixels:
+            return np.zeros(len(self.names))
+        means = [cv2.mean(part[y0:y1, x0:x1], canvas)[: part.shape[2]] for part in window.strong]
+        return np.concatenate(means) * pixels
+
+    def _reach_corners(self, window: _Window) -> np.ndarray:
+        """2 (a camel's reach; and ``clutter_mm`` beyond) × offsets × levels × 8 corners × 2 (pixels in the
+        window, 2 bits of sub-pixel): see :meth:`_strays`."""
+        fit = self.fit
+        levels = max(fit.max_level, len(self.names))  # every camel on one stack, as the body boxes
+        along, across = window.heading, np.array([-window.heading[1], window.heading[0]])
+        signs = np.array([(a, b) for a in (-1, 1) for b in (-1, 1)], float)
+        feet = window.middle + self._offsets
+        found = []
+        for beyond in (0.0, fit.clutter_mm):
+            spare = fit.own_mm + beyond
+            footprint = (signs[:, :1] * along * (fit.length_mm / 2 + spare)
+                         + signs[:, 1:] * across * (fit.width_mm / 2 + spare))  # 4 × 2
+            step = np.arange(levels) * fit.step_mm
+            heights = np.stack([np.maximum(step - 2 - beyond, 0.0), step + fit.step_mm + spare], axis=1)
+            xy = np.broadcast_to(feet[:, None, None, None, :] + footprint, (len(feet), levels, 2, 4, 2))
+            z = np.broadcast_to(-heights[None, :, :, None, None], (len(feet), levels, 2, 4, 1))
+            corners = np.concatenate([xy, z], axis=-1).reshape(-1, 3)
+            pixels = self.pose.project(corners) - np.array(window.origin)
+            found.append(np.round(pixels * 4).astype(np.int32).reshape(len(feet), levels, 8, 2))
+        return np.stack(found)
 
     def camel_score(self, track: Track, camel: str) -> float:
         """How well ``camel`` fits where ``track`` puts it (mostly 0.2 to 0.7 in plain view; 0 when hidden)."""
