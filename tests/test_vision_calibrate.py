@@ -2,6 +2,7 @@
 
 import json
 import random
+import re
 
 import pytest
 
@@ -207,3 +208,27 @@ def test_a_broken_calibration_in_the_settings_is_named_and_the_camera_stays_off(
     assert _make_camera(load_settings(str(config))) is None
     err = capsys.readouterr().err
     assert "not a camera calibration" in err and "the camera is off" in err
+
+
+@pytest.mark.parametrize(("photo_edition", "told"), [("2018", "2014"), ("2014", "2018")])
+def test_a_photo_of_the_other_editions_layout_is_refused_naming_that_edition(photo_edition, told, tmp_path, capsys):
+    # The 2018 layout has the black and white camels on spaces 11 and 13, which the 2014 layout leaves empty;
+    # told the wrong edition, the other camels would be learnt under the other edition's names.
+    import cv2
+
+    from vision.photo import make_table, render_calibration
+
+    for seed in (31, 32):
+        table = make_table(seed, photo_edition)
+        photo = tmp_path / f"cal-{seed}.png"
+        cv2.imwrite(str(photo), render_calibration(table, 0, "clean")[0])
+        saved = tmp_path / f"camera-{seed}.json"
+        assert main(["vision", "calibrate", str(photo), "--board", told, "--out", str(saved)]) == 1
+        err = capsys.readouterr().err
+        assert f"is this the {photo_edition} edition? Then give --board {photo_edition}" in err, err
+        assert re.search(rf"have the colours of the {photo_edition} layout's camels \(\w+, \w+", err), err
+        # The spaces only the 2018 layout fills: a camel there (told 2014), or none (told 2018).
+        assert re.search(r"a camel stands on space 11|the 2014 layout leaves spaces 11 and 13 empty", err), err
+        assert not saved.exists()
+        assert main(["vision", "calibrate", str(photo), "--board", photo_edition, "--out", str(saved)]) == 0, seed
+        capsys.readouterr()

@@ -116,6 +116,8 @@ def load_template(edition_or_path: str) -> BoardTemplate:
     except OSError:
         shipped = ", ".join(sorted(p.stem.removeprefix("board-") for p in TEMPLATES.glob("board-*.json")))
         raise TemplateError(f"{edition_or_path}: neither an edition ({shipped}) nor a template file") from None
+    except UnicodeDecodeError:
+        raise TemplateError(f"{path}: not a board template (not text: an image or a binary file?)") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
