@@ -166,6 +166,15 @@ def test_a_dim_or_pale_colour_photo_is_not_taken_for_greyscale():
     assert not colourless(washed)
 
 
+def test_a_picture_of_nothing_is_not_called_greyscale(tmp_path, capsys):
+    # The lens covered or the picture burnt out: the board is not found, colour is not what is missing.
+    for name, value in (("black.png", 0), ("white.png", 255)):
+        path = tmp_path / name
+        cv2.imwrite(str(path), np.full((720, 1280, 3), value, np.uint8))
+        status, out, _ = _run(["vision", "read", str(path)], capsys)
+        assert status == 1 and json.loads(out)["error"].startswith("board not found"), name
+
+
 def test_a_complete_jpeg_in_any_encoding_is_not_cut_short(scene):
     for flags in ([], [cv2.IMWRITE_JPEG_PROGRESSIVE, 1], [cv2.IMWRITE_JPEG_RST_INTERVAL, 2],
                   [cv2.IMWRITE_JPEG_OPTIMIZE, 1]):

@@ -17,6 +17,9 @@ board, even a dim one, has the sand's and the camels' colours."""
 COLOURED_SHARE = 0.002
 """A picture with fewer coloured pixels than this share has no colour worth reading (a few pixels of noise or
 a coloured border are not a board)."""
+DETAIL = 40
+"""A greyscale photo of the table spans more than this many grey levels (2nd to 98th percentile); a picture of
+nothing does not."""
 
 _JPEG_MARKER = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")
 """Where a JPEG's entropy-coded data ends: a marker (0xFF then neither a stuffed 0x00, a restart marker, nor
@@ -96,11 +99,15 @@ def jpeg_cut_short(data: bytes) -> bool:
 
 
 def colourless(image: np.ndarray) -> bool:
-    """Whether a BGR picture is grey all over (a greyscale file, or a colour file whose channels are equal up to
-    JPEG's rounding)."""
-    if image.ndim < 3 or image.shape[2] < 3:
-        return True
+    """Whether a BGR picture is a greyscale photo: grey all over (a greyscale file, or a colour file whose channels
+    are equal up to JPEG's rounding) yet showing something. A picture of nothing (black with the lens covered,
+    white when overexposed) is not called greyscale: there the board is simply not found."""
     step = max(1, int(np.sqrt(image.shape[0] * image.shape[1] / 250_000)))  # about 250 000 pixels are plenty
-    sample = image[::step, ::step, :3].astype(np.int16)
-    spread = sample.max(axis=2) - sample.min(axis=2)
-    return float(np.count_nonzero(spread > GREY_SPREAD)) < COLOURED_SHARE * spread.size
+    sample = image[::step, ::step].astype(np.int16)
+    if sample.ndim == 3 and sample.shape[2] >= 3:
+        spread = sample[:, :, :3].max(axis=2) - sample[:, :, :3].min(axis=2)
+        if np.count_nonzero(spread > GREY_SPREAD) >= COLOURED_SHARE * spread.size:
+            return False
+        sample = sample[:, :, :3].mean(axis=2)
+    low, high = np.percentile(sample, [2, 98])
+    return float(high - low) > DETAIL
