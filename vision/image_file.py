@@ -102,7 +102,7 @@ def colourless(image: np.ndarray) -> bool:
     """Whether a BGR picture is a greyscale photo: grey all over (a greyscale file, or a colour file whose channels
     are equal up to JPEG's rounding) yet showing something. A picture of nothing (black with the lens covered,
     white when overexposed) is not called greyscale: there the board is simply not found."""
-    step = max(1, int(np.sqrt(image.shape[0] * image.shape[1] / 250_000)))  # about 250 000 pixels are plenty
+    step = max(1, int(np.ceil(np.sqrt(image.shape[0] * image.shape[1] / 100_000))))  # 100 000 pixels at most
     sample = image[::step, ::step].astype(np.int16)
     if sample.ndim == 3 and sample.shape[2] >= 3:
         spread = sample[:, :, :3].max(axis=2) - sample[:, :, :3].min(axis=2)
