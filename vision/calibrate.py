@@ -190,8 +190,7 @@ def calibrate_from_board(
               or (_board_like(measured[camel], board_colour) and _relief(samples[camel]) < RELIEF)]
     if unseen:
         said = ", nor ".join(f"on space {where[camel]}, where the {camel} camel should stand" for camel in unseen)
-        hint = _edition_hint(camels, [where[camel] for camel in unseen]) if layout else ""
-        raise CalibrationError(f"no camel is seen {said}{hint}")
+        raise CalibrationError(f"no camel is seen {said}")
     _check_distinct(measured)
     _check_not_swapped(measured, board_colour, where)
     # The colours should show each camel where it stands: the board with it there explains the photo better
@@ -234,19 +233,6 @@ def calibrate_from_board(
 def _layout_edition(camels: Sequence[str]) -> str | None:
     """The edition whose camels these are (its calibration layout is theirs)."""
     return next((edition for edition, its in EDITION_CAMELS.items() if list(its) == list(camels)), None)
-
-
-def _edition_hint(camels: Sequence[str], unseen: Sequence[int]) -> str:
-    """When every space whose camel is not seen is one another edition's calibration layout leaves empty: that
-    edition's, named (a photo of the 2014 layout calibrated as the 2018 one)."""
-    told = _layout_edition(camels)
-    for edition, others in EDITION_CAMELS.items():
-        theirs = calibration_layout(list(others))
-        if edition != told and all(space not in theirs for space in unseen):
-            spaces = " and ".join(str(space) for space in sorted(set(unseen)))
-            return (f": the {edition} layout leaves space{'s' if len(set(unseen)) > 1 else ''} {spaces} empty; is this "
-                    f"the {edition} edition? Then give --board {edition}")
-    return ""
 
 
 def _check_edition(
