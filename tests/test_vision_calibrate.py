@@ -232,3 +232,16 @@ def test_a_photo_of_the_other_editions_layout_is_refused_naming_that_edition(pho
         assert not saved.exists()
         assert main(["vision", "calibrate", str(photo), "--board", photo_edition, "--out", str(saved)]) == 0, seed
         capsys.readouterr()
+
+
+def test_desert_tiles_where_the_2018_layout_has_camels_are_not_taken_for_its_camels():
+    # A 2014 calibration photo with a mirage tile on space 11 (and another with tiles on 13 and 14): a tile is
+    # flat, and the camels on 1 to 9 have the 2014 colours, so it is still the 2014 layout.
+    from vision.photo import make_table, render_calibration
+
+    for seed in (4 * 10_007 + 2, 6 * 10_007 + 4):
+        table = make_table(seed, "2014")
+        photo, truth = render_calibration(table, 0, "light")
+        assert {"11", "13"} & set(truth["tiles"]), truth["tiles"]
+        calibration = calibrate(ReadConfig(), table.template, list(EDITION_CAMELS["2014"]), photo)
+        assert sorted(calibration.profiles) == sorted(EDITION_CAMELS["2014"])
