@@ -122,6 +122,11 @@ def test_a_saved_calibration_loads_with_the_template_corrected_by_hand(table, tm
          "camera.markers_px.1: its corners must lie in the 1280×720 photo"),
         (lambda d: d["profiles"].pop("white"), "missing: white"),
         (lambda d: d["profiles"].update(pink=[1, 2, 3]), "not its: pink"),
+        # Millimetres corrected by hand, wrongly: a corner typed twice, a marker on another's place, NaN.
+        (lambda d: d["template"]["spaces"].update({"3": [[0, 0]] * 4}), "spaces.3 encloses no space"),
+        (lambda d: d["template"]["markers"].update({"1": d["template"]["markers"]["0"]}), "markers.1 overlaps"),
+        (lambda d: d["template"]["spaces"]["5"][0].__setitem__(0, float("nan")), r"spaces.5: must be \[x, y\]"),
+        (lambda d: d["template"]["camel"].update(height=float("inf")), "'camel' must give length"),
     ],
 )
 def test_a_bad_calibration_file_names_what_is_wrong(table, tmp_path, change, words):
