@@ -11,7 +11,7 @@ import random
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from companion import __version__
 from companion.gamelog import LogError, loads, summary
@@ -378,9 +378,10 @@ def _vision_render(args: argparse.Namespace) -> int:
 
 def _vision_read(args: argparse.Namespace) -> int:
     """One JSON object; exit 1 when the board is not found, 2 for input that cannot be used."""
-    from companion.table.camera_read import BadInput, load_expectation, load_image, read_picture
+    from companion.table.camera_read import BadInput, load_expectation, read_picture
     from vision.board import TemplateError
     from vision.calibrate import CalibrationError, reading_colours
+    from vision.image_file import COLOURLESS, PhotoError, colourless, load_photo
     from vision.locate import BoardNotFound
 
     def refuse(message: str) -> int:
@@ -395,9 +396,13 @@ def _vision_read(args: argparse.Namespace) -> int:
         if expectation and colours.template.edition != expectation.edition:
             raise BadInput(f"{args.expect} is a {expectation.edition} game, the board is the "
                            f"{colours.template.edition} one")
-        image = load_image(args.image)
-    except (BadInput, TemplateError, CalibrationError) as error:
+        image = load_photo(args.image)
+    except (BadInput, TemplateError, CalibrationError, PhotoError) as error:
         return refuse(str(error))
+    if colourless(image):  # the picture is readable, but not for this: like a board not found, exit 1
+        print(json.dumps({"error": COLOURLESS}))
+        print(f"camelup vision read: {args.image}: {COLOURLESS}", file=sys.stderr)
+        return 1
     try:
         # A photo from the camera still standing where it was calibrated: the board is where it was then.
         near = colours.location((image.shape[1], image.shape[0]))
@@ -410,12 +415,13 @@ def _vision_read(args: argparse.Namespace) -> int:
 
 
 def _image(path: str, command: str) -> np.ndarray | None:
-    import cv2
+    from vision.image_file import PhotoError, load_photo
 
-    image = cv2.imread(path, cv2.IMREAD_COLOR)
-    if image is None:
-        print(f"camelup vision {command}: {path} is not an image OpenCV can read", file=sys.stderr)
-    return image
+    try:
+        return load_photo(path)
+    except PhotoError as error:
+        print(f"camelup vision {command}: {error}", file=sys.stderr)
+        return None
 
 
 def _vision_calibrate(args: argparse.Namespace) -> int:
@@ -454,7 +460,7 @@ def _vision_calibrate(args: argparse.Namespace) -> int:
         return 2
     try:
         track = known if known is not None else calibration_layout(camels)
-        calibration = calibrate_from_board(ReadConfig(), template, camels, image, track)
+        calibration = calibrate_from_board(ReadConfig(), template, camels, image, track, layout=known is None)
     except (BoardNotFound, CalibrationError) as error:
         print(f"camelup vision calibrate: {error}", file=sys.stderr)
         return 1
@@ -506,6 +512,28 @@ def _vision_bench(args: argparse.Namespace) -> int:
               f"{100 * result['camel_error']:.2f}% of camels wrong, board not found in "
               f"{100 * result['board_not_found']:.1f}%, {result['ms_per_frame']:.1f} ms per frame (median)")
     return 0
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser; with ``json_errors`` (a command whose standard output is one JSON object) a usage error
+    also prints ``{"error": ...}`` there, so a script reading it is told too (usage on standard error, exit 2)."""
+
+    def __init__(self, *args: Any, json_errors: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.json_errors = json_errors
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        known, extras = super().parse_known_args(args, namespace)
+        if self.json_errors and extras:  # said here, not by the top-level parser, so that it is JSON too
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return known, extras
+
+    def error(self, message: str) -> NoReturn:
+        if self.json_errors:
+            print(json.dumps({"error": message}), flush=True)
+        super().error(message)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -566,7 +594,9 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.set_defaults(run=_doctor)
 
     vision = commands.add_parser("vision", help="the camera that reads the board: markers, scenes, reading, bench")
-    vision_commands = vision.add_subparsers(dest="vision_command", metavar="SUBCOMMAND", required=True)
+    vision_commands = vision.add_subparsers(
+        dest="vision_command", metavar="SUBCOMMAND", required=True, parser_class=_Parser
+    )
     markers = vision_commands.add_parser(
         "markers", help="write the printable sheet of the four ArUco markers that locate the board"
     )
@@ -600,7 +630,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     calibrate.add_argument("--out", default="camera-calibration.json", help="calibration file to write")
     calibrate.set_defaults(run=_vision_calibrate)
-    read = vision_commands.add_parser("read", help="read the camels' places from a photo of the board (JSON)")
+    read = vision_commands.add_parser(
+        "read", help="read the camels' places from a photo of the board (JSON)", json_errors=True
+    )
     read.add_argument("image", metavar="IMAGE")
     read_board = read.add_mutually_exclusive_group()
     read_board.add_argument(

@@ -2,6 +2,7 @@
 
 import json
 import random
+import re
 
 import pytest
 
@@ -121,6 +122,11 @@ def test_a_saved_calibration_loads_with_the_template_corrected_by_hand(table, tm
          "camera.markers_px.1: its corners must lie in the 1280×720 photo"),
         (lambda d: d["profiles"].pop("white"), "missing: white"),
         (lambda d: d["profiles"].update(pink=[1, 2, 3]), "not its: pink"),
+        # Millimetres corrected by hand, wrongly: a corner typed twice, a marker on another's place, NaN.
+        (lambda d: d["template"]["spaces"].update({"3": [[0, 0]] * 4}), "spaces.3 encloses no space"),
+        (lambda d: d["template"]["markers"].update({"1": d["template"]["markers"]["0"]}), "markers.1 overlaps"),
+        (lambda d: d["template"]["spaces"]["5"][0].__setitem__(0, float("nan")), r"spaces.5: must be \[x, y\]"),
+        (lambda d: d["template"]["camel"].update(height=float("inf")), "'camel' must give length"),
     ],
 )
 def test_a_bad_calibration_file_names_what_is_wrong(table, tmp_path, change, words):
@@ -207,3 +213,40 @@ def test_a_broken_calibration_in_the_settings_is_named_and_the_camera_stays_off(
     assert _make_camera(load_settings(str(config))) is None
     err = capsys.readouterr().err
     assert "not a camera calibration" in err and "the camera is off" in err
+
+
+@pytest.mark.parametrize(("photo_edition", "told"), [("2018", "2014"), ("2014", "2018")])
+def test_a_photo_of_the_other_editions_layout_is_refused_naming_that_edition(photo_edition, told, tmp_path, capsys):
+    # The 2018 layout has the black and white camels on spaces 11 and 13, which the 2014 layout leaves empty;
+    # told the wrong edition, the other camels would be learnt under the other edition's names.
+    import cv2
+
+    from vision.photo import make_table, render_calibration
+
+    for seed in (31, 32):
+        table = make_table(seed, photo_edition)
+        photo = tmp_path / f"cal-{seed}.png"
+        cv2.imwrite(str(photo), render_calibration(table, 0, "clean")[0])
+        saved = tmp_path / f"camera-{seed}.json"
+        assert main(["vision", "calibrate", str(photo), "--board", told, "--out", str(saved)]) == 1
+        err = capsys.readouterr().err
+        assert f"is this the {photo_edition} edition? Then give --board {photo_edition}" in err, err
+        assert re.search(rf"have the colours of the {photo_edition} layout's camels \(\w+, \w+", err), err
+        # The spaces only the 2018 layout fills: a camel there (told 2014), or none (told 2018).
+        assert re.search(r"a camel stands on space 11|the 2014 layout leaves spaces 11 and 13 empty", err), err
+        assert not saved.exists()
+        assert main(["vision", "calibrate", str(photo), "--board", photo_edition, "--out", str(saved)]) == 0, seed
+        capsys.readouterr()
+
+
+def test_desert_tiles_where_the_2018_layout_has_camels_are_not_taken_for_its_camels():
+    # A 2014 calibration photo with a mirage tile on space 11 (and another with tiles on 13 and 14): a tile is
+    # flat, and the camels on 1 to 9 have the 2014 colours, so it is still the 2014 layout.
+    from vision.photo import make_table, render_calibration
+
+    for seed in (4 * 10_007 + 2, 6 * 10_007 + 4):
+        table = make_table(seed, "2014")
+        photo, truth = render_calibration(table, 0, "light")
+        assert {"11", "13"} & set(truth["tiles"]), truth["tiles"]
+        calibration = calibrate(ReadConfig(), table.template, list(EDITION_CAMELS["2014"]), photo)
+        assert sorted(calibration.profiles) == sorted(EDITION_CAMELS["2014"])

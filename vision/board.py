@@ -60,10 +60,22 @@ def _point(value: Any, where: str) -> Point:
     if (
         not isinstance(value, list)
         or len(value) != 2
-        or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+        or not all(isinstance(v, int | float) and not isinstance(v, bool) and abs(v) < LIMIT_MM for v in value)
     ):
         raise TemplateError(f"{where}: must be [x, y] in millimetres, not {value!r}")
     return (float(value[0]), float(value[1]))
+
+
+LIMIT_MM = 10_000.0
+"""No table is 10 m across: a larger coordinate (or NaN, which Python's JSON reads) is a typo."""
+MIN_SPACE_MM2 = 100.0
+"""A space's outline encloses at least this (the game's are 80 × 80 mm): less is corners typed wrong."""
+
+
+def _area(corners: tuple[Point, ...]) -> float:
+    """The area a space's outline encloses (shoelace formula)."""
+    following = corners[1:] + corners[:1]
+    return abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(corners, following, strict=True))) / 2
 
 
 def parse_template(data: Any, source: str = "template") -> BoardTemplate:
@@ -78,12 +90,17 @@ def parse_template(data: Any, source: str = "template") -> BoardTemplate:
         if key not in data:
             raise TemplateError(f"{source}: '{key}' is missing")
     size = data["marker_size"]
-    if isinstance(size, bool) or not isinstance(size, int | float) or size <= 0:
+    if isinstance(size, bool) or not isinstance(size, int | float) or not 0 < size < LIMIT_MM:
         raise TemplateError(f"{source}: marker_size must be a positive number of millimetres")
     markers_in = data["markers"]
     if not isinstance(markers_in, dict) or sorted(markers_in) != [str(i) for i in MARKER_IDS]:
         raise TemplateError(f"{source}: 'markers' must give ids 0, 1, 2 and 3")
     markers = {int(key): _point(value, f"{source}: markers.{key}") for key, value in markers_in.items()}
+    for first in MARKER_IDS:
+        for second in MARKER_IDS[first + 1 :]:
+            (x0, y0), (x1, y1) = markers[first], markers[second]
+            if max(abs(x1 - x0), abs(y1 - y0)) < size:
+                raise TemplateError(f"{source}: markers.{second} overlaps markers.{first} (each is {size:g} mm across)")
     spaces_in = data["spaces"]
     if not isinstance(spaces_in, dict) or sorted(spaces_in, key=lambda k: int(k) if k.isdigit() else 0) != [
         str(i) for i in range(1, 17)
@@ -94,9 +111,12 @@ def parse_template(data: Any, source: str = "template") -> BoardTemplate:
         if not isinstance(corners, list) or len(corners) != 4:
             raise TemplateError(f"{source}: spaces.{key} must list 4 corners")
         spaces[int(key)] = tuple(_point(corner, f"{source}: spaces.{key}") for corner in corners)
+        if _area(spaces[int(key)]) < MIN_SPACE_MM2:
+            raise TemplateError(f"{source}: spaces.{key} encloses no space (its 4 corners must outline it)")
     camel = data["camel"]
     if not isinstance(camel, dict) or any(
-        not isinstance(camel.get(k), int | float) or camel.get(k, 0) <= 0 for k in ("length", "width", "height")
+        not isinstance(camel.get(k), int | float) or not 0 < camel.get(k, 0) < LIMIT_MM
+        for k in ("length", "width", "height")
     ):
         raise TemplateError(f"{source}: 'camel' must give length, width and height in millimetres")
     return BoardTemplate(str(data["edition"]), float(size), markers, spaces, {k: float(camel[k]) for k in camel})
@@ -116,6 +136,8 @@ def load_template(edition_or_path: str) -> BoardTemplate:
     except OSError:
         shipped = ", ".join(sorted(p.stem.removeprefix("board-") for p in TEMPLATES.glob("board-*.json")))
         raise TemplateError(f"{edition_or_path}: neither an edition ({shipped}) nor a template file") from None
+    except UnicodeDecodeError:
+        raise TemplateError(f"{path}: not a board template (not text: an image or a binary file?)") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from vision.board import MARKER_IDS, BoardTemplate, TemplateError, load_template, parse_template
+from vision.image_file import COLOURLESS, colourless
 from vision.locate import BoardLocation, fit_location
 from vision.read import BOARD_BGR, Observation, ReadConfig, observe
 from vision.silhouette import FitConfig, SilhouetteScorer, ray_distances
@@ -36,6 +37,19 @@ BOARD_SHADE = 0.045
 """A colour nearer than this (a share of its brightness) to a shade of the board's is the board's (measured: an
 empty space 0.031; the camels of 40 tables of the photo bench 0.064 and more, but an ochre camel on sand as
 little): where the colour measured is the board's, only the relief (``RELIEF``) tells a camel from no camel."""
+OTHER_EDITION = 1.0
+"""A calibration photo is of another edition's layout when the camels on the spaces both layouts fill are nearer
+the colours that edition's camels there are painted than the told ones' (summed distances, see
+:func:`vision.silhouette.ray_distances`; other's over told's below this). Measured on photo-bench calibration
+photos (clean and light, 102 tables, seeds 1 to 17; chosen on seeds 1 to 10): told the right edition 1.48 or more,
+told the wrong one 0.68 or less."""
+STANDING = 0.4
+"""A camel is said to stand on a space the calibration layout leaves empty where what is there is unlike the
+board and in relief well above an empty space's: the whatever-fits body a search puts on an empty space catches
+its printed edges, a tile behind it and the neighbours' shadows (measured on 115 photo-bench calibration photos:
+0.42 at most; the 2018 layout's black camel on space 11, 0.46 to 0.99; its white one on 13 is often as pale and
+flat as the sand). Alone it is too close a call to refuse on: it names the space when the colours
+(``OTHER_EDITION``) already tell the edition."""
 
 
 ANYWHERE = FitConfig(offset_mm=26.0, offset_steps=11, clutter_penalty=0.0)
@@ -107,9 +121,10 @@ def calibrate(config: ReadConfig, template: BoardTemplate, camels: list[str], im
 
     Raises:
         vision.locate.BoardNotFound: the markers are not all visible.
-        CalibrationError: a camel is missing or two look alike (the message names them).
+        CalibrationError: a greyscale picture, the other edition's layout (named), a camel missing or two
+            alike (the message names them).
     """
-    return calibrate_from_board(config, template, camels, image, calibration_layout(camels))
+    return calibrate_from_board(config, template, camels, image, calibration_layout(camels), layout=True)
 
 
 def calibrate_from_board(
@@ -120,23 +135,30 @@ def calibrate_from_board(
     track: Mapping[int, Sequence[str]],
     start: Mapping[str, tuple[float, float, float]] | None = None,
     location: BoardLocation | None = None,
+    *,
+    layout: bool = False,
 ) -> Calibration:
     """Measure the colours in a photo of any board known to be ``track`` (space → camels, bottom first):
     each camel's colour from the pixels its fitted body covers (wherever on its space it stands), the
     board's from the empty spaces. ``start``: colours to begin from (a camel standing alone needs none;
     stacked ones are told apart better from a previous calibration). A camel the photo shows only weakly is
-    a warning (:attr:`Calibration.warnings`), not a refusal.
+    a warning (:attr:`Calibration.warnings`), not a refusal. ``layout``: ``track`` is
+    :func:`calibration_layout`, so a photo of another edition's layout is recognised and named.
 
     Raises:
         vision.locate.BoardNotFound: fewer than three markers are visible.
-        CalibrationError: a camel is not seen, two look alike, or the photo contradicts ``track`` (a camel the
-            board explains better without, or a stack better in another order; the message names them).
+        CalibrationError: a picture without colour, a calibration photo of the other edition's layout (with
+            ``layout``; the message names the edition), a camel not seen, two alike, or the photo contradicts
+            ``track`` (a camel the board explains better without, or a stack better in another order; the message
+            names them).
     """
     track = {int(space): list(stack) for space, stack in track.items() if stack}
     where = {camel: space for space, stack in track.items() for camel in stack}
     missing = [camel for camel in camels if camel not in where]
     if missing:
         raise CalibrationError(f"the board to calibrate from must show every camel ({', '.join(missing)} missing)")
+    if colourless(image):
+        raise CalibrationError(COLOURLESS)
     observation = observe(config, template, image, location)
     rims = observation.rims
     for camel in camels:
@@ -163,10 +185,14 @@ def calibrate_from_board(
         again = _measure(observation, template, track, {**profiles, **nominal}, board_colour)
         samples.update({camel: again[camel] for camel in faint if camel in again})
     measured = {camel: _lit_colour(found) for camel, found in samples.items()}
-    for camel in camels:
-        # Still the board's colour: a camel as pale as its space has lit and shaded sides; an empty space is flat.
-        if camel not in measured or (_board_like(measured[camel], board_colour) and _relief(samples[camel]) < RELIEF):
-            raise CalibrationError(f"no camel is seen on space {where[camel]}, where the {camel} camel should stand")
+    if layout:
+        _check_edition(observation, template, camels, track, measured, board_colour)
+    # Still the board's colour: a camel as pale as its space has lit and shaded sides; an empty space is flat.
+    unseen = [camel for camel in camels if camel not in measured
+              or (_board_like(measured[camel], board_colour) and _relief(samples[camel]) < RELIEF)]
+    if unseen:
+        said = ", nor ".join(f"on space {where[camel]}, where the {camel} camel should stand" for camel in unseen)
+        raise CalibrationError(f"no camel is seen {said}")
     _check_distinct(measured)
     _check_not_swapped(measured, board_colour, where)
     # The colours should show each camel where it stands: the board with it there explains the photo better
@@ -204,6 +230,78 @@ def calibrate_from_board(
     )
     size = (image.shape[1], image.shape[0])
     return Calibration(template, measured, board_colour, warnings, dict(observation.location.markers), size)
+
+
+def _layout_edition(camels: Sequence[str]) -> str | None:
+    """The edition whose camels these are (its calibration layout is theirs)."""
+    return next((edition for edition, its in EDITION_CAMELS.items() if list(its) == list(camels)), None)
+
+
+def _check_edition(
+    observation: Observation,
+    template: BoardTemplate,
+    camels: Sequence[str],
+    track: Mapping[int, Sequence[str]],
+    measured: Mapping[str, tuple[float, float, float]],
+    board_colour: tuple[float, float, float],
+) -> None:
+    """Refuse a calibration photo of another edition's layout (the 2018 one told the 2014 board, or the reverse),
+    naming that edition: its camels would be learnt under the told edition's names (see ``OTHER_EDITION``)."""
+    told = _layout_edition(camels)
+    if told is None:
+        return
+    where = {camel: space for space, stack in track.items() for camel in stack}
+    shading = FitConfig().camel_shading
+    for edition, others in EDITION_CAMELS.items():
+        theirs = calibration_layout(list(others))
+        # The camels on the spaces both layouts fill: named as told, and as the other layout names them.
+        names = [camel for camel in camels if camel in measured and where[camel] in theirs
+                 and _nominal(camel, board_colour) is not None and _nominal(theirs[where[camel]][0], board_colour)]
+        if edition == told or len(names) < 3:  # too few to tell paint from names
+            continue
+        colours = np.array([measured[camel] for camel in names], np.float32)
+        as_told = np.array([_nominal(camel, board_colour) for camel in names], np.float32)
+        as_theirs = np.array([_nominal(theirs[where[camel]][0], board_colour) for camel in names], np.float32)
+        fits_told = float(np.trace(ray_distances(colours, as_told, shading)))
+        if float(np.trace(ray_distances(colours, as_theirs, shading))) >= OTHER_EDITION * fits_told:
+            continue
+        spaces = sorted(where[camel] for camel in names)
+        looks = (f"the camels on spaces {spaces[0]} to {spaces[-1]} have the colours of the {edition} layout's camels "
+                 f"({', '.join(theirs[space][0] for space in spaces)})")
+        standing = _standing(observation, template, camels, track, board_colour,
+                             [space for space in theirs if space not in track])
+        empty = [where[camel] for camel in camels if where[camel] not in theirs]
+        if standing:
+            said = f"a camel stands on space {standing}, where the {told} layout has none, and {looks}"
+        elif empty:
+            said = f"{looks}, and the {edition} layout leaves space{'s' if len(empty) > 1 else ''} " + \
+                f"{' and '.join(map(str, empty))} empty"
+        else:
+            said = looks
+        raise CalibrationError(f"{said}: is this the {edition} edition? Then give --board {edition}")
+
+
+def _standing(
+    observation: Observation,
+    template: BoardTemplate,
+    camels: Sequence[str],
+    track: Mapping[int, Sequence[str]],
+    board_colour: tuple[float, float, float],
+    spaces: Sequence[int],
+) -> int | None:
+    """The first of these empty spaces where a camel clearly stands (see ``STANDING``), if any."""
+    spaces = [space for space in sorted(spaces) if space in observation.rims]
+    probes = {space: f"space {space}?" for space in spaces}  # whatever stands there, unlike the board
+    if not probes:
+        return None
+    scorer = SilhouetteScorer(observation, {**dict.fromkeys(camels), **dict.fromkeys(probes.values())}, template,
+                              fit=ANYWHERE, board_bgr=board_colour)
+    for space in spaces:
+        found = scorer.camel_samples({**track, space: [probes[space]]}).get(probes[space])
+        if found is not None and len(found) >= 3 and _relief(found) >= STANDING \
+                and not _board_like(_lit_colour(found), board_colour):
+            return space
+    return None
 
 
 def _measure(
@@ -353,6 +451,8 @@ def load_calibration(path: str | Path) -> Calibration:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as error:
         raise CalibrationError(f"{path}: cannot be read ({error.strerror})") from None
+    except UnicodeDecodeError:
+        raise CalibrationError(f"{path}: not a camera calibration (not text: an image or a binary file?)") from None
     except json.JSONDecodeError as error:
         raise CalibrationError(f"{path}: not JSON ({error.msg} at line {error.lineno})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
