@@ -4,6 +4,7 @@ import json
 import random
 import re
 
+import numpy as np
 import pytest
 
 from companion.cli import main
@@ -250,3 +251,16 @@ def test_desert_tiles_where_the_2018_layout_has_camels_are_not_taken_for_its_cam
         assert {"11", "13"} & set(truth["tiles"]), truth["tiles"]
         calibration = calibrate(ReadConfig(), table.template, list(EDITION_CAMELS["2014"]), photo)
         assert sorted(calibration.profiles) == sorted(EDITION_CAMELS["2014"])
+
+
+def test_a_white_camel_near_the_corner_of_its_space_is_measured_white_not_the_board():
+    # On this table the white camel stands at the edge of space 9: taken for the board's own colour there, it
+    # was measured as the sand around it, and every reading after missed it.
+    from vision.photo import make_table, render_calibration
+    from vision.silhouette import ray_distances
+
+    table = make_table(100 * 10_007 + 4, "2014")
+    photo, _ = render_calibration(table, 0, "clean")
+    calibration = calibrate(ReadConfig(), table.template, list(EDITION_CAMELS["2014"]), photo)
+    white, board = (np.array([colour], np.float32) for colour in (calibration.profiles["white"], calibration.board_bgr))
+    assert ray_distances(white, board, (0.55, 1.15))[0, 0] > 0.1, (calibration.profiles["white"], calibration.board_bgr)

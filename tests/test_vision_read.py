@@ -2,12 +2,14 @@
 
 import random
 
+import cv2
+import numpy as np
 import pytest
 
 from vision.bench import run_bench
 from vision.board import load_template
 from vision.locate import LocateConfig, locate_board
-from vision.read import ReadConfig, camera_pose, read_board
+from vision.read import ReadConfig, camera_pose, observe, read_board, rim_colours
 from vision.synth import SceneVariation, camel_profiles, random_track, render_scene
 
 
@@ -132,3 +134,30 @@ def test_the_poses_lens_term_is_opencvs():
     expected, _ = cv2.projectPoints(points, cv2.Rodrigues(rotation)[0], pose.translation, pose.matrix,
                                     np.array([-0.2, 0, 0, 0, 0]))
     assert pose.project(points) == pytest.approx(expected.reshape(-1, 2), abs=1e-6)
+
+
+def _rim_points(template, space):
+    """Where rim_colours samples a space's rim (its corners, 0.8 of the way out from the middle)."""
+    centre = np.array(template.space_centre(space))
+    return [(*(centre + 0.8 * (np.array(corner) - centre)), 0.0) for corner in template.spaces[space]]
+
+
+@pytest.mark.parametrize("paint", [(255, 255, 255), (20, 20, 25)])
+def test_a_space_keeps_the_boards_colour_when_what_stands_on_it_covers_part_of_its_rim(paint):
+    # A white camel near a corner is brighter than any board; a tall stack of dark camels or a shadow darker.
+    # Either, taken for the board, would hide a camel of its colour there (the white camel most of all).
+    template = load_template("2014")
+    config = ReadConfig()
+    image, _ = render_scene(template, {}, 3, SceneVariation(hand_chance=0.0))
+    seen = observe(config, template, image)
+    painted = image.copy()
+    space = 9
+    corners = seen.pose.project(np.array(_rim_points(template, space)))
+    # Two of its four corners and the edge between them covered (what the rim's brightest corner used to be).
+    start, end = corners[0], corners[1]
+    for share in np.linspace(0, 1, 12):
+        at = np.rint(start + share * (end - start)).astype(int)
+        cv2.circle(painted, (int(at[0]), int(at[1])), 5, paint, -1)
+    before = seen.rims[space]
+    after = rim_colours(config, template, seen.pose, painted)[space]
+    assert np.abs(after - before).max() < 20, (before, after)

@@ -139,19 +139,42 @@ def sample_colours(image: np.ndarray, points: np.ndarray, radius: int) -> np.nda
 
 
 def rim_colours(config: ReadConfig, template: BoardTemplate, pose: Pose, image: np.ndarray) -> dict[int, np.ndarray]:
-    """Each space's own colour where no camel stands: the brightest (least shadowed) of samples near its
-    corners. Spaces outside the picture are left out."""
-    spaces = list(template.spaces)
+    """Each space's own colour where no camel stands, from samples all around its rim (``RIM_POINTS`` along each
+    edge). What stands on a space covers some of them: a white camel near a corner is brighter than any board,
+    a tall stack of dark camels or a shadow darker. So a space's usual sample (the one at ``RIM_RANK`` by
+    brightness) is checked against the two spaces of its tone on either side (boards print the spaces in two
+    alternating tones, see :func:`light_at`): its colour is its own sample nearest to the middle of the three.
+    Spaces outside the picture are left out."""
+    spaces = sorted(template.spaces)
+    steps = np.arange(RIM_POINTS) / RIM_POINTS
     rim = []
     for space in spaces:
-        cx, cy = template.space_centre(space)
-        rim += [(cx + 0.8 * (x - cx), cy + 0.8 * (y - cy), 0.0) for x, y in template.spaces[space]]
-    samples = sample_colours(image, pose.project(np.array(rim)), config.sample_radius_px).reshape(len(spaces), 4, 3)
-    return {
-        space: np.nanmax(corners, axis=0)
-        for space, corners in zip(spaces, samples, strict=True)
-        if not np.isnan(corners[:, 0]).all()
-    }
+        centre = np.array(template.space_centre(space))
+        corners = np.array(template.spaces[space], float)
+        ring = centre + 0.8 * (corners - centre)
+        for here, there in zip(ring, np.roll(ring, -1, axis=0), strict=True):
+            rim += [(*(here + step * (there - here)), 0.0) for step in steps]
+    samples = sample_colours(image, pose.project(np.array(rim)), config.sample_radius_px)
+    samples = samples.reshape(len(spaces), 4 * RIM_POINTS, 3)
+    seen = {space: around[~np.isnan(around[:, 0])] for space, around in zip(spaces, samples, strict=True)}
+    seen = {space: around for space, around in seen.items() if len(around)}
+    usual = {space: around[np.argsort(around.sum(axis=1), kind="stable")[round(RIM_RANK * (len(around) - 1))]]
+             for space, around in seen.items()}
+    found = {}
+    for index, space in enumerate(spaces):
+        if space not in seen:
+            continue
+        tone = [usual[other] for other in (spaces[index - 2], space, spaces[(index + 2) % len(spaces)])
+                if other in usual]
+        middle = np.median(np.array(tone), axis=0)
+        found[space] = seen[space][int(np.argmin(np.linalg.norm(seen[space] - middle, axis=1)))]
+    return found
+
+
+RIM_POINTS = 4
+"""Samples along each edge of a space's rim (from each corner on)."""
+RIM_RANK = 0.55
+"""Which of a space's rim samples is its colour, from the darkest (0) to the brightest (1)."""
 
 
 def light_at(template: BoardTemplate, rims: dict[int, np.ndarray], space: int) -> np.ndarray:
