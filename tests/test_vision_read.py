@@ -161,3 +161,20 @@ def test_a_space_keeps_the_boards_colour_when_what_stands_on_it_covers_part_of_i
     before = seen.rims[space]
     after = rim_colours(config, template, seen.pose, painted)[space]
     assert np.abs(after - before).max() < 20, (before, after)
+
+
+def test_a_space_covered_by_a_tile_takes_its_tone_from_its_neighbours():
+    # Camels never stay on a desert tile's space: with the tile taken for the board there, a camel of the tile's
+    # colour (or of its printed disc) was fitted on it; with the board's tone, the tile is unlike the board.
+    template = load_template("2014")
+    config = ReadConfig()
+    image, _ = render_scene(template, {}, 5, SceneVariation(hand_chance=0.0))
+    seen = observe(config, template, image)
+    space = 11
+    outline = seen.pose.project(np.array([(*corner, 0.0) for corner in template.spaces[space]]))
+    painted = image.copy()
+    cv2.fillConvexPoly(painted, np.rint(outline).astype(np.int32), (150, 40, 120))
+    after = rim_colours(config, template, seen.pose, painted)
+    same_tone = np.median([seen.rims[other] for other in (9, 11, 13)], axis=0)
+    assert np.abs(after[space] - same_tone).max() < 25, (after[space], same_tone)
+    assert all(np.abs(after[other] - seen.rims[other]).max() < 20 for other in (10, 12))

@@ -167,13 +167,25 @@ def rim_colours(config: ReadConfig, template: BoardTemplate, pose: Pose, image: 
         tone = [usual[other] for other in (spaces[index - 2], space, spaces[(index + 2) % len(spaces)])
                 if other in usual]
         middle = np.median(np.array(tone), axis=0)
-        found[space] = seen[space][int(np.argmin(np.linalg.norm(seen[space] - middle, axis=1)))]
+        nearest = seen[space][int(np.argmin(np.linalg.norm(seen[space] - middle, axis=1)))]
+        # Nothing of the board's tone all around it: a tile, a card or a hand covers the space; its board
+        # is its neighbours' tone (what covers it is then unlike the board, as it is).
+        found[space] = nearest if _shade_apart(nearest, middle) <= RIM_COVERED else middle
     return found
+
+
+def _shade_apart(colour: np.ndarray, board: np.ndarray) -> float:
+    """How far ``colour`` is from any shade of ``board`` (0.55 to 1.15 times as bright), a share of white."""
+    length = float(board @ board) + 1e-6
+    scale = min(max(float(colour @ board) / length, 0.55), 1.15)
+    return float(np.linalg.norm(colour - scale * board)) / 255.0
 
 
 RIM_POINTS = 4
 """Samples along each edge of a space's rim (from each corner on)."""
 RIM_RANK = 0.55
+RIM_COVERED = 0.08
+"""A space whose rim has no sample this near a shade of its tone (a share of white) is covered."""
 """Which of a space's rim samples is its colour, from the darkest (0) to the brightest (1)."""
 
 
