@@ -167,3 +167,55 @@ def test_a_wrong_log_with_a_hand_over_one_stack_is_never_corrected_wrongly(table
     if "correction" in out:
         assert out["correction"]["becomes"] == shown.amendment.becomes, out
         assert out["verdict"] == f"differs: most likely {shown.why}"
+
+
+SLIP_LOG = {
+    "format": "camelup-game-log/1",
+    "edition": "2018",
+    "players": ["Ann", "Bob"],
+    "setup": {"track": {"1": ["green", "red"], "3": ["yellow", "blue", "purple"], "14": ["black"], "16": ["white"]}},
+    "actions": [
+        {"player": "Ann", "type": "pyramid", "die": "red", "value": 2},
+        {"player": "Bob", "type": "pyramid", "die": "blue", "value": 1},
+    ],
+}
+
+
+def hypotheses_of(log):
+    game = loads(json.dumps(log))
+    return board_hypotheses(game.start(), list(game.actions))
+
+
+def test_slips_of_camels_the_latest_draw_did_not_move_are_marked_earlier():
+    hypotheses = {h.why: h for h in hypotheses_of(SLIP_LOG)}
+    # Blue 1 moved blue with purple and red on it from 3 to 4: a slip of theirs is a slip of the latest draw.
+    assert not hypotheses["blue set down alone on 5, not on 4"].earlier
+    assert not hypotheses["blue and purple swapped on 4"].earlier
+    assert not hypotheses["red set down on 3 on top of yellow, not on 4"].earlier
+    # Yellow stayed on 3, black and white were last set down at the setup: the camera could have seen a
+    # slip of theirs before.
+    assert hypotheses["yellow set down on 4 on top of red, not on 3"].earlier
+    assert hypotheses["black set down alone on 15, not on 14"].earlier
+    assert hypotheses["white set down alone on 15, not on 16"].earlier
+    assert all(not h.earlier for h in hypotheses.values() if h.amendment is not None)
+    # A bet moves no camel: the latest draw is still the one whose camels a hand set down.
+    with_bet = {**SLIP_LOG, "actions": [*SLIP_LOG["actions"], {"player": "Ann", "type": "leg_bet", "camel": "red"}]}
+    assert {h.why: h.earlier for h in hypotheses_of(with_bet)} == {h.why: h.earlier for h in hypotheses.values()}
+    # Before any draw every camel was just set up by hand.
+    assert not any(h.earlier for h in hypotheses_of({**SLIP_LOG, "actions": []}))
+
+
+def test_an_earlier_slip_costs_more_before_the_picture_is_looked_at():
+    hypotheses = hypotheses_of(SLIP_LOG)
+    asked = []
+
+    def judge(tracks, priors):
+        asked.append(priors)
+        return Verdict("matches", 0, 1.0, (), (), [0.0] * len(tracks))
+
+    settings = VerifyConfig()
+    camera_verdict(SimpleNamespace(**{**vars(fake_scorer(None)), "judge": judge}), hypotheses, {}, (), CAMELS)
+    expected_priors = [0.0] + [settings.entry_prior if h.amendment else settings.earlier_slip_prior if h.earlier
+                               else settings.slip_prior for h in hypotheses[1:]]
+    assert asked[0] == expected_priors
+    assert settings.entry_prior < settings.slip_prior < settings.earlier_slip_prior

@@ -80,7 +80,8 @@ def camera_verdict(
     def priors() -> list[float]:
         settings = scorer.verify
         return [0.0] + [
-            settings.entry_prior if hypothesis.amendment is not None else settings.slip_prior
+            settings.entry_prior if hypothesis.amendment is not None
+            else settings.earlier_slip_prior if hypothesis.earlier else settings.slip_prior
             for hypothesis in candidates[1:]
         ]
 
