@@ -25,7 +25,7 @@ class VerifyConfig:
     slip_prior: float = 0.2
     """What a hand's slip costs before the picture is looked at."""
     earlier_slip_prior: float = 0.5
-    """What a hand's slip of camels the latest entry did not move costs (the camera could have seen it when it
+    """What a hand's slip of camels the latest draw did not move costs (the camera could have seen it when it
     happened)."""
     decisive_margin: float = 0.5
     """Two hypotheses closer than this cannot be told apart."""

@@ -31,7 +31,7 @@ class Hypothesis:
     """In words: "the game's board", "Cy's pyramid ticket: red 2 → red 1", "red set down on 6, not 5"."""
     amendment: Amendment | None = None
     earlier: bool = False
-    """A hand's slip of camels the latest entry did not move (see the module's description)."""
+    """A hand's slip of camels the latest draw did not move (see the module's description)."""
 
 
 def _board(state: GameState) -> Board:
