@@ -310,7 +310,9 @@ def test_cannot_tell_names_only_spaces_the_players_can_look_at():
     hypotheses = [Hypothesis(expected, "the game's board"), Hypothesis(rival, "a slip")]
     found = camera_verdict(scorer, hypotheses, {}, ("red", "blue"), ["red", "blue"])
     assert found.answer == "cannot tell (space 12 not clear enough)"
+    # A rival that differs only off the track (blue past the finish line or behind the start).
+    off = [Hypothesis(expected, "the game's board"), Hypothesis({12: ["red"], 0: ["blue"]}, "a slip")]
     only_off = SimpleNamespace(**{**vars(scorer), "judge": lambda tracks, priors: Verdict(
         "cannot tell", 0, 0.1, (0, 17), (1,), [0.0, 0.1])})
-    assert camera_verdict(only_off, hypotheses, {}, ("red", "blue"), ["red", "blue"]).answer == (
+    assert camera_verdict(only_off, off, {}, ("red", "blue"), ["red", "blue"]).answer == (
         "cannot tell (the board is not clear enough)")

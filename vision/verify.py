@@ -24,6 +24,9 @@ class VerifyConfig:
     """What a mis-entered die costs before the picture is looked at (the expected board costs nothing)."""
     slip_prior: float = 0.2
     """What a hand's slip costs before the picture is looked at."""
+    earlier_slip_prior: float = 0.5
+    """What a hand's slip of camels the latest draw did not move costs (the camera could have seen it when it
+    happened)."""
     decisive_margin: float = 0.5
     """Two hypotheses closer than this cannot be told apart."""
     agreed_margin: float = 0.15

@@ -3,7 +3,8 @@
 - A die entered wrongly: every other die, value and grey colour for each pyramid ticket of the latest leg
   with draws (the boards :mod:`companion.table.correction` can then put right).
 - A hand's mistake on the table: a camel (with what stands on it, or alone) set one space off, on top of
-  or under the stack there; two camels of one stack swapped.
+  or under the stack there; two camels of one stack swapped. A slip that involves none of the camels the
+  latest draw moved is marked ``earlier``: the camera could have seen it when it happened, so it is rarer.
 
 The camera (``vision.verify``) scores these plain tracks against the picture; this module knows the game.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from companion.gamelog import action_from_json
@@ -28,6 +30,8 @@ class Hypothesis:
     why: str
     """In words: "the game's board", "Cy's pyramid ticket: red 2 → red 1", "red set down on 6, not 5"."""
     amendment: Amendment | None = None
+    earlier: bool = False
+    """A hand's slip of camels the latest draw did not move (see the module's description)."""
 
 
 def _board(state: GameState) -> Board:
@@ -67,9 +71,22 @@ def board_hypotheses(start: GameState, actions: Sequence[Mapping[str, Any]]) -> 
                     amendment = Amendment(index, dict(actions[index]), becomes)
                     add(Hypothesis(_board(state), amendment.describe(), amendment))
     tiles = {tile.space for tile in before[-1].tiles}
+    # The camels the latest entry that moved any (a draw; a bet moves none): a slip of the hand is likeliest there.
+    boards = [_board(state) for state in before]
+    moves = [_moved_camels(after, board) for board, after in pairwise(boards)]
+    touched = next((moved for moved in reversed(moves) if moved), None)
     for hypothesis in hand_slips(expected, start.edition.track_length, tiles):
+        if touched is not None and not _moved_camels(hypothesis.track, expected) & touched:
+            hypothesis = Hypothesis(hypothesis.track, hypothesis.why, earlier=True)
         add(hypothesis)
     return found
+
+
+def _moved_camels(track: Mapping[int, Sequence[str]], other: Mapping[int, Sequence[str]]) -> set[str]:
+    """The camels that stand on another space, or at another level, in ``track`` than in ``other``."""
+    here = {camel: (space, level) for space, stack in track.items() for level, camel in enumerate(stack)}
+    there = {camel: (space, level) for space, stack in other.items() for level, camel in enumerate(stack)}
+    return {camel for camel, place in here.items() if there.get(camel) != place}
 
 
 def hand_slips(

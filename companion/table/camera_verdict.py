@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.table.board_check import differences
 from companion.table.board_hypotheses import Hypothesis
+from vision.verify import camel_places
 
 Board = dict[int, list[str]]
 UNFORESEEN_MARGIN = 1.0
@@ -58,8 +59,6 @@ class CameraVerdict:
 
 def _moved(track: Mapping[int, Sequence[str]], other: Mapping[int, Sequence[str]]) -> int:
     """How many camels stand elsewhere (another space or level) in ``track`` than in ``other``."""
-    from vision.verify import camel_places
-
     here, there = camel_places(track), camel_places(other)
     return sum(1 for camel, place in here.items() if there.get(camel) != place)
 
@@ -81,7 +80,8 @@ def camera_verdict(
     def priors() -> list[float]:
         settings = scorer.verify
         return [0.0] + [
-            settings.entry_prior if hypothesis.amendment is not None else settings.slip_prior
+            settings.entry_prior if hypothesis.amendment is not None
+            else settings.earlier_slip_prior if hypothesis.earlier else settings.slip_prior
             for hypothesis in candidates[1:]
         ]
 
@@ -105,24 +105,41 @@ def camera_verdict(
         seen = _on(best.track, shown)
         found = differences(_on(expected, shown), seen, language)
         return CameraVerdict(seen, (), expected, False, f"differs: most likely {best.why}", verdict.margin, best, found)
-    # Cannot tell: the camels the close rivals place differently are left unseen; the rest is what is sure.
-    undecided = set(verdict.undecided)
-    rivals = [best.track, *(candidates[index].track for index in verdict.close)]
-    unsure = {camel for track in rivals for space, stack in track.items() if space in undecided for camel in stack}
+    # Cannot tell: only what is really in doubt is left unseen, the camels a close rival puts at another
+    # place (space or level) than the best; the camels they all agree on are seen (a hand over one stack
+    # leaves the rest of the board in plain view). A space where they disagree is not clear: no difference
+    # from the game's board is claimed there either.
+    close = [best.track, *(candidates[index].track for index in verdict.close)]
+    unsure = _in_doubt(best.track, close[1:])
+    places = [camel_places(track) for track in close]
+    unclear = {place[camel][0] for place in places for camel in unsure if camel in place}
+    here, wanted = places[0], camel_places(expected)
+    unsure |= {camel for camel, place in here.items() if place[0] in unclear and wanted.get(camel) != place}
     unseen = tuple(sorted(unsure, key=lambda camel: (list(camels).index(camel) if camel in camels else len(camels))))
     seen = {space: [camel for camel in stack if camel not in unsure] for space, stack in _on(best.track, shown).items()}
     seen = {space: stack for space, stack in seen.items() if stack}
     sure_expected = {space: [camel for camel in stack if camel not in unsure] for space, stack in expected.items()}
     agree = _on(sure_expected, shown) == seen
     # Past the finish line or behind the start is no space the players can look at.
-    spaces = sorted(space for space in undecided if space in scorer.template.spaces)
+    spaces = sorted(unclear & set(scorer.template.spaces))
     words = (f"space{'s' if len(spaces) > 1 else ''} {', '.join(map(str, spaces))} not clear enough" if spaces
              else "the board is not clear enough")
     found = differences(_on(expected, shown), seen, language)
+    # No correction is offered when the picture cannot tell: the close rivals would each correct differently.
     return CameraVerdict(
         seen, unseen, expected, None if agree else False, f"cannot tell ({words})", verdict.margin,
-        None if agree else best, found,
+        None if agree else Hypothesis(best.track, best.why), found,
     )
+
+
+def _in_doubt(best: Mapping[int, Sequence[str]], rivals: Sequence[Mapping[int, Sequence[str]]]) -> set[str]:
+    """The camels some rival puts at another place (space, level) than ``best``, or leaves out."""
+    here = camel_places(best)
+    doubt: set[str] = set()
+    for rival in rivals:
+        there = camel_places(rival)
+        doubt |= {camel for camel in here.keys() | there.keys() if here.get(camel) != there.get(camel)}
+    return doubt
 
 
 def _on(track: Mapping[int, Sequence[str]], spaces: set[int]) -> Board:

@@ -1,0 +1,221 @@
+"""The camera's verdict on a game's board when the picture cannot tell: only what is really in doubt is left
+unseen (a hand over one stack leaves the rest of the board in plain view), and no correction is offered on a
+guess."""
+
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from companion.gamelog import loads
+from companion.table.board_hypotheses import Hypothesis, board_hypotheses
+from companion.table.camera_read import Expectation, read_picture
+from companion.table.camera_verdict import camera_verdict
+from companion.table.correction import Amendment
+from vision.board import load_template
+from vision.calibrate import calibrate
+from vision.photo import make_table, render_calibration, render_scene
+from vision.read import ReadConfig
+from vision.synth import EDITION_CAMELS
+from vision.verify import Verdict, VerifyConfig
+
+CAMELS = ["blue", "green", "yellow", "red", "purple", "black", "white"]
+
+
+def fake_scorer(verdict):
+    """A scorer whose judgement is ``verdict`` (the picture's part is not what these tests are about)."""
+    return SimpleNamespace(verify=VerifyConfig(), judge=lambda tracks, priors: verdict, track_cost=lambda t: 0.0,
+                           spaces=list(range(1, 17)), template=load_template("2018"))
+
+
+def test_a_swap_in_a_covered_stack_leaves_only_those_two_unseen():
+    expected = {2: ["red"], 5: ["green", "yellow", "blue"], 9: ["purple"], 12: ["black", "white"]}
+    swapped = {**expected, 5: ["green", "blue", "yellow"]}
+    hypotheses = [Hypothesis(expected, "the game's board"), Hypothesis(swapped, "yellow and blue swapped on 5")]
+    found = camera_verdict(fake_scorer(Verdict("cannot tell", 0, 0.1, (5,), (1,), [0.0, 0.1])), hypotheses, {}, (),
+                           CAMELS)
+    assert found.answer == "cannot tell (space 5 not clear enough)"
+    assert found.unseen == ("blue", "yellow") and found.matches is None
+    # The camel under them and every camel elsewhere are seen where they stand.
+    assert found.track == {2: ["red"], 5: ["green"], 9: ["purple"], 12: ["black", "white"]}
+    assert "correction" not in found.as_json()
+
+
+def test_a_camel_set_one_space_off_leaves_the_stack_it_would_join_seen():
+    expected = {4: ["red"], 5: ["green", "yellow"], 9: ["purple"]}
+    on_top = {5: ["green", "yellow", "red"], 9: ["purple"]}  # red set on top: green and yellow keep their places
+    under = {5: ["red", "green", "yellow"], 9: ["purple"]}  # red set under: green and yellow one level up
+    hypotheses = [Hypothesis(expected, "the game's board"), Hypothesis(on_top, "red on 5"), Hypothesis(under, "red")]
+    found = camera_verdict(fake_scorer(Verdict("cannot tell", 0, 0.2, (4, 5), (1,), [0.0, 0.2, 9.0])),
+                           hypotheses, {}, (), CAMELS)
+    assert found.unseen == ("red",) and found.track == {5: ["green", "yellow"], 9: ["purple"]}
+    assert found.answer == "cannot tell (spaces 4, 5 not clear enough)" and found.matches is None
+    both = camera_verdict(fake_scorer(Verdict("cannot tell", 0, 0.2, (4, 5), (1, 2), [0.0, 0.2, 0.3])),
+                          hypotheses, {}, (), CAMELS)
+    assert both.unseen == ("green", "yellow", "red") and both.track == {9: ["purple"]}
+
+
+def test_a_wrong_log_the_picture_cannot_settle_gets_no_correction():
+    # The picture shows a board that differs from the game's, but two die entries explain it about as well:
+    # they differ only in where red stands, under a hand. Red is unseen, the rest agrees with the game (so
+    # "matches" is null, as when a camel is hidden), and no correction is offered: either could be wrong.
+    expected = {3: ["red"], 7: ["green", "yellow"], 12: ["purple"]}
+    first = {6: ["red"], 7: ["green", "yellow"], 12: ["purple"]}
+    second = {5: ["red"], 7: ["green", "yellow"], 12: ["purple"]}
+    was = {"player": "Ann", "type": "pyramid", "die": "red", "value": 1}
+    hypotheses = [
+        Hypothesis(expected, "the game's board"),
+        Hypothesis(first, "Ann's pyramid ticket: red 1 → red 3", Amendment(0, was, {**was, "value": 3})),
+        Hypothesis(second, "Ann's pyramid ticket: red 1 → red 2", Amendment(0, was, {**was, "value": 2})),
+    ]
+    found = camera_verdict(fake_scorer(Verdict("cannot tell", 1, 0.1, (5, 6), (2,), [2.0, 0.0, 0.1])),
+                           hypotheses, {}, (), CAMELS)
+    assert found.matches is None and found.unseen == ("red",)
+    assert found.track == {7: ["green", "yellow"], 12: ["purple"]}
+    out = found.as_json()
+    assert "correction" not in out and "most_likely" not in out
+    assert out["verdict"] == "cannot tell (spaces 5, 6 not clear enough)"
+    assert out["differences"] == ["red should be alone on 3; the camera does not see it"]
+
+
+def test_a_difference_seen_outside_the_unclear_spaces_is_named_without_a_correction():
+    # Both close entries move purple from 12 to 14 in plain view; they differ only in red, under a hand.
+    expected = {3: ["red"], 7: ["green"], 12: ["purple"]}
+    was = {"player": "Ann", "type": "pyramid", "die": "purple", "value": 1}
+    first = {4: ["red"], 7: ["green"], 14: ["purple"]}
+    second = {3: ["red"], 7: ["green"], 14: ["purple"]}
+    hypotheses = [
+        Hypothesis(expected, "the game's board"),
+        Hypothesis(first, "purple 3 and red 1", Amendment(0, was, {**was, "value": 3})),
+        Hypothesis(second, "Ann's pyramid ticket: purple 1 → purple 3", Amendment(0, was, {**was, "value": 2})),
+    ]
+    found = camera_verdict(fake_scorer(Verdict("cannot tell", 1, 0.1, (3, 4), (2,), [2.0, 0.0, 0.1])),
+                           hypotheses, {}, (), CAMELS)
+    assert found.matches is False and found.unseen == ("red",)
+    assert found.track == {7: ["green"], 14: ["purple"]}
+    out = found.as_json()
+    assert "correction" not in out and out["most_likely"] == "purple 3 and red 1"
+    assert "purple should be alone on 12; the camera sees it alone on 14" in out["differences"]
+
+
+# A real picture: a 2018 table (vision.photo, the bench's independent renderer) with the pyramid and the palm
+# tree on the board, and an arm reaching over white on space 15; the pyramid hides red on 3.
+LOG = {
+    "format": "camelup-game-log/1",
+    "edition": "2018",
+    "players": ["Ann", "Bob", "Cy"],
+    "setup": {"track": {"1": ["blue", "red", "purple"], "3": ["yellow", "green"], "14": ["black"], "15": ["white"]}},
+    "actions": [
+        {"player": "Ann", "type": "pyramid", "die": "green", "value": 1},
+        {"player": "Bob", "type": "pyramid", "die": "red", "value": 1},
+        {"player": "Cy", "type": "pyramid", "die": "blue", "value": 3},
+        {"player": "Ann", "type": "pyramid", "die": "yellow", "value": 3},
+        {"player": "Bob", "type": "pyramid", "die": "grey", "value": 2, "crazy": "black"},
+        {"player": "Cy", "type": "pyramid", "die": "blue", "value": 1},
+        {"player": "Ann", "type": "pyramid", "die": "green", "value": 3},
+        {"player": "Bob", "type": "pyramid", "die": "purple", "value": 3},
+        {"player": "Cy", "type": "pyramid", "die": "yellow", "value": 1},
+        {"player": "Ann", "type": "pyramid", "die": "red", "value": 1},
+    ],
+}
+EXPECTED = {3: ["red"], 5: ["blue", "purple"], 7: ["green", "yellow"], 12: ["black"], 15: ["white"]}
+HAND_OVER = 15
+SCENE_SEED = 1392867200
+
+
+@pytest.fixture(scope="module")
+def table():
+    """The table, calibrated from one calibration photo as the README says, and the log's expectation."""
+    table = make_table(7015, "2018")
+    photo, _ = render_calibration(table, 0, "light")
+    found = calibrate(ReadConfig(), table.template, list(EDITION_CAMELS["2018"]), photo)
+    log = loads(json.dumps(LOG))
+    expectation = Expectation("2018", log.start(), list(log.actions))
+    return table, found, found.location((photo.shape[1], photo.shape[0])), expectation
+
+
+def read_scene(table, track):
+    table, found, near, expectation = table
+    image, truth = render_scene(table, track, SCENE_SEED, "props", hand=True)
+    assert truth["hand_over_space"] == HAND_OVER
+    return read_picture(image, found.template, found.profiles, found.board_bgr, expectation, near=near), truth
+
+
+def test_a_hand_over_one_stack_leaves_the_camels_in_plain_view_seen(table):
+    out, truth = read_scene(table, EXPECTED)
+    assert out["expected"] == {str(space): stack for space, stack in EXPECTED.items()}
+    assert out["matches"] is not False, out
+    hidden = {camel for camel, seen in truth["camels"].items() if seen["visible"] < 0.5}
+    assert hidden == {"red"}
+    # Only camels under the hand or really hidden are left unseen (blue and purple on 5 stand in plain
+    # view: the hand's doubt about white is no doubt about them) ...
+    assert all(camel in hidden or camel in EXPECTED[HAND_OVER] for camel in out["unseen"]), out
+    # ... and every camel in plain view elsewhere is seen where it stands.
+    for space, stack in EXPECTED.items():
+        for level, camel in enumerate(stack):
+            if space != HAND_OVER and truth["camels"][camel]["visible"] > 0.9:
+                assert out["track"][str(space)][level] == camel, out
+
+
+def test_a_wrong_log_with_a_hand_over_one_stack_is_never_corrected_wrongly(table):
+    # The board the picture shows had Ann's last draw come out as grey 1 (white number): white moved back
+    # from under the hand, red stayed behind the pyramid.
+    hypotheses = board_hypotheses(table[3].start, table[3].actions)
+    shown = next(h for h in hypotheses if h.why == "Ann's pyramid ticket: red 1 → grey 1 (white number)")
+    out, _ = read_scene(table, shown.track)
+    assert out["matches"] is not True, out
+    if "correction" in out:
+        assert out["correction"]["becomes"] == shown.amendment.becomes, out
+        assert out["verdict"] == f"differs: most likely {shown.why}"
+
+
+SLIP_LOG = {
+    "format": "camelup-game-log/1",
+    "edition": "2018",
+    "players": ["Ann", "Bob"],
+    "setup": {"track": {"1": ["green", "red"], "3": ["yellow", "blue", "purple"], "14": ["black"], "16": ["white"]}},
+    "actions": [
+        {"player": "Ann", "type": "pyramid", "die": "red", "value": 2},
+        {"player": "Bob", "type": "pyramid", "die": "blue", "value": 1},
+    ],
+}
+
+
+def hypotheses_of(log):
+    game = loads(json.dumps(log))
+    return board_hypotheses(game.start(), list(game.actions))
+
+
+def test_slips_of_camels_the_latest_draw_did_not_move_are_marked_earlier():
+    hypotheses = {h.why: h for h in hypotheses_of(SLIP_LOG)}
+    # Blue 1 moved blue with purple and red on it from 3 to 4: a slip of theirs is a slip of the latest draw.
+    assert not hypotheses["blue set down alone on 5, not on 4"].earlier
+    assert not hypotheses["blue and purple swapped on 4"].earlier
+    assert not hypotheses["red set down on 3 on top of yellow, not on 4"].earlier
+    # Yellow stayed on 3, black and white were last set down at the setup: the camera could have seen a
+    # slip of theirs before.
+    assert hypotheses["yellow set down on 4 on top of red, not on 3"].earlier
+    assert hypotheses["black set down alone on 15, not on 14"].earlier
+    assert hypotheses["white set down alone on 15, not on 16"].earlier
+    assert all(not h.earlier for h in hypotheses.values() if h.amendment is not None)
+    # A bet moves no camel: the latest draw is still the one whose camels a hand set down.
+    with_bet = {**SLIP_LOG, "actions": [*SLIP_LOG["actions"], {"player": "Ann", "type": "leg_bet", "camel": "red"}]}
+    assert {h.why: h.earlier for h in hypotheses_of(with_bet)} == {h.why: h.earlier for h in hypotheses.values()}
+    # Before any draw every camel was just set up by hand.
+    assert not any(h.earlier for h in hypotheses_of({**SLIP_LOG, "actions": []}))
+
+
+def test_an_earlier_slip_costs_more_before_the_picture_is_looked_at():
+    hypotheses = hypotheses_of(SLIP_LOG)
+    asked = []
+
+    def judge(tracks, priors):
+        asked.append(priors)
+        return Verdict("matches", 0, 1.0, (), (), [0.0] * len(tracks))
+
+    settings = VerifyConfig()
+    camera_verdict(SimpleNamespace(**{**vars(fake_scorer(None)), "judge": judge}), hypotheses, {}, (), CAMELS)
+    expected_priors = [0.0] + [settings.entry_prior if h.amendment else settings.earlier_slip_prior if h.earlier
+                               else settings.slip_prior for h in hypotheses[1:]]
+    assert asked[0] == expected_priors
+    assert settings.entry_prior < settings.slip_prior < settings.earlier_slip_prior
