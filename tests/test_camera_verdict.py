@@ -12,6 +12,7 @@ from companion.table.board_hypotheses import Hypothesis, board_hypotheses
 from companion.table.camera_read import Expectation, read_picture
 from companion.table.camera_verdict import camera_verdict
 from companion.table.correction import Amendment
+from tests.test_vision_verify import LOG as TWO_DRAWS
 from vision.board import load_template
 from vision.calibrate import calibrate
 from vision.photo import make_table, render_calibration, render_scene
@@ -169,16 +170,7 @@ def test_a_wrong_log_with_a_hand_over_one_stack_is_never_corrected_wrongly(table
         assert out["verdict"] == f"differs: most likely {shown.why}"
 
 
-SLIP_LOG = {
-    "format": "camelup-game-log/1",
-    "edition": "2018",
-    "players": ["Ann", "Bob"],
-    "setup": {"track": {"1": ["green", "red"], "3": ["yellow", "blue", "purple"], "14": ["black"], "16": ["white"]}},
-    "actions": [
-        {"player": "Ann", "type": "pyramid", "die": "red", "value": 2},
-        {"player": "Bob", "type": "pyramid", "die": "blue", "value": 1},
-    ],
-}
+SLIP_LOG = TWO_DRAWS  # two draws of a 2018 game: the slips of camels the latest draw did not move are earlier ones
 
 
 def hypotheses_of(log):
