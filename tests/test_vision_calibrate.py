@@ -12,6 +12,7 @@ from vision.board import load_template
 from vision.calibrate import (
     CalibrationError,
     calibrate,
+    calibrate_from_board,
     calibration_layout,
     load_calibration,
     save_calibration,
@@ -264,3 +265,17 @@ def test_a_white_camel_near_the_corner_of_its_space_is_measured_white_not_the_bo
     calibration = calibrate(ReadConfig(), table.template, list(EDITION_CAMELS["2014"]), photo)
     white, board = (np.array([colour], np.float32) for colour in (calibration.profiles["white"], calibration.board_bgr))
     assert ray_distances(white, board, (0.55, 1.15))[0, 0] > 0.1, (calibration.profiles["white"], calibration.board_bgr)
+
+
+def test_a_photo_of_another_board_than_the_one_told_is_refused_not_learnt():
+    # "calibrate --expect LOG" on a photo where the log has a stack one space off: measured where the log puts
+    # them, the two camels would be learnt as the board's own colour, and every reading after would miss them.
+    from vision.photo import make_table, render_scene
+
+    table = make_table(33 * 10_007 + 4, "2018")
+    shown = {2: ["green"], 4: ["yellow"], 9: ["red", "blue"], 11: ["purple"], 13: ["white"], 15: ["black"]}
+    image, _ = render_scene(table, shown, 7, "light")
+    told = {**{space: stack for space, stack in shown.items() if space != 9}, 7: ["red", "blue"]}
+    with pytest.raises(CalibrationError, match="no camel is seen on space 7"):
+        calibrate_from_board(ReadConfig(), table.template, list(EDITION_CAMELS["2018"]), image, told)
+    assert calibrate_from_board(ReadConfig(), table.template, list(EDITION_CAMELS["2018"]), image, shown).profiles
