@@ -346,3 +346,32 @@ def test_the_host_corrects_the_die_the_verdict_names(tmp_path):
     response = client.post(f"{url}/correct", headers=host)
     assert response.status_code == 200 and response.get_json()["correction"] == "A's pyramid ticket: red 1 → red 2"
     assert client.get(url, headers=host).get_json()["verdict"]["answer"] == "matches"
+
+
+def test_a_lesson_the_calibration_refuses_is_tried_again_a_few_frames_later(tmp_path, monkeypatch):
+    # The first try is refused (a glare, a camel half in shadow); the board stays the same: it is tried again
+    # on a later steady frame, not on every one (a calibration costs a few frames' time).
+    import vision.calibrate as calibrate
+    from companion.table.camera_watch import LESSON_RETRY_FRAMES
+
+    template, path = scene_file(tmp_path)
+    tries = []
+    real = calibrate.calibrate_from_board
+
+    def flaky(*args, **kwargs):
+        tries.append(len(tries))
+        if len(tries) == 1:
+            raise calibrate.CalibrationError("no camel is seen on space 12, where the purple camel should stand")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(calibrate, "calibrate_from_board", flaky)
+    watch = CameraWatch(lambda: None, template, profiles(), agree=1)
+    watch.learn("g", 1, TRACK)
+    watch.step(ImageFiles(path))
+    assert watch.learnt == ("not calibrated yet: no camel is seen on space 12, where the purple camel should stand; "
+                            "it tries again on the next steady frames")
+    for _ in range(LESSON_RETRY_FRAMES - 1):
+        watch.step(ImageFiles(path))
+    assert len(tries) == 1
+    watch.step(ImageFiles(path))
+    assert len(tries) == 2 and watch.learnt == "calibrated from a board the game confirmed"

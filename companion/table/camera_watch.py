@@ -23,8 +23,8 @@ from vision.sources import CameraError, FrameSource
 from vision.stable import StableReadings
 
 LESSON_RETRY_FRAMES = 5
-"""A lesson refused on a steady board is tried again when the steady board changes, or after this many more
-steady frames of the same board (a calibration costs a few frames' time: not on every frame)."""
+"""A lesson refused on a steady board is tried again on the next steady frame that reads differently, or on one
+at least this many frames later (a calibration costs a few frames' time: not on every frame)."""
 
 
 @dataclass(frozen=True)
@@ -108,11 +108,6 @@ class CameraWatch:
         self._verdicts_of: SteadyFrame | None = None
         self._verdicts: dict[object, dict[str, Any]] = {}
 
-    @property
-    def steady(self) -> SteadyFrame | None:
-        """The latest frame of the current run of agreeing frames (None while the board is not steady)."""
-        return self._steady
-
     def verdict(self, game: object, start: Any, actions: list[Any], language: str = "en") -> dict[str, Any] | None:
         """The latest steady frame checked against the game's board and the boards a slip would give
         (:func:`companion.table.camera_verdict.camera_verdict`): ``{"answer", "matches", "most_likely",
@@ -123,6 +118,7 @@ class CameraWatch:
         steady = self._steady
         if steady is None:
             return None
+        actions = list(actions)  # the game's own list may grow meanwhile
 
         def hypotheses() -> list[Any]:
             from companion.table.board_hypotheses import board_hypotheses
