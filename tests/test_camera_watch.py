@@ -97,7 +97,8 @@ def test_the_camera_learns_the_table_from_a_confirmed_board_and_keeps_it_beside_
     learnt = tmp_path / "data" / "camera-calibration.json"
     watch = CameraWatch(lambda: ImageFiles(path), template, profiles(), agree=1, learnt_path=learnt)
     source = ImageFiles(path)
-    watch.learn(("game", 1), TRACK)
+    watch.learn("game", 1, TRACK)
+    assert watch.learnt.startswith("not calibrated yet: waiting for a steady frame")
     status = watch.step(source)
     assert watch.learnt == "calibrated from a board the game confirmed", watch.learnt
     assert status.track == TRACK
@@ -106,7 +107,7 @@ def test_the_camera_learns_the_table_from_a_confirmed_board_and_keeps_it_beside_
     for camel, colour in watch.profiles.items():
         assert saved.profiles[camel] == pytest.approx(colour, abs=0.06)
     # Asked again for the same leg: nothing to do.
-    watch.learn(("game", 1), TRACK)
+    watch.learn("game", 1, TRACK)
     assert watch._lesson is None
 
 
@@ -114,9 +115,10 @@ def test_a_board_the_camera_contradicts_teaches_it_nothing(tmp_path):
     template, path = scene_file(tmp_path)
     watch = CameraWatch(lambda: ImageFiles(path), template, profiles(), agree=1, learnt_path=tmp_path / "c.json")
     swapped = {**TRACK, 2: ["yellow"], 5: ["green"]}  # the game says otherwise than the table shows
-    watch.learn(("game", 2), swapped)
+    watch.learn("game", 2, swapped)
     watch.step(ImageFiles(path))
-    assert watch.learnt == "not calibrated: the camera sees the board differently from the game"
+    assert watch.learnt.startswith("not calibrated yet: the camera sees the board differently from the game (differs")
+    assert watch.learnt.endswith("it tries again on the next steady frames")
     assert watch.profiles == profiles() and not (tmp_path / "c.json").exists()
 
 
@@ -150,7 +152,7 @@ def test_a_lesson_uses_a_full_resolution_still_when_the_camera_can_take_one(tmp_
             return cv2.resize(frame, (4608, 2592), interpolation=cv2.INTER_CUBIC)
 
     watch = CameraWatch(lambda: StillCamera(path), template, profiles(), agree=1)
-    watch.learn(("game", 1), TRACK)
+    watch.learn("game", 1, TRACK)
     status = watch.step(StillCamera(path))
     assert taken == [True] and watch.learnt == "calibrated from a board the game confirmed", watch.learnt
     assert status.track == TRACK
@@ -203,3 +205,173 @@ def test_the_first_frame_finds_the_board_where_the_calibration_photo_had_it(tmp_
     watch.step(ImageFiles(path))
     status = watch.step(ImageFiles(path))
     assert status.state == "reading" and status.track == track
+
+
+class Frames:
+    """A camera showing the pictures it is given, one a frame, in order."""
+
+    def __init__(self, *pictures):
+        self.pictures = list(pictures)
+
+    def read(self):
+        return self.pictures.pop(0)
+
+    def close(self):
+        pass
+
+
+def covered(image, truth, template, space):
+    """The picture with a prop (the pyramid's side, the palm tree's trunk) standing in front of ``space``."""
+    import numpy as np
+
+    x, y = template.space_centre(space)
+    at = np.array(truth["board_to_image"]) @ np.array([x, y, 1.0])
+    u, v = int(at[0] / at[2]), int(at[1] / at[2])
+    hidden = image.copy()
+    cv2.rectangle(hidden, (u - 35, v - 60), (u + 35, v + 25), (70, 110, 150), -1)
+    return hidden
+
+
+def host_client(tmp_path, watch, track=TRACK):
+    app = create_app(tmp_path / "data", None, "http://t", testing=True, camera=watch)
+    client = app.test_client()
+    setup = {"track": {str(space): stack for space, stack in track.items()}}
+    game = client.post("/api/games", json={"edition": "2018", "players": ["A", "B"], "dice": "manual",
+                                           "setup": setup}).get_json()
+    return client, game, {"Authorization": f"Bearer {game['host_token']}"}
+
+
+def test_a_still_board_with_a_camel_hidden_in_every_frame_is_read(tmp_path):
+    # A prop hides purple on 12 in every frame: the board is still, so it is read, purple reported unseen.
+    template = load_template("2018")
+    image, truth = render_scene(template, TRACK, 3, CLEAN)
+    hidden = covered(image, truth, template, 12)
+    watch = CameraWatch(lambda: None, template, profiles(), agree=2)
+    assert watch.step(Frames(hidden)).state == "unsettled"
+    status = watch.step(Frames(hidden))
+    assert status.state == "reading", status.message
+    assert status.track == {space: stack for space, stack in TRACK.items() if space != 12}
+    assert status.unseen == ("purple",)
+    client, game, host = host_client(tmp_path, watch)
+    report = client.get(f"/api/games/{game['game_id']}/camera", headers=host).get_json()
+    assert report["state"] == "reading" and report["verdict"]["matches"] is not False, report
+    # Nothing to correct, and the host is told so (not that the board is moving).
+    refused = client.post(f"/api/games/{game['game_id']}/camera/correct", headers=host)
+    assert refused.status_code == 409 and refused.get_json()["code"] == "NoCorrection"
+    assert refused.get_json()["error"].startswith("the camera does not see a difference that one entry explains")
+
+
+def test_no_verdict_while_a_hand_passes_and_none_worked_out_for_frames_that_are_not_steady(tmp_path, monkeypatch):
+    import companion.table.camera_verdict as camera_verdict
+    from companion.rules import EDITION_2018, new_game
+
+    template = load_template("2018")
+    image, truth = render_scene(template, TRACK, 3, CLEAN)
+    hand = covered(covered(image, truth, template, 7), truth, template, 10)  # an arm over red and blue
+    judged = []
+    real = camera_verdict.camera_verdict
+    monkeypatch.setattr(camera_verdict, "camera_verdict", lambda *args, **kwargs: judged.append(1) or real(*args,
+                                                                                                           **kwargs))
+    start = new_game(EDITION_2018, ["A", "B"], TRACK)
+    watch = CameraWatch(lambda: None, template, profiles(), agree=2)
+    source = Frames(image, image, hand, image, image)
+    answers = []
+    for _ in range(5):
+        watch.step(source)
+        verdict = watch.verdict("g", start, [])
+        answers.append(verdict and verdict["answer"])
+    assert answers == [None, "matches", None, None, "matches"]
+    assert len(judged) == 2  # one per steady frame asked about; none for the hand's frame or the one after
+
+
+def test_learning_waits_for_the_board_the_game_confirmed_and_tries_again(tmp_path):
+    # The leg's last die is entered (red 1) before anyone moves red: the first steady frames show the board
+    # before the move, which teaches nothing; once red stands on 8 and the board is still, the camera learns.
+    from companion.rules import EDITION_2018, new_game
+
+    template = load_template("2018")
+    warm = SceneVariation(white_balance=(0.8, 1.0, 1.2), hand_chance=0.0, noise_sigma=(0.0, 2.0))
+    moved = {**{space: stack for space, stack in TRACK.items() if space != 7}, 8: ["red"]}
+    before, _ = render_scene(template, TRACK, 3, warm, PAINTED)
+    after, _ = render_scene(template, moved, 3, warm, PAINTED)
+    start = new_game(EDITION_2018, ["A", "B"], TRACK)
+    entered = [{"player": "A", "type": "pyramid", "die": "red", "value": 1}]
+    learnt = tmp_path / "data" / "camera-calibration.json"
+    watch = CameraWatch(lambda: None, template, profiles(), agree=2, learnt_path=learnt)
+    watch.learn("g", 2, moved, start, entered)
+    source = Frames(before, before, before, after, after)
+    watch.step(source)
+    assert watch.learnt == "not calibrated yet: waiting for a steady frame of the board the game confirmed"
+    watch.step(source)
+    assert watch.learnt.startswith("not calibrated yet: the camera sees the board differently from the game (differs")
+    assert watch.profiles == profiles() and not learnt.exists()
+    watch.step(source)
+    watch.step(source)
+    assert watch.step(source).state == "reading"
+    assert watch.learnt == "calibrated from a board the game confirmed", watch.learnt
+    assert learnt.exists() and watch.profiles != profiles()
+
+
+def test_the_camera_report_says_whether_it_learnt_and_a_leg_that_moved_on_drops_its_lesson(tmp_path):
+    template, path = scene_file(tmp_path)
+    watch = CameraWatch(lambda: None, template, profiles(), agree=1)
+    client, game, host = host_client(tmp_path, watch)
+    url = f"/api/games/{game['game_id']}/camera"
+    waiting = "not calibrated yet: waiting for a steady frame of the board the game confirmed"
+    assert client.get(url, headers=host).get_json()["learnt"] == waiting
+    assert client.get("/api/camera").get_json()["learnt"] == waiting
+    draw = {"player": "A", "type": "pyramid", "die": "red", "value": 1}
+    assert client.post(f"/api/games/{game['game_id']}/actions", json=draw, headers=host).status_code == 200
+    client.get(url, headers=host)
+    watch.step(ImageFiles(path))  # the board of the game's start, still on the table: no longer the game's
+    assert watch.learnt == waiting and watch.profiles == profiles()
+
+
+def test_the_host_corrects_the_die_the_verdict_names(tmp_path):
+    template = load_template("2018")
+    really = {**{space: stack for space, stack in TRACK.items() if space != 7}, 9: ["red"]}  # red showed 2
+    image, _ = render_scene(template, really, 3, CLEAN)
+    watch = CameraWatch(lambda: None, template, profiles(), agree=2)
+    client, game, host = host_client(tmp_path, watch)
+    url = f"/api/games/{game['game_id']}/camera"
+    draw = {"player": "A", "type": "pyramid", "die": "red", "value": 1}
+    assert client.post(f"/api/games/{game['game_id']}/actions", json=draw, headers=host).status_code == 200
+    watch.step(Frames(image))
+    moving = client.post(f"{url}/correct", headers=host)
+    assert moving.status_code == 409 and moving.get_json() == {
+        "error": "the board is not steady yet (waiting for the board to stay still): try again in a moment",
+        "code": "CameraNotReady"}
+    watch.step(Frames(image))
+    assert client.get(url, headers=host).get_json()["verdict"]["correction"]["becomes"]["value"] == 2
+    response = client.post(f"{url}/correct", headers=host)
+    assert response.status_code == 200 and response.get_json()["correction"] == "A's pyramid ticket: red 1 → red 2"
+    assert client.get(url, headers=host).get_json()["verdict"]["answer"] == "matches"
+
+
+def test_a_lesson_the_calibration_refuses_is_tried_again_a_few_frames_later(tmp_path, monkeypatch):
+    # The first try is refused (a glare, a camel half in shadow); the board stays the same: it is tried again
+    # on a later steady frame, not on every one (a calibration costs a few frames' time).
+    import vision.calibrate as calibrate
+    from companion.table.camera_watch import LESSON_RETRY_FRAMES
+
+    template, path = scene_file(tmp_path)
+    tries = []
+    real = calibrate.calibrate_from_board
+
+    def flaky(*args, **kwargs):
+        tries.append(len(tries))
+        if len(tries) == 1:
+            raise calibrate.CalibrationError("no camel is seen on space 12, where the purple camel should stand")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(calibrate, "calibrate_from_board", flaky)
+    watch = CameraWatch(lambda: None, template, profiles(), agree=1)
+    watch.learn("g", 1, TRACK)
+    watch.step(ImageFiles(path))
+    assert watch.learnt == ("not calibrated yet: no camel is seen on space 12, where the purple camel should stand; "
+                            "it tries again on the next steady frames")
+    for _ in range(LESSON_RETRY_FRAMES - 1):
+        watch.step(ImageFiles(path))
+    assert len(tries) == 1
+    watch.step(ImageFiles(path))
+    assert len(tries) == 2 and watch.learnt == "calibrated from a board the game confirmed"

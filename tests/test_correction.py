@@ -4,6 +4,7 @@ import json
 
 from companion.gamelog import replay_actions
 from companion.rules import EDITION_2018, PyramidTicket, apply, move_camel, new_game
+from companion.table.board_hypotheses import board_hypotheses
 from companion.table.camera_watch import CameraStatus, CameraWatch
 from companion.table.correction import amendments_explaining
 from companion.table.web import create_app
@@ -72,11 +73,28 @@ def test_a_change_that_would_break_a_later_entry_is_not_offered():
 
 
 class StillCamera(CameraWatch):
-    """A camera watch that is not started: its status is set by the test."""
+    """A camera watch that is not started: its steady blind reading is set by the test (``track``, None while
+    the board moves), and its verdict is what a camera seeing the board ``sees`` (``track`` unless given) answers
+    when it tells the boards apart perfectly: "matches", the slip that gives it, or a board nobody foresaw."""
 
-    def __init__(self, track):
+    def __init__(self, track, sees=None):
         super().__init__(lambda: None, load_template("2018"), camel_profiles("2018"))
         self.status = CameraStatus("reading", track=track) if track else CameraStatus("unsettled", message="moving")
+        self.sees = sees if sees is not None else track
+
+    def verdict(self, game, start, actions, language="en"):
+        if self.status.track is None:
+            return None
+        board = {int(space): list(stack) for space, stack in self.sees.items() if stack}
+        found = next((hypothesis for hypothesis in board_hypotheses(start, actions) if hypothesis.track == board), None)
+        if found is not None and found.why == "the game's board":
+            return {"answer": "matches", "matches": True, "unseen": [], "differences": []}
+        why = found.why if found is not None else "the camera's own reading of the board"
+        verdict = {"answer": f"differs: most likely {why}", "matches": False, "most_likely": why, "unseen": []}
+        if found is not None and found.amendment is not None:
+            amendment = found.amendment
+            verdict["correction"] = {"index": amendment.index, "was": amendment.was, "becomes": amendment.becomes}
+        return verdict
 
 
 def host(game):
@@ -128,8 +146,7 @@ def test_the_host_corrects_the_game_from_the_camera_and_it_lasts(tmp_path):
     # A second time, nothing is left to explain: the board already matches.
     again_refused = client.post(f"{url}/correct", headers=host(game))
     assert again_refused.status_code == 409 and again_refused.get_json() == {
-        "error": "no single die entry explains what the camera sees: put the camels back as the game says",
-        "code": "NoCorrection"}
+        "error": "the camera does not see a difference that one entry explains (matches)", "code": "NoCorrection"}
     # After a restart the correction stands (it is in the stored history, not only in memory).
     again = new_app(tmp_path, StillCamera(seen))
     state = again.get(f"/api/games/{game['game_id']}/state", headers=host(game)).get_json()
@@ -140,7 +157,8 @@ def test_no_steady_reading_or_no_explanation_is_a_clear_refusal(tmp_path):
     client = new_app(tmp_path, StillCamera(None))
     game = client.post("/api/games", json={"edition": "2018", "players": PLAYERS, "dice": "manual"}).get_json()
     response = client.post(f"/api/games/{game['game_id']}/camera/correct", headers=host(game))
-    assert response.status_code == 409 and "no steady reading" in response.get_json()["error"]
+    assert response.status_code == 409 and response.get_json() == {
+        "error": "the board is not steady yet (moving): try again in a moment", "code": "CameraNotReady"}
     steady = new_app(tmp_path / "steady", StillCamera(board_after([])))
     other = steady.post("/api/games", json={"edition": "2014", "players": PLAYERS, "dice": "manual"}).get_json()
     response = steady.post(f"/api/games/{other['game_id']}/camera/correct", headers=host(other))
@@ -200,3 +218,39 @@ def test_a_board_two_corrections_explain_is_refused_naming_both(tmp_path):
                  "Bob's pyramid ticket: yellow 1 → yellow 3): undo and enter the draws again",
         "code": "AmbiguousCorrection"}
     assert standing_actions(client, game) == entered  # nothing changed
+
+
+def test_the_correction_is_the_verdict_s_even_where_the_blind_reading_misses_a_camel(tmp_path):
+    # The blind reading does not see yellow (the pyramid hides it, or its colour is off), so the board it reads
+    # is no board a die explains; the verdict, placing each camel where a board of the game puts it, names the
+    # entry.
+    seen = board_after(draws(("yellow", 1), ("blue", 3)))
+    blind = {space: [camel for camel in stack if camel != "yellow"] for space, stack in seen.items()}
+    client = new_app(tmp_path, StillCamera(blind, sees=seen))
+    setup = {"track": {str(space): list(stack) for space, stack in SETUP.items()}}
+    game = client.post("/api/games", json={"edition": "2018", "players": PLAYERS, "dice": "manual",
+                                           "setup": setup}).get_json()
+    for obj in draws(("yellow", 1), ("blue", 2)):
+        client.post(f"/api/games/{game['game_id']}/actions", json=obj, headers=host(game))
+    response = client.post(f"/api/games/{game['game_id']}/camera/correct", headers=host(game))
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["correction"] == "Bob's pyramid ticket: blue 2 → blue 3"
+    assert standing_actions(client, game)[1]["value"] == 3
+
+
+def test_a_verdict_about_an_entry_that_changed_since_corrects_nothing(tmp_path):
+    client, game, _ = blue_entered_as_2(tmp_path)
+    camera = client.application.extensions["camera"]
+    stale = {"answer": "differs: most likely Bob's pyramid ticket: blue 1 → blue 3", "matches": False,
+             "correction": {"index": 1, "was": {**draws(("yellow", 1), ("blue", 1))[1]},
+                            "becomes": {**draws(("yellow", 1), ("blue", 3))[1]}}}
+    camera.verdict = lambda *args, **kwargs: stale
+    response = client.post(f"/api/games/{game['game_id']}/camera/correct", headers=host(game))
+    assert response.status_code == 409 and response.get_json()["code"] == "NoCorrection"
+    assert "changed since the camera looked" in response.get_json()["error"]
+    unexplained = {"answer": "cannot tell (space 7 not clear enough)", "matches": None}
+    camera.verdict = lambda *args, **kwargs: unexplained
+    response = client.post(f"/api/games/{game['game_id']}/camera/correct", headers=host(game))
+    assert response.get_json() == {"error": "the camera does not see a difference that one entry explains "
+                                            "(cannot tell (space 7 not clear enough))", "code": "NoCorrection"}
+    assert standing_actions(client, game) == draws(("yellow", 1), ("blue", 2))

@@ -31,3 +31,20 @@ def test_a_change_or_an_untrusted_frame_starts_again():
     assert stable.feed(reading(BOARD)) == BOARD
     with pytest.raises(ValueError):
         StableReadings(agree=0)
+
+
+def test_a_camel_hidden_in_every_frame_does_not_keep_a_still_board_from_counting():
+    # The pyramid hides blue in every frame: the board is still, and counts; a hand moving over the board
+    # hides one camel, then another: that is no still board.
+    hidden = {3: ["green", "red"]}
+    stable = StableReadings(agree=3)
+    assert stable.feed(reading(hidden, ["blue"])) is None
+    assert stable.feed(reading(hidden, ["blue"])) is None
+    assert stable.feed(reading(hidden, ["blue"])) == hidden and stable.unseen == ("blue",)
+    assert stable.feed(reading({3: ["green"], 7: ["blue"]}, ["red"])) is None  # the hand over red now
+    assert stable.feed(reading({3: ["green", "red"]}, ["blue"])) is None
+    assert stable.feed(reading({3: ["green", "red"]}, ["blue"])) is None
+    assert stable.feed(reading({3: ["green", "red"]}, ["blue"])) == hidden
+    # The same track with other camels unseen is another board as far as the camera knows.
+    assert stable.feed(reading(hidden, ["blue", "white"])) is None and stable.frames == 1
+    assert stable.feed(None) is None and stable.frames == 0 and stable.unseen == ()

@@ -1,8 +1,11 @@
-"""The camera beside the board, watched in the background: stable readings of the board, for the companion
-to compare with the game. A missing or failing camera is a notice, never a crash: play goes on by hand."""
+"""The camera beside the board, watched in the background: steady readings of the board, the game's board
+verified against the latest steady frame, and the table's colours learnt from boards the game confirmed. A
+missing or failing camera is a notice, never a crash: play goes on by hand."""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
 import threading
@@ -15,9 +18,13 @@ from typing import Any
 from vision.board import BoardTemplate
 from vision.calibrate import Calibration
 from vision.locate import BoardLocation, BoardNotFound
-from vision.read import BOARD_BGR, ReadConfig, observe, read_board
+from vision.read import BOARD_BGR, ReadConfig, Reading, observe, read_with_scorer
 from vision.sources import CameraError, FrameSource
 from vision.stable import StableReadings
+
+LESSON_RETRY_FRAMES = 5
+"""A lesson refused on a steady board is tried again on the next steady frame that reads differently, or on one
+at least this many frames later (a calibration costs a few frames' time: not on every frame)."""
 
 
 @dataclass(frozen=True)
@@ -27,9 +34,36 @@ class CameraStatus:
     ``"unavailable"``."""
     track: dict[int, list[str]] | None = None
     message: str = ""
+    unseen: tuple[str, ...] = ()
+    """The camels the steady reading does not see (hidden, or too unlike their colours)."""
 
     def as_json(self) -> dict[str, Any]:
         return {"state": self.state, "message": self.message}
+
+
+@dataclass(frozen=True)
+class SteadyFrame:
+    """The latest frame of a run of frames that agree: what the verdict and the lessons are worked out on."""
+
+    frame: Any
+    reading: Reading
+    scorer: Any
+    """The ``vision.silhouette.SilhouetteScorer`` the reading used: the game's boards are judged with it."""
+    camels: tuple[str, ...]
+    location: BoardLocation
+
+
+@dataclass
+class Lesson:
+    """A board the game confirmed (a leg's start), waiting for a steady frame that shows it."""
+
+    game: object
+    leg: int
+    track: dict[int, list[str]]
+    start: Any = None
+    actions: list[Any] | None = None
+    tried: tuple[Any, int] | None = None
+    """The steady reading it was last tried on, and the frame count then (see LESSON_RETRY_FRAMES)."""
 
 
 class CameraWatch:
@@ -62,77 +96,137 @@ class CameraWatch:
         self.learnt_path = learnt_path
         """Where the colours learnt from known boards are kept (beside the games), to start from next time."""
         self.learnt = ""
-        """What the latest lesson gave, in words ("" before any)."""
-        self._lessons: set[object] = set()
-        self._lesson: dict[int, list[str]] | None = None
+        """Whether and why the camera learnt this table's colours, in words ("" before any lesson)."""
+        self._calibrated = False
+        self._learnt_legs: set[tuple[object, int]] = set()
+        self._lesson: Lesson | None = None
         self._lock = threading.Lock()
         self._location: BoardLocation | None = None
-        self._verdicts: dict[object, tuple[Any, dict[str, Any]]] = {}
+        self._frames = 0
+        self._steady: SteadyFrame | None = None
+        self._verdict_lock = threading.Lock()
+        self._verdicts_of: SteadyFrame | None = None
+        self._verdicts: dict[object, dict[str, Any]] = {}
 
-    def verdict(self, key: object, start: Any, actions: list[Any], language: str = "en") -> dict[str, Any] | None:
-        """The latest frame checked against the game's board and the boards a slip would give
+    def verdict(self, game: object, start: Any, actions: list[Any], language: str = "en") -> dict[str, Any] | None:
+        """The latest steady frame checked against the game's board and the boards a slip would give
         (:func:`companion.table.camera_verdict.camera_verdict`): ``{"answer", "matches", "most_likely",
-        "unseen", "differences", "correction"?}``, or None before a frame with the board in it. Worked out
-        once per frame and ``key`` (the game and its number of actions): pages that ask again cost nothing."""
-        from companion.table.board_hypotheses import board_hypotheses
+        "unseen", "differences", "correction"?}``, or None while the board is not steady (a hand passing over
+        it gives no verdict, so never a correction). Worked out once per steady frame, ``game`` (anything that
+        names it), its actions and ``language``: pages that ask again cost nothing, and frames that are not
+        steady cost no verdict at all."""
+        steady = self._steady
+        if steady is None:
+            return None
+        actions = list(actions)  # the game's own list may grow meanwhile
+
+        def hypotheses() -> list[Any]:
+            from companion.table.board_hypotheses import board_hypotheses
+
+            return board_hypotheses(start, actions)
+
+        return self._judged(steady, (game, _digest(actions), language), hypotheses, language)
+
+    def _judged(
+        self, steady: SteadyFrame, key: object, hypotheses: Callable[[], list[Any]], language: str
+    ) -> dict[str, Any]:
         from companion.table.camera_verdict import camera_verdict
-        from vision.read import read_with_scorer
 
-        frame = self.latest_frame
-        if frame is None:
-            return None
-        cached = self._verdicts.get(key)
-        if cached is not None and cached[0] is frame:
-            return cached[1]
-        config = ReadConfig()
-        try:
-            observation = observe(config, self.template, frame, near=self._near(frame))
-        except BoardNotFound:
-            return None
-        reading, scorer = read_with_scorer(config, self.template, self.profiles, frame, self.board_bgr, observation)
-        track, unseen = reading.track, reading.unseen
-        found = camera_verdict(scorer, board_hypotheses(start, actions), track, unseen, list(self.profiles), language)
-        result = {key: value for key, value in found.as_json().items() if key not in ("track", "expected")}
-        result["answer"] = result.pop("verdict")
-        self._verdicts = {key: (frame, result)}
-        return result
+        with self._verdict_lock:  # one at a time: the scorer keeps caches, and the same question is asked once
+            if self._verdicts_of is not steady:
+                self._verdicts_of, self._verdicts = steady, {}
+            cached = self._verdicts.get(key)
+            if cached is not None:
+                return cached
+            reading = steady.reading
+            found = camera_verdict(steady.scorer, hypotheses(), reading.track, reading.unseen, steady.camels, language)
+            result = {name: value for name, value in found.as_json().items() if name not in ("track", "expected")}
+            result["answer"] = result.pop("verdict")
+            if len(self._verdicts) >= 8:  # many games or languages asking at once: keep the latest only
+                self._verdicts.clear()
+            self._verdicts[key] = result
+            return result
 
-    def learn(self, key: object, track: dict[int, list[str]]) -> None:
-        """The board is known to be ``track`` (the confirmed starting positions, a leg's start): the next
-        frame calibrates the camera for this table. Once per ``key`` (a game and leg), so a page that asks
-        again costs nothing."""
+    def learn(
+        self, game: object, leg: int, track: dict[int, list[str]], start: Any = None, actions: list[Any] | None = None
+    ) -> None:
+        """The game's board is ``track`` at the start of ``leg`` (the confirmed starting positions, a leg's
+        start; ``start`` and ``actions``: the game, to weigh the boards a slip would give): the camera
+        calibrates itself for this table from the first steady frame that shows this board (the game's verdict
+        "matches", or at least is not contradicted, and the calibration finds each camel where the board says).
+        Until then the lesson waits, and is tried again on later steady frames. Once per game and leg: a page
+        that asks again costs nothing."""
         with self._lock:
-            if key not in self._lessons:
-                self._lessons.add(key)
-                self._lesson = {space: list(stack) for space, stack in track.items() if stack}
+            if (game, leg) in self._learnt_legs:
+                return
+            if self._lesson is not None and (self._lesson.game, self._lesson.leg) == (game, leg):
+                return
+            board = {int(space): list(stack) for space, stack in track.items() if stack}
+            self._lesson = Lesson(game, leg, board, start, None if actions is None else list(actions))
+            if not self._calibrated:
+                self.learnt = "not calibrated yet: waiting for a steady frame of the board the game confirmed"
 
-    def _learn_from(self, frame: Any) -> None:
-        """Calibrate from ``frame`` (its board is the lesson's); keep the colours and save them if it works."""
+    def forget(self, game: object) -> None:
+        """The game has moved on from its leg's start: a lesson it left waiting no longer shows its board."""
+        with self._lock:
+            if self._lesson is not None and self._lesson.game == game:
+                self._lesson = None
+
+    def _take_lesson(self, steady: SteadyFrame, source: FrameSource) -> None:
+        """Calibrate from the steady frame (or a full-resolution still) if it shows the lesson's board."""
         from vision.calibrate import CalibrationError, calibrate_from_board
 
         with self._lock:
-            lesson, self._lesson = self._lesson, None
+            lesson = self._lesson
         if lesson is None:
             return
-        # Only from a board the camera does not contradict with the colours it has (a camel moved by
-        # hand, or two swapped, would teach it wrong colours).
-        try:
-            reading = read_board(ReadConfig(), self.template, self.profiles, frame, self.board_bgr)
-        except BoardNotFound as error:
-            self.learnt = f"not calibrated from this board ({error})"
+        seen = (steady.reading.track, steady.reading.unseen)
+        tried = lesson.tried
+        if tried is not None and tried[0] == seen and self._frames - tried[1] < LESSON_RETRY_FRAMES:
+            return  # tried on this board a moment ago
+        lesson.tried = (seen, self._frames)
+        waiting = ("calibrated from a board the game confirmed earlier, not yet from this one: " if self._calibrated
+                   else "not calibrated yet: ")
+        again = "; it tries again on the next steady frames"
+
+        # Only from a board the verdict does not contradict (a camel moved by hand, two swapped, or a camel not
+        # moved yet after the last die would teach it wrong colours).
+        def hypotheses() -> list[Any]:
+            from companion.table.board_hypotheses import Hypothesis, board_hypotheses
+
+            if lesson.start is not None and lesson.actions is not None:
+                return board_hypotheses(lesson.start, lesson.actions)
+            return [Hypothesis(lesson.track, "the game's board")]
+
+        if lesson.actions is not None:  # the game's verdict, as its pages ask for it (worked out once)
+            key: object = (lesson.game, _digest(lesson.actions), "en")
+        else:
+            key = ("lesson", _digest(sorted(lesson.track.items())))
+        verdict = self._judged(steady, key, hypotheses, "en")
+        if verdict["matches"] is False:
+            self.learnt = f"{waiting}the camera sees the board differently from the game ({verdict['answer']}){again}"
             return
-        if not agrees(reading.track, lesson):
-            self.learnt = "not calibrated: the camera sees the board differently from the game"
-            return
+        # A lesson is worth a full-resolution still where the camera can take one (picamera2).
+        picture, location = steady.frame, steady.location
+        still = getattr(source, "still", None)
+        if callable(still):
+            with contextlib.suppress(CameraError):  # else the frame will do
+                picture, location = still(), None
         try:
             calibration = calibrate_from_board(
-                ReadConfig(), self.template, list(self.profiles), frame, lesson, start=self.profiles
+                ReadConfig(), self.template, list(steady.camels), picture, lesson.track, start=self.profiles,
+                location=location,
             )
         except (CalibrationError, BoardNotFound) as error:
-            self.learnt = f"not calibrated from this board ({error})"
+            self.learnt = f"{waiting}{error}{again}"
             return
+        with self._lock:
+            self._learnt_legs.add((lesson.game, lesson.leg))
+            if self._lesson is lesson:
+                self._lesson = None
         self.profiles, self.board_bgr = dict(calibration.profiles), calibration.board_bgr
         self.calibration = calibration
+        self._calibrated = True
         self.learnt = "calibrated from a board the game confirmed"
         if self.learnt_path is not None:
             try:
@@ -157,30 +251,33 @@ class CameraWatch:
 
     def step(self, source: FrameSource) -> CameraStatus:
         """Read one frame and update the status (the thread's loop; tests call it directly)."""
+        self._frames += 1
         try:
             frame = self.latest_frame = source.read()
-            if self._lesson is not None:
-                # A lesson is worth a full-resolution still where the camera can take one (picamera2).
-                still = getattr(source, "still", None)
-                self._learn_from(still() if callable(still) else frame)
             config = ReadConfig()
+            camels = tuple(self.profiles)
             # The camera stands still: the markers are looked for where they were in the previous frame.
             observation = observe(config, self.template, frame, near=self._near(frame))
             self._location = observation.location
-            reading = read_board(config, self.template, self.profiles, frame, self.board_bgr, observation)
+            reading, scorer = read_with_scorer(config, self.template, self.profiles, frame, self.board_bgr,
+                                               observation)
         except BoardNotFound as error:
-            self._location = None
+            self._location = self._steady = None
             self._stable.feed(None)
             self.status = CameraStatus("board not found", message=str(error))
             return self.status
         except CameraError as error:
+            self._steady = None
             self.status = CameraStatus("unavailable", message=f"{error}: play goes on by hand")
             return self.status
         track = self._stable.feed(reading)
         if track is None:
+            self._steady = None
             self.status = CameraStatus("unsettled", message="waiting for the board to stay still")
-        else:
-            self.status = CameraStatus("reading", track=track)
+            return self.status
+        steady = self._steady = SteadyFrame(frame, reading, scorer, camels, observation.location)
+        self.status = CameraStatus("reading", track=track, unseen=self._stable.unseen)
+        self._take_lesson(steady, source)
         return self.status
 
     def _run(self) -> None:
@@ -200,14 +297,9 @@ class CameraWatch:
             source.close()
 
 
-def agrees(seen: dict[int, list[str]], known: dict[int, list[str]]) -> bool:
-    """Whether every camel the camera places stands where ``known`` has it, in the same order as the other
-    camels it sees there (camels it does not see contradict nothing)."""
-    for space, stack in seen.items():
-        here = [camel for camel in known.get(space, []) if camel in stack]
-        if list(stack) != here:
-            return False
-    return True
+def _digest(actions: list[Any] | None) -> str:
+    """The game's actions in short, for the verdicts' cache (a correction changes an action, not their count)."""
+    return hashlib.sha1(json.dumps(actions, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def save_learnt(calibration: Any, path: Path) -> Path:

@@ -402,6 +402,40 @@ class GameService:
             self._commit(game, "correct", body, "host", state)
             return state, amendment
 
+    def correct_entry(self, game_id: str, caller: Caller, amendment: Amendment) -> GameState:
+        """The host takes the camera's verdict as right: its ``amendment`` (one die entry entered differently)
+        is applied, as :meth:`correct_from_camera` does, if that entry still stands as the verdict saw it.
+
+        Raises:
+            ApiError: 403 not the host; 409 the entry changed meanwhile, the game refuses the amended draws, or
+                another entry would give the same board.
+        """
+        if caller.role != "host":
+            raise ApiError(403, "only the host can correct the game from the camera")
+        game = self.game(game_id)
+        with game.lock:
+            index = amendment.index
+            if not 0 <= index < len(game.actions) or dict(game.actions[index]) != amendment.was:
+                raise ApiError(409, "that entry has changed since the camera looked: look at the board again",
+                               "NoCorrection")
+            actions = [*game.actions]
+            actions[index] = amendment.becomes
+            try:
+                state = _state_after(game.row, actions)
+            except (RuleError, LogError) as error:
+                raise ApiError(409, f"the game refuses that correction ({error})", "NoCorrection") from None
+            # Another entry giving the same board (a camel stepping off a spectator tile) would pay someone else:
+            # the board cannot tell which, so the players must say.
+            seen = {space: list(stack) for space, stack in state.track.as_dict().items()}
+            found = amendments_explaining(_state_after(game.row, []), game.actions, seen)
+            if len(found) > 1:
+                options = "; or ".join(other.describe() for other in found)
+                raise ApiError(409, f"the camera's board fits more than one correction ({options}): "
+                               "undo and enter the draws again", "AmbiguousCorrection")
+            body = {"index": index, "action": amendment.becomes, "was": amendment.was, "source": "camera"}
+            self._commit(game, "correct", body, "host", state)
+            return state
+
     def _commit(self, game: LiveGame, kind: str, body: dict[str, Any], by: str,
                 after: GameState | None = None) -> None:
         """Store first (durable), then update memory, then wake the listeners."""

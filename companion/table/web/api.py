@@ -161,15 +161,20 @@ def camera(game_id: str) -> Any:
     language = request.args.get("lang", "en")
     language = language if language in LANGUAGES else "en"
     state = game.state
+    start = service().game_start(game_id)
     if not state.game_over and len(state.dice_in_pyramid()) == len(state.edition.dice):
         # A leg's start (or the game's): the board is the one the game confirmed; the camera learns this
-        # table's colours from it (once per leg).
-        watch.learn((game_id, state.leg), {space: list(stack) for space, stack in state.track.as_dict().items()})
+        # table's colours from the first steady frame that shows it (once per leg).
+        track = {space: list(stack) for space, stack in state.track.as_dict().items()}
+        watch.learn(game_id, state.leg, track, start, list(game.actions))
+    else:
+        watch.forget(game_id)  # the leg has moved on: its start's board is no longer on the table
     report = camera_report(watch.status, state.track.as_dict(), language)
+    report["learnt"] = watch.learnt
     if not state.game_over:
-        # The game's board verified against the latest frame, with the slips that could explain a difference.
-        start = service().game_start(game_id)
-        verdict = watch.verdict((game_id, len(game.actions)), start, game.actions, language)
+        # The game's board verified against the latest steady frame, with the slips that could explain a
+        # difference (none while the board is not steady).
+        verdict = watch.verdict(game_id, start, game.actions, language)
         if verdict is not None:
             report["verdict"] = verdict
     return jsonify(report)
@@ -177,13 +182,31 @@ def camera(game_id: str) -> Any:
 
 @api.post("/api/games/<game_id>/camera/correct")
 def correct_from_camera(game_id: str) -> Any:
-    """The host takes the camera's board as right: the die entry that explains it is corrected."""
+    """The host takes the camera's verdict as right: the die entry it names as the likeliest explanation of
+    the steady board is corrected."""
+    from companion.table.correction import Amendment
+
     who = caller(game_id)
-    track = _stable_camera_track()
-    board = current_app.extensions["camera"].template.edition
-    if board != service().game(game_id).row.edition:
+    watch = current_app.extensions.get("camera")
+    if watch is None:
+        raise ApiError(409, "no camera is set up: the board cannot be read", "NoCamera")
+    board = watch.template.edition
+    game = service().game(game_id)
+    if board != game.row.edition:
         raise ApiError(409, f"the camera is set up for the {board} board, not this game's", "CameraOtherBoard")
-    _, amendment = service().correct_from_camera(game_id, who, track)
+    if who.role != "host":
+        raise ApiError(403, "only the host can correct the game from the camera")
+    verdict = watch.verdict(game_id, service().game_start(game_id), game.actions)
+    if verdict is None:
+        status = watch.status
+        raise ApiError(409, f"the board is not steady yet ({status.message or status.state}): try again in a "
+                       "moment", "CameraNotReady")
+    found = verdict.get("correction")
+    if not verdict["answer"].startswith("differs") or found is None:
+        raise ApiError(409, f"the camera does not see a difference that one entry explains ({verdict['answer']})",
+                       "NoCorrection")
+    amendment = Amendment(found["index"], found["was"], found["becomes"])
+    service().correct_entry(game_id, who, amendment)
     return jsonify({"state": service().state_json(game_id, who), "correction": amendment.describe()})
 
 
@@ -193,7 +216,7 @@ def camera_status() -> Any:
     watch = current_app.extensions.get("camera")
     if watch is None:
         return jsonify({"state": "off", "message": "no camera: the board is not checked"})
-    return jsonify({**watch.status.as_json(), "edition": watch.template.edition})
+    return jsonify({**watch.status.as_json(), "edition": watch.template.edition, "learnt": watch.learnt})
 
 
 @api.get("/api/camera/setup")
@@ -210,7 +233,8 @@ def camera_setup() -> Any:
 
 
 def _stable_camera_track() -> dict[int, list[str]]:
-    """The camera's latest stable reading of the board, or a 409 saying why there is none."""
+    """The camera's latest stable blind reading of the board (no game yet to verify), or a 409 saying why
+    there is none."""
     watch = current_app.extensions.get("camera")
     if watch is None:
         raise ApiError(409, "no camera is set up: the board cannot be read", "NoCamera")
