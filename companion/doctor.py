@@ -388,6 +388,14 @@ def _data(settings: Settings, machine: Machine) -> Check:
             f"{path}: {error.strerror}",
             f"make it writable for this user: sudo chown -R $USER {path}",
         )
+    except sqlite3.OperationalError as error:
+        if "locked" in str(error):
+            # The companion holds its database exclusively while it runs: in use, not broken.
+            return Check("data directory", True, f"{path.resolve()} writable; the database is in use by a running "
+                         "companion (stop it to have the database opened here too)")
+        return Check(
+            "data directory", False, f"{path}/games.sqlite3: {error}", "move the broken file aside and restart"
+        )
     except sqlite3.Error as error:
         return Check(
             "data directory", False, f"{path}/games.sqlite3: {error}", "move the broken file aside and restart"

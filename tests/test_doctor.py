@@ -162,3 +162,24 @@ def test_an_installed_unit_that_blocks_the_camera_buffers_is_reported(pi):
     pi.service_unit.write_text(old_unit)
     checks, _ = doctor(pi, camera="none", pyramid="none")
     assert not checks["service unit"].ok and "sudo deploy/install.sh" in checks["service unit"].fix
+
+
+def test_games_held_by_a_running_companion_are_in_use_not_broken(pi, tmp_path):
+    # The companion opens its database exclusively: doctor, run beside it on the same data, must not tell the
+    # host to move a healthy live database aside.
+    import sqlite3
+
+    data = tmp_path / "games"
+    data.mkdir()
+    running = sqlite3.connect(data / "games.sqlite3")
+    running.execute("PRAGMA locking_mode=EXCLUSIVE")
+    running.execute("CREATE TABLE held (x)")
+    running.commit()
+    try:
+        settings = dataclasses.replace(load_settings(None), camera="none", pyramid="simulated", data=data)
+        checks = {check.name: check for check in run_checks(settings, True, pi)}
+        assert checks["data directory"].ok, checks["data directory"]
+        assert "in use by a running companion" in checks["data directory"].detail
+        assert "move the broken file aside" not in report(list(checks.values()))[0]
+    finally:
+        running.close()

@@ -421,8 +421,9 @@ def _check_distinct(profiles: Mapping[str, tuple[float, float, float]], loose: b
         for second in names[i + 1 :]:
             if _alike(profiles[first], profiles[second], loose):
                 raise CalibrationError(
-                    f"the {first} and {second} camels look alike to this camera: use whiter light, or check "
-                    "the camera's white balance"
+                    f"the {first} and {second} camels look alike to this camera: check that neither is hidden (a "
+                    "hand, the pyramid or the palm tree in front of it: take the photo with every camel in view), "
+                    "then use whiter light, or check the camera's white balance"
                 )
 
 

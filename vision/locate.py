@@ -18,10 +18,15 @@ from vision.board import MARKER_IDS, BoardTemplate
 class BoardNotFound(RuntimeError):
     """Too few of the markers that locate the board are visible; the message names the missing ones."""
 
-    def __init__(self, missing: list[int], moved: dict[int, float] | None = None) -> None:
+    def __init__(self, missing: list[int], moved: dict[int, float] | None = None, disagree: bool = False) -> None:
         places = {0: "top left", 1: "top right", 2: "bottom right", 3: "bottom left"}
         names = ", ".join(f"{marker} ({places[marker]})" for marker in missing)
         message = f"board not found: marker{'s' if len(missing) > 1 else ''} {names} not seen"
+        if disagree:
+            # Three are enough when they agree: say why these were not (the reader would otherwise seem wrong).
+            seen = ", ".join(str(marker) for marker in MARKER_IDS if marker not in missing)
+            message += (f", and markers {seen}, seen, do not agree on where the board is (a marker taped off its "
+                        "place, or its paper not flat): show the missing marker, or tape them as the README says")
         if moved:
             seen = ", ".join(str(marker) for marker in sorted(moved))
             many = len(moved) > 1
@@ -202,7 +207,8 @@ def locate_board(
         return location
     missing = [marker for marker in MARKER_IDS if marker not in seen]
     moved = {} if near is None else {marker: _moved_by(quad, near, marker) for marker, quad in seen.items()}
-    raise BoardNotFound(missing, {marker: far for marker, far in moved.items() if config.still_px < far < np.inf})
+    moved = {marker: far for marker, far in moved.items() if config.still_px < far < np.inf}
+    raise BoardNotFound(missing, moved, disagree=len(seen) >= config.min_markers and not moved)
 
 
 def _placed(
