@@ -254,3 +254,19 @@ def test_a_verdict_about_an_entry_that_changed_since_corrects_nothing(tmp_path):
     assert response.get_json() == {"error": "the camera does not see a difference that one entry explains "
                                             "(cannot tell (space 7 not clear enough))", "code": "NoCorrection"}
     assert standing_actions(client, game) == draws(("yellow", 1), ("blue", 2))
+
+
+def test_a_grey_value_mis_entered_when_the_rules_choose_the_crazy_camel_is_one_correction_of_the_value():
+    # White carries red and black carries no one: the grey die moves white whatever colour its number is, so
+    # "grey 2 (white)" and "grey 2 (black)" end the same game. The value was wrong, not the colour: one
+    # correction, of the value alone (a reviewer got "fits more than one correction" and a colour change).
+    setup = {1: ("green",), 3: ("yellow",), 4: ("blue", "purple"), 14: ("white", "red"), 16: ("black",)}
+    begin = new_game(EDITION_2018, PLAYERS, setup)
+    entered = [{"player": "Ann", "type": "pyramid", "die": "grey", "value": 1, "crazy": "white"}]
+    really = apply(begin, PyramidTicket("Ann", "grey", 2, "white"))
+    assert really.track.as_dict() == apply(begin, PyramidTicket("Ann", "grey", 2, "black")).track.as_dict()
+    seen = {space: list(stack) for space, stack in really.track.as_dict().items()}
+    (amendment,) = amendments_explaining(begin, entered, seen)
+    assert amendment.becomes == {**entered[0], "value": 2}
+    (_, named, *_) = board_hypotheses(begin, entered)
+    assert named.track == seen and named.why == "Ann's pyramid ticket: grey 1 (white number) → grey 2 (white number)"

@@ -6,7 +6,7 @@ stays a log of actions in the standard format; the companion's stored history ke
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.gamelog import action_from_json
@@ -46,11 +46,21 @@ def amendments_explaining(
     leg = before[draws[-1]].leg
     found = []
     for index in reversed([i for i in draws if before[i].leg == leg]):
+        outcomes: list[GameState] = []
         for becomes in _alternatives(before[index], actions[index]):
             state = _replay(before[index], [becomes, *actions[index + 1 :]])
-            if state is not None and state.track.as_dict() == wanted:
+            # Two changes to one entry that end the same game in every way (a grey die's number colour when
+            # the rules choose the crazy camel anyway) are one correction: the smaller change is kept.
+            if state is not None and state.track.as_dict() == wanted and _outcome(state) not in outcomes:
+                outcomes.append(_outcome(state))
                 found.append(Amendment(index, dict(actions[index]), becomes))
     return found
+
+
+def _outcome(state: GameState) -> GameState:
+    """The game as it ends, less the grey die's number colour where the rules chose the crazy camel anyway
+    (the camel each roll moved is kept)."""
+    return replace(state, dice_out=tuple(replace(roll, crazy=None) for roll in state.dice_out))
 
 
 def _alternatives(state: GameState, was: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -64,7 +74,9 @@ def _alternatives(state: GameState, was: Mapping[str, Any]) -> list[dict[str, An
                     obj["crazy"] = crazy
                 if obj != dict(was):
                     options.append(obj)
-    return options
+    # The smallest changes first (the value alone before the value and the grey colour): where two give the
+    # same game, the one kept is the likelier slip.
+    return sorted(options, key=lambda obj: sum(obj.get(key) != was.get(key) for key in ("die", "value", "crazy")))
 
 
 def _replay(state: GameState, actions: Sequence[Mapping[str, Any]]) -> GameState | None:
