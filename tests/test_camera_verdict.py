@@ -211,3 +211,25 @@ def test_an_earlier_slip_costs_more_before_the_picture_is_looked_at():
                                else settings.slip_prior for h in hypotheses[1:]]
     assert asked[0] == expected_priors
     assert settings.entry_prior < settings.slip_prior < settings.earlier_slip_prior
+
+
+def test_the_cameras_own_reading_claims_nothing_about_camels_it_did_not_see():
+    # The blind reading missed purple (behind the pyramid) and sees red moved: as the best explanation it is
+    # completed with purple from the game's board, but the camera does not "see" purple there.
+    expected = {3: ["purple"], 5: ["red"], 9: ["green"]}
+    reading = {7: ["red"], 9: ["green"]}
+    costs = {(("3", ("purple",)), ("5", ("red",)), ("9", ("green",))): 0.0}
+
+    def track_cost(track):
+        return costs.get(tuple(sorted((str(s), tuple(v)) for s, v in track.items())), -3.0)
+
+    def judge(tracks, priors):
+        best = min(range(len(tracks)), key=lambda index: track_cost(tracks[index]))
+        return Verdict("matches" if best == 0 else "differs", best, 3.0, (), (), [track_cost(t) for t in tracks])
+
+    scorer = SimpleNamespace(verify=VerifyConfig(), judge=judge, track_cost=track_cost, spaces=list(range(1, 17)),
+                             template=load_template("2018"))
+    found = camera_verdict(scorer, [Hypothesis(expected, "the game's board")], reading, ("purple",), CAMELS)
+    assert found.answer == "differs: most likely the camera's own reading of the board"
+    assert found.unseen == ("purple",) and found.track == {7: ["red"], 9: ["green"]}
+    assert found.differences == ["red should be alone on 5; the camera sees it alone on 7"]

@@ -103,8 +103,19 @@ def camera_verdict(
         return CameraVerdict(_on(expected, shown), (), expected, True, "matches", verdict.margin)
     if verdict.answer == "differs":
         seen = _on(best.track, shown)
-        found = differences(_on(expected, shown), seen, language)
-        return CameraVerdict(seen, (), expected, False, f"differs: most likely {best.why}", verdict.margin, best, found)
+        unseen: tuple[str, ...] = ()
+        if blind is not None and best.track is blind and reading_unseen:
+            # The camera's own reading, completed from the game's board where it saw nothing: those camels are
+            # not seen, so no difference is claimed about them.
+            unseen = tuple(reading_unseen)
+            seen = {space: [camel for camel in stack if camel not in unseen] for space, stack in seen.items()}
+            seen = {space: stack for space, stack in seen.items() if stack}
+            sure = {space: [camel for camel in stack if camel not in unseen] for space, stack in expected.items()}
+            found = differences(_on(sure, shown), seen, language)
+        else:
+            found = differences(_on(expected, shown), seen, language)
+        return CameraVerdict(seen, unseen, expected, False, f"differs: most likely {best.why}", verdict.margin, best,
+                             found)
     # Cannot tell: only what is really in doubt is left unseen, the camels a close rival puts at another
     # place (space or level) than the best; the camels they all agree on are seen (a hand over one stack
     # leaves the rest of the board in plain view). A space where they disagree is not clear: no difference
