@@ -141,10 +141,19 @@ def open_pages(browser, server, camera: StubbedCamera, errors: list[str], lang: 
     return pages
 
 
-def shoot(pages, kind: str) -> None:
+def shoot_and_check(pages, kind: str, lang: str = "en") -> None:
+    """Screenshots of each page and its camera box (build/screenshots), then what a user of assistive
+    technology or of the page's language would hit: axe-core's serious findings, English words in French."""
+    from tests.test_browser_i18n_a11y import english_words, serious_violations
+
+    findings = []
     for name, page in pages.items():
         page.locator("#camera").screenshot(path=SHOTS / f"camera-{kind}-{name}-box.png")
         page.screenshot(path=SHOTS / f"camera-{kind}-{name}.png")
+        findings += [(name, violation) for violation in serious_violations(page)]
+        if lang != "en":
+            findings += [(name, word) for word in english_words(page)]
+    assert findings == []
 
 
 def test_every_page_says_the_verdict_not_the_blind_reading(server, browser):
@@ -162,7 +171,7 @@ def test_every_page_says_the_verdict_not_the_blind_reading(server, browser):
         expect(box.locator(".camera-learnt")).to_have_count(1 if name == "host" else 0)
     expect(pages["host"].locator(".camera-learnt")).to_have_text(
         "Calibration: calibrated from the board the game confirmed")
-    shoot(pages, "matches")
+    shoot_and_check(pages, "matches")
 
     # A correct board the camera cannot make out (a hand over two spaces): a neutral note, no difference claimed.
     camera.report = CANNOT_TELL
@@ -174,7 +183,7 @@ def test_every_page_says_the_verdict_not_the_blind_reading(server, browser):
         expect(box).not_to_contain_text("differs")
         expect(box.locator(".instruction")).to_have_count(0)
         expect(box.locator("#camera-correct")).to_have_count(0)
-    shoot(pages, "cannot-tell")
+    shoot_and_check(pages, "cannot-tell")
     camera.report = CANNOT_TELL_ONE
     expect(pages["phone"].locator("#camera")).to_contain_text("The camera cannot tell: space 10 is not clear enough",
                                                               timeout=8000)
@@ -191,7 +200,7 @@ def test_every_page_says_the_verdict_not_the_blind_reading(server, browser):
         expect(box.locator(".camera-why")).to_have_text(
             said("Most likely: Bob's draw was entered as blue 2; the board shows blue 3"))
         expect(box.locator("#camera-correct")).to_have_count(1 if name == "host" else 0)
-    shoot(pages, "differs")
+    shoot_and_check(pages, "differs")
     # The server refuses (the board changed since): its words, and nothing else happens.
     pages["host"].locator("#camera-correct").click()
     expect(pages["host"].locator(".toast")).to_have_text(REFUSED["error"])
@@ -230,10 +239,11 @@ def test_the_verdict_in_french(server, browser):
             said("Le plus probable : le tirage de Bob a été saisi bleu 2 ; le plateau montre bleu 3"))
         expect(box.locator("#camera-correct")).to_have_count(1 if name == "host" else 0)
     expect(pages["host"].locator("#camera-correct")).to_have_text("La caméra a raison : corriger le tirage")
-    shoot(pages, "differs-fr")
+    shoot_and_check(pages, "differs-fr", "fr")
     # A refusal this language has no words for: the server's own words rather than a bare "refused".
     pages["host"].locator("#camera-correct").click()
     expect(pages["host"].locator(".toast")).to_have_text(REFUSED["error"])
+    expect(pages["host"].locator(".toast")).to_have_attribute("lang", "en")
 
     camera.report = {**CANNOT_TELL, **FR_BLIND}
     expect(pages["table"].locator("#camera")).to_contain_text(
@@ -243,6 +253,11 @@ def test_the_verdict_in_french(server, browser):
         "Le plus probable : jaune a été posé sur la case 3, sur rouge, pas sur la case 2", timeout=8000)
     camera.report = {**MATCHES, **FR_BLIND}
     expect(pages["phone"].locator("#camera")).to_contain_text("La caméra est d'accord avec le plateau", timeout=8000)
+    # The server's words on calibration are English: said as English, after a French label.
+    learnt = pages["host"].locator("#camera .camera-learnt")
+    expect(learnt).to_have_text("Étalonnage : calibrated from the board the game confirmed")
+    expect(learnt.locator('span[lang="en"]')).to_have_text(MATCHES["learnt"])
+    shoot_and_check(pages, "matches-fr", "fr")
     assert errors == []
     for page in pages.values():
         page.context.close()

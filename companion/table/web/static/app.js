@@ -81,10 +81,11 @@ function ticketEl(camel, value, extra = "") {
 }
 
 let toastTimer = null;
-function toast(message, kind = "error") {
+function toast(message, kind = "error", lang = null) {
   let box = document.getElementById("toast");
   if (!box) { box = el("div", { id: "toast", role: "alert" }); document.body.appendChild(box); }
   box.textContent = message;
+  if (lang) box.setAttribute("lang", lang); else box.removeAttribute("lang");  // words not in the page's language
   box.className = `toast ${kind} show`;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { box.className = `toast ${kind}`; }, 5000);
@@ -339,7 +340,16 @@ function mostLikelyText(verdict) {
   found = /^(\w+) and (\w+) swapped on (\d+)$/.exec(why);
   if (found) return t("camera_why.swapped", { camel: camelName(found[1]), other: camelName(found[2]), space: found[3] });
   if (why === "the camera's own reading of the board") return t("camera_why.reading");
-  return why || null;
+  return why ? serverWords(why) : null;
+}
+
+// Words the server gives only in English: marked as English on other pages (screen readers say them right).
+function serverWords(text) { return LANG === "en" ? String(text) : el("span", { lang: "en" }, String(text)); }
+
+// "Label: …" around an element, with the colon as the page's language writes it.
+function labelledEls(label, node) {
+  const [before, after] = labelled(label, "\u0001").split("\u0001");
+  return [before, node, after];
 }
 
 // The verdict as the camera box shows it: a calm line when the board matches, the differences and their
@@ -356,7 +366,7 @@ function verdictEls(verdict) {
   const differences = verdict.differences || [];
   return [el("p", { class: "camera-verdict differs instruction" }, t("camera_verdict.differs")),
     differences.length ? el("ul", { class: "camera-differences" }, differences.map((text) => el("li", {}, text))) : null,
-    why ? el("p", { class: "camera-why" }, labelled(t("camera_most_likely"), why)) : null];
+    why ? el("p", { class: "camera-why" }, labelledEls(t("camera_most_likely"), why)) : null];
 }
 
 // Today's words for the camera's state when there is no verdict: a reading's differences, or the state.
@@ -380,7 +390,8 @@ function watchCamera(box, gameId, token, { host = false, onState = () => {} } = 
       toast(LANG === "en" || !asked ? result.correction : correctionText(asked), "ok");
     } catch (error) {
       // The server's own words when this language has none for its refusal (a new one, say).
-      toast(LANG !== "en" && error.detail && !hasText(`refusal.${error.code}`) ? error.detail : error.message);
+      const own = LANG !== "en" && error.detail && !hasText(`refusal.${error.code}`);
+      toast(own ? error.detail : error.message, "error", own ? "en" : null);
     }
     show();
   }
@@ -395,7 +406,7 @@ function watchCamera(box, gameId, token, { host = false, onState = () => {} } = 
         ...(verdict ? verdictEls(verdict) : stateEls(camera)),
         host && offered ? el("button", { type: "button", id: "camera-correct", onclick: correct }, t("camera_correct")) : null,
         // Whether the camera learnt this table's colours from a board the game confirmed (the host's concern).
-        host && camera.learnt ? el("p", { class: "muted camera-learnt" }, labelled(t("camera_learnt"), camera.learnt)) : null,
+        host && camera.learnt ? el("p", { class: "muted camera-learnt" }, labelledEls(t("camera_learnt"), serverWords(camera.learnt))) : null,
         // The placement assistant shows the room: its link carries the host's token, so only the host has it.
         host ? el("p", {}, el("a", { class: `button-link${["board not found", "unavailable"].includes(camera.state) ? " primary" : ""}`,
           id: "placement-link",
