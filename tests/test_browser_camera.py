@@ -201,6 +201,11 @@ def test_every_page_says_the_verdict_not_the_blind_reading(server, browser):
             said("Most likely: Bob's draw was entered as blue 2; the board shows blue 3"))
         expect(box.locator("#camera-correct")).to_have_count(1 if name == "host" else 0)
     shoot_and_check(pages, "differs")
+    # The next frames say the same (only the margin moves): the host's button is not redrawn under their finger.
+    pages["host"].locator("#camera-correct").focus()
+    camera.report = {**DIFFERS, "verdict": {**DIFFERS["verdict"], "margin": 2.9}}
+    pages["host"].wait_for_timeout(2500)  # one poll of the camera
+    expect(pages["host"].locator("#camera-correct")).to_be_focused()
     # The server refuses (the board changed since): its words, and nothing else happens.
     pages["host"].locator("#camera-correct").click()
     expect(pages["host"].locator(".toast")).to_have_text(REFUSED["error"])

@@ -382,6 +382,7 @@ function stateEls(camera) {
 
 function watchCamera(box, gameId, token, { host = false, onState = () => {} } = {}) {
   let offered = null;  // the correction the host's button was shown for
+  let shown = "";  // the report on screen: the same words again are not drawn again (a focused button keeps focus)
   async function correct() {
     const asked = offered;
     try {
@@ -398,6 +399,9 @@ function watchCamera(box, gameId, token, { host = false, onState = () => {} } = 
   async function show() {
     try {
       const camera = await api("GET", `/api/games/${gameId}/camera?lang=${LANG}`, token);
+      const seen = `${LANG} ${JSON.stringify(camera, (key, value) => (key === "margin" ? undefined : value))}`;
+      if (seen === shown) return;
+      shown = seen;
       box.hidden = camera.state === "off";
       const verdict = camera.verdict || null;
       box.dataset.verdict = verdict ? verdictKind(verdict) : "";
@@ -412,7 +416,7 @@ function watchCamera(box, gameId, token, { host = false, onState = () => {} } = 
           id: "placement-link",
           href: `/camera/placement?game=${encodeURIComponent(gameId)}&token=${encodeURIComponent(token)}` },
         t("placement_link"))) : null].filter(Boolean));
-    } catch (_) { box.hidden = true; }
+    } catch (_) { box.hidden = true; shown = ""; }
   }
   show();
   return setInterval(show, 2000);
