@@ -352,8 +352,8 @@ function labelledEls(label, node) {
   return [before, node, after];
 }
 
-// The verdict as the camera box shows it: a calm line when the board matches, the differences and their
-// most likely cause when it differs, a neutral note naming the spaces not clear when the camera cannot tell.
+// The verdict as the camera box shows it: a calm line when the board matches, the most likely cause and the
+// differences when it differs, a neutral note naming the spaces not clear when the camera cannot tell.
 function verdictEls(verdict) {
   const kind = verdictKind(verdict);
   if (kind === "matches") return [el("p", { class: "camera-verdict matches" }, el("span", { "aria-hidden": "true" }, "✓ "), t("camera_verdict.matches"))];
@@ -365,8 +365,8 @@ function verdictEls(verdict) {
   const why = mostLikelyText(verdict);
   const differences = verdict.differences || [];
   return [el("p", { class: "camera-verdict differs instruction" }, t("camera_verdict.differs")),
-    differences.length ? el("ul", { class: "camera-differences" }, differences.map((text) => el("li", {}, text))) : null,
-    why ? el("p", { class: "camera-why" }, labelledEls(t("camera_most_likely"), why)) : null];
+    why ? el("p", { class: "camera-why" }, labelledEls(t("camera_most_likely"), why)) : null,
+    differences.length ? el("ul", { class: "camera-differences" }, differences.map((text) => el("li", {}, text))) : null];
 }
 
 // Today's words for the camera's state when there is no verdict: a reading's differences, or the state.
