@@ -74,6 +74,50 @@ def steady(port: int, game_id: str, token: str) -> None:
         time.sleep(0.2)
 
 
+def test_a_right_board_under_a_hand_is_no_alarm_on_any_page(tmp_path, browser):
+    """A photo-like table (not the renderer the reader was tuned on), the starting board set up right, an arm
+    over it and no calibration: whatever the camera makes of it, no page claims a difference."""
+    from vision.photo import make_table
+    from vision.photo import render_scene as photograph
+
+    start = {"1": ["green", "red"], "2": ["yellow"], "3": ["blue", "purple"], "14": ["black"], "16": ["white"]}
+    frame, _ = photograph(make_table(501, "2018"), {int(space): stack for space, stack in start.items()}, 501,
+                          "props", hand=True)
+    port, server = start_with_camera(tmp_path, frame)
+    errors: list[str] = []
+    try:
+        _, game = request(port, "POST", "/api/games", {"edition": "2018", "players": ["Ann", "Bob"],
+                                                       "dice": "manual", "setup": {"track": start}})
+        game_id = game["game_id"]
+        deadline = time.monotonic() + 20
+        while True:  # the camera's word on this frame: a verdict, or a state it stays in
+            report = request(port, "GET", f"/api/games/{game_id}/camera", None, game["host_token"])[1]
+            if "verdict" in report or report["state"] in ("reading", "board not found") or time.monotonic() > deadline:
+                break
+            time.sleep(0.3)
+        kind = report.get("verdict", {}).get("answer", "").split(" ")[0]
+        assert kind != "differs", report["verdict"]
+        seats = {seat["player"]: seat["token"] for seat in game["seats"]}
+        pages = {"host": (f"http://127.0.0.1:{port}/host/{game_id}#{game['host_token']}", HOST),
+                 "table": (f"http://127.0.0.1:{port}/table/{game_id}#{game['table_token']}", TV),
+                 "phone": (f"http://127.0.0.1:{port}/join/{seats['Bob']}", PHONE)}
+        for name, (url, options) in pages.items():
+            page = new_page(browser, errors, name, **options)
+            page.goto(url)
+            box = page.locator("#camera")
+            expect(box).to_contain_text(re.compile(r"camera (agrees|cannot tell)|Waiting|Board not found"),
+                                        timeout=10000)
+            expect(box).not_to_contain_text("should be")
+            expect(box).not_to_contain_text("differs")
+            expect(box.locator("#camera-correct")).to_have_count(0)
+            page.screenshot(path=SHOTS / f"camera-hand-{name}.png")
+            page.context.close()
+        assert errors == []
+    finally:
+        server.terminate()
+        server.wait()
+
+
 # ---------------------------------------------------------------------------------------------------------
 # The camera's report stubbed in the browser: each verdict as the server words it (the blind reading's
 # differences beside it, as on a correct board the camera reads wrongly).
