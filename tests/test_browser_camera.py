@@ -231,6 +231,10 @@ def test_every_page_says_the_verdict_not_the_blind_reading(server, browser):
     camera.report = CANNOT_TELL_ONE
     expect(pages["phone"].locator("#camera")).to_contain_text("The camera cannot tell: space 10 is not clear enough",
                                                               timeout=8000)
+    unclear = "cannot tell (the board is not clear enough)"
+    camera.report = {**BLIND, "verdict": {**CANNOT_TELL["verdict"], "answer": unclear}}
+    expect(pages["phone"].locator("#camera .camera-verdict")).to_have_text(
+        "The camera cannot tell: the board is not clear enough (a hand or a piece in the way?)", timeout=8000)
 
     # A die entered wrongly: the differences, the entry in words, and the host alone may correct it.
     camera.report = DIFFERS
@@ -262,6 +266,15 @@ def test_every_page_says_the_verdict_not_the_blind_reading(server, browser):
                                                     timeout=8000)
     expect(box.locator("#camera-correct")).to_have_count(0)
     expect(pages["table"].locator("#camera .camera-why")).to_contain_text("yellow was set down on 3 on top of red")
+    # A grey die entered with the wrong colour: the crazy camel it moved, in words.
+    grey = {"index": 2, "was": {"player": "Ann", "type": "pyramid", "die": "grey", "value": 2, "crazy": "white"},
+            "becomes": {"player": "Ann", "type": "pyramid", "die": "grey", "value": 2, "crazy": "black"}}
+    camera.report = {**DIFFERS, "verdict": {**DIFFERS["verdict"], "correction": grey,
+                                            "most_likely": "Ann's pyramid ticket: grey 2 (white number) → grey 2"}}
+    expect(box.locator(".camera-why")).to_have_text(
+        said("Most likely: Ann's draw was entered as grey 2 (white number); the board shows grey 2 (black number)"),
+        timeout=8000)
+    expect(box.locator("#camera-correct")).to_have_count(1)
 
     # No verdict (no steady frame yet): the camera's state, as before.
     camera.report = UNSETTLED
@@ -300,6 +313,10 @@ def test_the_verdict_in_french(server, browser):
     camera.report = {**SLIP, **FR_BLIND}
     expect(pages["phone"].locator("#camera .camera-why")).to_have_text(
         "Le plus probable : jaune a été posé sur la case 3, sur rouge, pas sur la case 2", timeout=8000)
+    # A cause the page has no words for: the server's, marked as English.
+    camera.report = {**SLIP, **FR_BLIND, "verdict": {**SLIP["verdict"], "most_likely": "green and red moved as one"}}
+    expect(pages["phone"].locator('#camera .camera-why span[lang="en"]')).to_have_text("green and red moved as one",
+                                                                                       timeout=8000)
     camera.report = {**MATCHES, **FR_BLIND}
     expect(pages["phone"].locator("#camera")).to_contain_text("La caméra est d'accord avec le plateau", timeout=8000)
     # The server's words on calibration are English: said as English, after a French label.
