@@ -48,7 +48,8 @@ def test_the_host_takes_the_camera_s_word_and_the_lobby_reads_the_setup(tmp_path
         expect(camera).to_contain_text(said("Most likely: Bob's draw was entered as blue 2; the board shows blue 3"))
         steady(port, game_id, token)  # the camera's steady reading, whichever board the server corrects from
         camera.locator("#camera-correct").click()
-        expect(host.locator(".toast").last).to_contain_text("Bob's pyramid ticket: blue 2 → blue 3")
+        expect(host.locator(".toast").last).to_have_text(
+            said("Corrected: Bob's draw is now blue 3 (it was entered as blue 2)"))
         expect(camera).to_contain_text("The camera agrees with the board", timeout=5000)
         expect(camera.locator("#camera-correct")).to_have_count(0)
         expect(host.locator("#instruction")).to_contain_text("blue 3")
@@ -151,10 +152,12 @@ REFUSED = {"error": "the camera no longer sees a board one die entry explains: n
 
 
 class StubbedCamera:
-    """Answers a page's camera requests: the report in :attr:`report`; a correction refused with 409."""
+    """Answers a page's camera requests: the report in :attr:`report`; a correction refused with 409, or
+    answered with :attr:`answer` when there is one."""
 
     def __init__(self, report: dict) -> None:
         self.report = report
+        self.answer: dict | None = None
         self.posts: list[str | None] = []
 
     def attach(self, page) -> None:
@@ -166,7 +169,8 @@ class StubbedCamera:
 
     def _correct(self, route) -> None:
         self.posts.append(route.request.post_data)
-        route.fulfill(status=409, content_type="application/json", body=json.dumps(REFUSED))
+        status, body = (409, REFUSED) if self.answer is None else (200, self.answer)
+        route.fulfill(status=status, content_type="application/json", body=json.dumps(body))
 
 
 def open_pages(browser, server, camera: StubbedCamera, errors: list[str], lang: str = "en"):
@@ -182,6 +186,7 @@ def open_pages(browser, server, camera: StubbedCamera, errors: list[str], lang: 
     bob.goto(server.join_url(game, "Bob"))
     bob.wait_for_url(f"**/play/{game['game_id']}")
     pages["phone"] = bob
+    camera.game = game
     return pages
 
 
@@ -306,6 +311,14 @@ def test_the_verdict_in_french(server, browser):
     pages["host"].locator("#camera-correct").click()
     expect(pages["host"].locator(".toast")).to_have_text(REFUSED["error"])
     expect(pages["host"].locator(".toast")).to_have_attribute("lang", "en")
+    # Accepted: said in French, from the correction the button was shown for.
+    game = camera.game
+    _, state = request(server.port, "GET", f"/api/games/{game['game_id']}/state", None, game["host_token"])
+    camera.answer = {"state": state, "correction": "Bob's pyramid ticket: blue 2 → blue 3"}
+    pages["host"].locator("#camera-correct").click()
+    expect(pages["host"].locator(".toast")).to_have_text(
+        said("Corrigé : le tirage de Bob est maintenant bleu 3 (il avait été saisi bleu 2)"))
+    expect(pages["host"].locator(".toast")).not_to_have_attribute("lang", "en")
 
     camera.report = {**CANNOT_TELL, **FR_BLIND}
     expect(pages["table"].locator("#camera")).to_contain_text(

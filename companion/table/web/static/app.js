@@ -388,7 +388,8 @@ function watchCamera(box, gameId, token, { host = false, onState = () => {} } = 
     try {
       const result = await api("POST", `/api/games/${gameId}/camera/correct`, token);
       onState(result.state);
-      toast(LANG === "en" || !asked ? result.correction : correctionText(asked), "ok");
+      toast(asked ? t("camera_corrected", { player: asked.was.player, was: entryDieText(asked.was), becomes: entryDieText(asked.becomes) })
+        : result.correction, "ok", asked || LANG === "en" ? null : "en");
     } catch (error) {
       // The server's own words when this language has none for its refusal (a new one, say).
       const own = LANG !== "en" && error.detail && !hasText(`refusal.${error.code}`);
