@@ -253,6 +253,9 @@ def test_every_page_says_the_verdict_not_the_blind_reading(server, browser):
         expect(box.locator(".camera-why")).to_have_text(
             said("Most likely: Bob's draw was entered as blue 2; the board shows blue 3"))
         expect(box.locator("#camera-correct")).to_have_count(1 if name == "host" else 0)
+        # Said to screen readers once, when the difference appears.
+        expect(page.locator("#announce")).to_have_text(said(
+            "The board differs from the game. Most likely: Bob's draw was entered as blue 2; the board shows blue 3"))
     shoot_and_check(pages, "differs")
     # The next frames say the same (only the margin moves): the host's button is not redrawn under their finger.
     pages["host"].locator("#camera-correct").focus()

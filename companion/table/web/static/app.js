@@ -405,7 +405,14 @@ function watchCamera(box, gameId, token, { host = false, onState = () => {} } = 
       shown = seen;
       box.hidden = camera.state === "off";
       const verdict = camera.verdict || null;
-      box.dataset.verdict = verdict ? verdictKind(verdict) : "";
+      const kind = verdict ? verdictKind(verdict) : "";
+      // A new difference is news for everyone at the table, screen readers too (agreeing or not seeing well is not).
+      if (kind === "differs" && box.dataset.verdict !== "differs") {
+        const why = mostLikelyText(verdict);
+        const cause = typeof why === "string" ? labelled(t("camera_most_likely"), why) : null;  // not the server's English
+        announce([t("camera_verdict.differs"), cause].filter(Boolean).join(". "));
+      }
+      box.dataset.verdict = kind;
       offered = verdict && verdictKind(verdict) === "differs" && verdict.correction ? verdict.correction : null;
       box.replaceChildren(...[el("h2", {}, t("camera")),
         ...(verdict ? verdictEls(verdict) : stateEls(camera)),
