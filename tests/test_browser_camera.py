@@ -1,17 +1,23 @@
-"""A real browser and a real server with a camera (image files standing in for it): the host sees how the
-board differs from the game, takes the camera's word for it, and the lobby reads a setup from the camera."""
+"""A real browser: what the camera box says on the host page, the table screen and a phone.
 
-import shutil
+With a real server and a camera (image files standing in for it), the host sees the camera's verdict, takes
+its word for the draw, and the lobby reads a setup from the camera. With the camera's report stubbed (each
+kind of verdict, as the server sends it), every page says what the verdict says, not the blind reading's
+differences, and the host's button to correct the draw shows only with a correction."""
+
+import json
+import re
+import time
 
 import pytest
 
+from tests.browser_kit import PHONE, SHOTS, new_page, said
 from tests.test_crash import request, start_with_camera
 from vision.board import load_template
 from vision.synth import SceneVariation, render_scene
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (make test installs it)")
+expect = playwright_api.expect
 
 CLEAN = SceneVariation(
     light=(1.0, 1.0), cast=(1.0, 1.0), noise_sigma=(0.0, 0.0), blur=(0,), jpeg_quality=(95, 95), hand_chance=0.0
@@ -19,11 +25,14 @@ CLEAN = SceneVariation(
 SETUP = {"1": ["green", "red"], "3": ["yellow"], "4": ["blue", "purple"], "14": ["black"], "16": ["white"]}
 # What the board looks like after yellow 1 and blue 3; the host enters blue 2 by mistake.
 SEEN = {1: ["green", "red"], 7: ["blue", "purple", "yellow"], 14: ["black"], 16: ["white"]}
+TV = {"viewport": {"width": 1920, "height": 1080}}
+HOST = {"viewport": {"width": 420, "height": 900}}
 
 
-def test_the_host_takes_the_camera_s_word_and_the_lobby_reads_the_setup(tmp_path):
+def test_the_host_takes_the_camera_s_word_and_the_lobby_reads_the_setup(tmp_path, browser):
     image, _ = render_scene(load_template("2018"), SEEN, 3, CLEAN)
     port, server = start_with_camera(tmp_path, image)
+    errors: list[str] = []
     try:
         _, game = request(port, "POST", "/api/games",
                           {"edition": "2018", "players": ["Ann", "Bob"], "dice": "manual", "setup": {"track": SETUP}})
@@ -31,26 +40,306 @@ def test_the_host_takes_the_camera_s_word_and_the_lobby_reads_the_setup(tmp_path
         for player, die, value in (("Ann", "yellow", 1), ("Bob", "blue", 2)):
             request(port, "POST", f"/api/games/{game_id}/actions",
                     {"player": player, "type": "pyramid", "die": die, "value": value}, token)
-        with playwright_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-            expect = playwright_api.expect
-            host = browser.new_page(viewport={"width": 420, "height": 900})
-            host.goto(f"http://127.0.0.1:{port}/host/{game_id}#{token}")
-            camera = host.locator("#camera")
-            expect(camera).to_contain_text("the board differs from the game", timeout=15000)
-            expect(camera).to_contain_text("purple should be on 6 on top of blue; the camera sees it on 7")
-            camera.locator("button").click()
-            expect(host.locator(".toast").last).to_contain_text("Bob's pyramid ticket: blue 2 → blue 3")
-            expect(camera).to_contain_text("the board matches the game", timeout=5000)
-            expect(host.locator("#instruction")).to_contain_text("blue 3")
+        host = new_page(browser, errors, "host", **HOST)
+        host.goto(f"http://127.0.0.1:{port}/host/{game_id}#{token}")
+        camera = host.locator("#camera")
+        expect(camera).to_contain_text("The board differs from the game", timeout=15000)
+        expect(camera).to_contain_text("purple should be on 6 on top of blue; the camera sees it on 7 on top of blue")
+        expect(camera).to_contain_text(said("Most likely: Bob's draw was entered as blue 2; the board shows blue 3"))
+        steady(port, game_id, token)  # the camera's steady reading, whichever board the server corrects from
+        camera.locator("#camera-correct").click()
+        expect(host.locator(".toast").last).to_have_text(
+            said("Corrected: Bob's draw is now blue 3 (it was entered as blue 2)"))
+        expect(camera).to_contain_text("The camera agrees with the board", timeout=5000)
+        expect(camera.locator("#camera-correct")).to_have_count(0)
+        expect(host.locator("#instruction")).to_contain_text("blue 3")
 
-            lobby = browser.new_page()
-            lobby.goto(f"http://127.0.0.1:{port}/")
-            lobby.click("#read-camera")
-            expect(lobby.locator("input[name=setup]")).to_have_value(
-                "1: green red; 7: blue purple yellow; 14: black; 16: white"
-            )
-            browser.close()
+        lobby = new_page(browser, errors, "lobby")
+        lobby.goto(f"http://127.0.0.1:{port}/")
+        lobby.click("#read-camera")
+        expect(lobby.locator("input[name=setup]")).to_have_value(
+            "1: green red; 7: blue purple yellow; 14: black; 16: white"
+        )
+        assert errors == []
+        for page in (host, lobby):
+            page.context.close()
     finally:
         server.terminate()
         server.wait()
+
+
+def steady(port: int, game_id: str, token: str) -> None:
+    deadline = time.monotonic() + 15
+    while request(port, "GET", f"/api/games/{game_id}/camera", None, token)[1]["state"] != "reading":
+        assert time.monotonic() < deadline, "the camera never settled on the picture"
+        time.sleep(0.2)
+
+
+def test_a_right_board_under_a_hand_is_no_alarm_on_any_page(tmp_path, browser):
+    """A photo-like table (not the renderer the reader was tuned on), the starting board set up right, an arm
+    over it and no calibration: whatever the camera makes of it, no page claims a difference."""
+    from vision.photo import make_table
+    from vision.photo import render_scene as photograph
+
+    start = {"1": ["green", "red"], "2": ["yellow"], "3": ["blue", "purple"], "14": ["black"], "16": ["white"]}
+    frame, _ = photograph(make_table(501, "2018"), {int(space): stack for space, stack in start.items()}, 501,
+                          "props", hand=True)
+    port, server = start_with_camera(tmp_path, frame)
+    errors: list[str] = []
+    try:
+        _, game = request(port, "POST", "/api/games", {"edition": "2018", "players": ["Ann", "Bob"],
+                                                       "dice": "manual", "setup": {"track": start}})
+        game_id = game["game_id"]
+        deadline = time.monotonic() + 20
+        while True:  # the camera's word on this frame: a verdict, or a state it stays in
+            report = request(port, "GET", f"/api/games/{game_id}/camera", None, game["host_token"])[1]
+            if "verdict" in report or report["state"] in ("reading", "board not found") or time.monotonic() > deadline:
+                break
+            time.sleep(0.3)
+        kind = report.get("verdict", {}).get("answer", "").split(" ")[0]
+        assert kind != "differs", report["verdict"]
+        seats = {seat["player"]: seat["token"] for seat in game["seats"]}
+        pages = {"host": (f"http://127.0.0.1:{port}/host/{game_id}#{game['host_token']}", HOST),
+                 "table": (f"http://127.0.0.1:{port}/table/{game_id}#{game['table_token']}", TV),
+                 "phone": (f"http://127.0.0.1:{port}/join/{seats['Bob']}", PHONE)}
+        for name, (url, options) in pages.items():
+            page = new_page(browser, errors, name, **options)
+            page.goto(url)
+            box = page.locator("#camera")
+            expect(box).to_contain_text(re.compile(r"camera (agrees|cannot tell)|Waiting|Board not found"),
+                                        timeout=10000)
+            expect(box).not_to_contain_text("should be")
+            expect(box).not_to_contain_text("differs")
+            expect(box.locator("#camera-correct")).to_have_count(0)
+            page.screenshot(path=SHOTS / f"camera-hand-{name}.png")
+            page.context.close()
+        assert errors == []
+    finally:
+        server.terminate()
+        server.wait()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The camera's report stubbed in the browser: each verdict as the server words it (the blind reading's
+# differences beside it, as on a correct board the camera reads wrongly).
+BLIND = {"state": "reading", "message": "the board differs from the game",
+         "differences": ["yellow should be alone on 2; the camera sees it alone on 15"]}
+FR_BLIND = {"state": "reading", "message": "le plateau diffère de la partie",
+            "differences": ["jaune devrait être seul sur la case 2 ; la caméra le voit seul sur la case 15"]}
+MATCHES = {**BLIND, "verdict": {"answer": "matches", "matches": True, "unseen": [], "differences": [], "margin": 3.1},
+           "learnt": "calibrated from the board the game confirmed"}
+CANNOT_TELL = {**BLIND, "verdict": {
+    "answer": "cannot tell (spaces 5, 6 not clear enough)", "matches": None, "unseen": ["blue", "purple"],
+    "differences": ["blue should be on 5 under purple; the camera does not see it"], "margin": 0.2}}
+CANNOT_TELL_ONE = {**BLIND, "verdict": {**CANNOT_TELL["verdict"], "answer": "cannot tell (space 10 not clear enough)"}}
+ENTRY = {"index": 1, "was": {"player": "Bob", "type": "pyramid", "die": "blue", "value": 2},
+         "becomes": {"player": "Bob", "type": "pyramid", "die": "blue", "value": 3}}
+DIFFERS = {**BLIND, "verdict": {
+    "answer": "differs: most likely Bob's pyramid ticket: blue 2 → blue 3", "matches": False, "unseen": [],
+    "differences": ["blue should be on 6 under purple; the camera sees it on 7 under purple"],
+    "most_likely": "Bob's pyramid ticket: blue 2 → blue 3", "correction": ENTRY, "margin": 2.4}}
+FR_DIFFERS = {**FR_BLIND, "verdict": {
+    **DIFFERS["verdict"],
+    "differences": ["bleu devrait être sur la case 6, sous violet ; la caméra le voit sur la case 7, sous violet"]}}
+SLIP = {**BLIND, "verdict": {
+    "answer": "differs: most likely yellow set down on 3 on top of red, not on 2", "matches": False, "unseen": [],
+    "differences": ["yellow should be alone on 2; the camera sees it on 3 on top of red"],
+    "most_likely": "yellow set down on 3 on top of red, not on 2", "margin": 1.6}}
+UNSETTLED = {"state": "unsettled", "message": "waiting for the board to stay still"}
+NOT_FOUND = {"state": "board not found", "message": "board not found: 2 of 4 markers seen"}
+REFUSED = {"error": "the camera no longer sees a board one die entry explains: nothing corrected",
+           "code": "CameraNothingToCorrect"}
+
+
+class StubbedCamera:
+    """Answers a page's camera requests: the report in :attr:`report`; a correction refused with 409, or
+    answered with :attr:`answer` when there is one."""
+
+    def __init__(self, report: dict) -> None:
+        self.report = report
+        self.answer: dict | None = None
+        self.posts: list[str | None] = []
+
+    def attach(self, page) -> None:
+        page.route(re.compile(r"/api/games/\w+/camera(\?.*)?$"), self._report)
+        page.route(re.compile(r"/api/games/\w+/camera/correct$"), self._correct)
+
+    def _report(self, route) -> None:
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(self.report))
+
+    def _correct(self, route) -> None:
+        self.posts.append(route.request.post_data)
+        status, body = (409, REFUSED) if self.answer is None else (200, self.answer)
+        route.fulfill(status=status, content_type="application/json", body=json.dumps(body))
+
+
+def open_pages(browser, server, camera: StubbedCamera, errors: list[str], lang: str = "en"):
+    game = server.create(["Ann", "Bob"], {"track": SETUP})
+    pages = {}
+    for name, url, options in (("host", server.host_url(game), HOST), ("table", server.table_url(game), TV)):
+        page = new_page(browser, errors, name, lang, **options)
+        camera.attach(page)
+        page.goto(url)
+        pages[name] = page
+    bob = new_page(browser, errors, "Bob", lang, **PHONE)
+    camera.attach(bob)
+    bob.goto(server.join_url(game, "Bob"))
+    bob.wait_for_url(f"**/play/{game['game_id']}")
+    pages["phone"] = bob
+    camera.game = game
+    return pages
+
+
+def shoot_and_check(pages, kind: str, lang: str = "en") -> None:
+    """Screenshots of each page and its camera box (build/screenshots), then what a user of assistive
+    technology or of the page's language would hit: axe-core's serious findings, English words in French."""
+    from tests.test_browser_i18n_a11y import english_words, serious_violations
+
+    findings = []
+    for name, page in pages.items():
+        page.locator("#camera").screenshot(path=SHOTS / f"camera-{kind}-{name}-box.png")
+        page.screenshot(path=SHOTS / f"camera-{kind}-{name}.png")
+        findings += [(name, violation) for violation in serious_violations(page)]
+        if lang != "en":
+            findings += [(name, word) for word in english_words(page)]
+    assert findings == []
+
+
+def test_every_page_says_the_verdict_not_the_blind_reading(server, browser):
+    camera = StubbedCamera(MATCHES)
+    errors: list[str] = []
+    pages = open_pages(browser, server, camera, errors)
+    for name, page in pages.items():
+        box = page.locator("#camera")
+        expect(box).to_have_attribute("data-verdict", "matches", timeout=8000)
+        expect(box).to_contain_text("The camera agrees with the board")
+        expect(box).not_to_contain_text("differs")
+        expect(box).not_to_contain_text("yellow should be")
+        expect(box.locator("#camera-correct")).to_have_count(0)
+        # Whether the camera calibrated itself: the host's concern, not the players'.
+        expect(box.locator(".camera-learnt")).to_have_count(1 if name == "host" else 0)
+    expect(pages["host"].locator(".camera-learnt")).to_have_text(
+        "Calibration: calibrated from the board the game confirmed")
+    shoot_and_check(pages, "matches")
+
+    # A correct board the camera cannot make out (a hand over two spaces): a neutral note, no difference claimed.
+    camera.report = CANNOT_TELL
+    for page in pages.values():
+        box = page.locator("#camera")
+        expect(box).to_have_attribute("data-verdict", "cannot-tell", timeout=8000)
+        expect(box).to_have_text(re.compile(r"The camera cannot tell: spaces 5, 6 are not clear enough"))
+        expect(box).not_to_contain_text("should be")
+        expect(box).not_to_contain_text("differs")
+        expect(box.locator(".instruction")).to_have_count(0)
+        expect(box.locator("#camera-correct")).to_have_count(0)
+    shoot_and_check(pages, "cannot-tell")
+    camera.report = CANNOT_TELL_ONE
+    expect(pages["phone"].locator("#camera")).to_contain_text("The camera cannot tell: space 10 is not clear enough",
+                                                              timeout=8000)
+    unclear = "cannot tell (the board is not clear enough)"
+    camera.report = {**BLIND, "verdict": {**CANNOT_TELL["verdict"], "answer": unclear}}
+    expect(pages["phone"].locator("#camera .camera-verdict")).to_have_text(
+        "The camera cannot tell: the board is not clear enough (a hand or a piece in the way?)", timeout=8000)
+
+    # A die entered wrongly: the differences, the entry in words, and the host alone may correct it.
+    camera.report = DIFFERS
+    for name, page in pages.items():
+        box = page.locator("#camera")
+        expect(box).to_have_attribute("data-verdict", "differs", timeout=8000)
+        expect(box.locator(".camera-verdict")).to_have_text("The board differs from the game")
+        expect(box.locator(".camera-differences li")).to_have_text(
+            ["blue should be on 6 under purple; the camera sees it on 7 under purple"])
+        expect(box).not_to_contain_text("yellow should be")
+        expect(box.locator(".camera-why")).to_have_text(
+            said("Most likely: Bob's draw was entered as blue 2; the board shows blue 3"))
+        expect(box.locator("#camera-correct")).to_have_count(1 if name == "host" else 0)
+        # Said to screen readers once, when the difference appears.
+        expect(page.locator("#announce")).to_have_text(said(
+            "The board differs from the game. Most likely: Bob's draw was entered as blue 2; the board shows blue 3"))
+    shoot_and_check(pages, "differs")
+    # The next frames say the same (only the margin moves): the host's button is not redrawn under their finger.
+    pages["host"].locator("#camera-correct").focus()
+    camera.report = {**DIFFERS, "verdict": {**DIFFERS["verdict"], "margin": 2.9}}
+    pages["host"].wait_for_timeout(2500)  # one poll of the camera
+    expect(pages["host"].locator("#camera-correct")).to_be_focused()
+    # The server refuses (the board changed since): its words, and nothing else happens.
+    pages["host"].locator("#camera-correct").click()
+    expect(pages["host"].locator(".toast")).to_have_text(REFUSED["error"])
+    assert camera.posts == [None]  # no body, as the server expects
+
+    # A hand's slip: no die entry explains it, so no button; the slip in words.
+    camera.report = SLIP
+    box = pages["host"].locator("#camera")
+    expect(box.locator(".camera-why")).to_have_text("Most likely: yellow was set down on 3 on top of red, not on 2",
+                                                    timeout=8000)
+    expect(box.locator("#camera-correct")).to_have_count(0)
+    expect(pages["table"].locator("#camera .camera-why")).to_contain_text("yellow was set down on 3 on top of red")
+    # A grey die entered with the wrong colour: the crazy camel it moved, in words.
+    grey = {"index": 2, "was": {"player": "Ann", "type": "pyramid", "die": "grey", "value": 2, "crazy": "white"},
+            "becomes": {"player": "Ann", "type": "pyramid", "die": "grey", "value": 2, "crazy": "black"}}
+    camera.report = {**DIFFERS, "verdict": {**DIFFERS["verdict"], "correction": grey,
+                                            "most_likely": "Ann's pyramid ticket: grey 2 (white number) → grey 2"}}
+    expect(box.locator(".camera-why")).to_have_text(
+        said("Most likely: Ann's draw was entered as grey 2 (white number); the board shows grey 2 (black number)"),
+        timeout=8000)
+    expect(box.locator("#camera-correct")).to_have_count(1)
+
+    # No verdict (no steady frame yet): the camera's state, as before.
+    camera.report = UNSETTLED
+    for page in pages.values():
+        expect(page.locator("#camera")).to_contain_text("Waiting for a still board", timeout=8000)
+        expect(page.locator("#camera")).to_have_attribute("data-verdict", "")
+        expect(page.locator("#camera-correct")).to_have_count(0)
+    camera.report = NOT_FOUND
+    expect(pages["host"].locator("#camera")).to_contain_text("Board not found", timeout=8000)
+    expect(pages["host"].locator("#placement-link")).to_have_class(re.compile(r"\bprimary\b"))
+    assert errors == []
+    for page in pages.values():
+        page.context.close()
+
+
+def test_the_verdict_in_french(server, browser):
+    camera = StubbedCamera(FR_DIFFERS)
+    errors: list[str] = []
+    pages = open_pages(browser, server, camera, errors, lang="fr")
+    for name, page in pages.items():
+        box = page.locator("#camera")
+        expect(box.locator(".camera-verdict")).to_have_text("Le plateau diffère de la partie", timeout=8000)
+        expect(box.locator(".camera-why")).to_have_text(
+            said("Le plus probable : le tirage de Bob a été saisi bleu 2 ; le plateau montre bleu 3"))
+        expect(box.locator("#camera-correct")).to_have_count(1 if name == "host" else 0)
+    expect(pages["host"].locator("#camera-correct")).to_have_text("La caméra a raison : corriger le tirage")
+    shoot_and_check(pages, "differs-fr", "fr")
+    # A refusal this language has no words for: the server's own words rather than a bare "refused".
+    pages["host"].locator("#camera-correct").click()
+    expect(pages["host"].locator(".toast")).to_have_text(REFUSED["error"])
+    expect(pages["host"].locator(".toast")).to_have_attribute("lang", "en")
+    # Accepted: said in French, from the correction the button was shown for.
+    game = camera.game
+    _, state = request(server.port, "GET", f"/api/games/{game['game_id']}/state", None, game["host_token"])
+    camera.answer = {"state": state, "correction": "Bob's pyramid ticket: blue 2 → blue 3"}
+    pages["host"].locator("#camera-correct").click()
+    expect(pages["host"].locator(".toast")).to_have_text(
+        said("Corrigé : le tirage de Bob est maintenant bleu 3 (il avait été saisi bleu 2)"))
+    expect(pages["host"].locator(".toast")).not_to_have_attribute("lang", "en")
+
+    camera.report = {**CANNOT_TELL, **FR_BLIND}
+    expect(pages["table"].locator("#camera")).to_contain_text(
+        "La caméra ne peut pas trancher : les cases 5, 6 ne sont pas assez nettes", timeout=8000)
+    camera.report = {**SLIP, **FR_BLIND}
+    expect(pages["phone"].locator("#camera .camera-why")).to_have_text(
+        "Le plus probable : jaune a été posé sur la case 3, sur rouge, pas sur la case 2", timeout=8000)
+    # A cause the page has no words for: the server's, marked as English.
+    camera.report = {**SLIP, **FR_BLIND, "verdict": {**SLIP["verdict"], "most_likely": "green and red moved as one"}}
+    expect(pages["phone"].locator('#camera .camera-why span[lang="en"]')).to_have_text("green and red moved as one",
+                                                                                       timeout=8000)
+    camera.report = {**MATCHES, **FR_BLIND}
+    expect(pages["phone"].locator("#camera")).to_contain_text("La caméra est d'accord avec le plateau", timeout=8000)
+    # The server's words on calibration are English: said as English, after a French label.
+    learnt = pages["host"].locator("#camera .camera-learnt")
+    expect(learnt).to_have_text("Étalonnage : calibrated from the board the game confirmed")
+    expect(learnt.locator('span[lang="en"]')).to_have_text(MATCHES["learnt"])
+    shoot_and_check(pages, "matches-fr", "fr")
+    assert errors == []
+    for page in pages.values():
+        page.context.close()

@@ -81,10 +81,11 @@ function ticketEl(camel, value, extra = "") {
 }
 
 let toastTimer = null;
-function toast(message, kind = "error") {
+function toast(message, kind = "error", lang = null) {
   let box = document.getElementById("toast");
   if (!box) { box = el("div", { id: "toast", role: "alert" }); document.body.appendChild(box); }
   box.textContent = message;
+  if (lang) box.setAttribute("lang", lang); else box.removeAttribute("lang");  // words not in the page's language
   box.className = `toast ${kind} show`;
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { box.className = `toast ${kind}`; }, 5000);
@@ -115,6 +116,7 @@ async function api(method, path, token, body) {
     const error = new Error(message);
     error.status = response.status;
     error.code = data && data.code;
+    error.detail = data && data.error;  // the server's own words, whatever the page's language
     throw error;
   }
   return data;
@@ -291,37 +293,138 @@ function winnersText(race) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The camera beside the board, if there is one: what differs from the game, or why it cannot tell. The host
-// may take the camera's board as right (the die entry that explains it is corrected).
+// The camera beside the board, if there is one. Its verdict (the game's board checked against the picture,
+// with the slips that could explain a difference) is what the pages say: "matches", "differs: most likely
+// …" or "cannot tell (spaces 5, 6 not clear enough)". Without a verdict (no frame with the board yet, the
+// race over), the camera's state as before. The host may take the camera's word when one die entry explains
+// the difference (the verdict's correction).
+function verdictKind(verdict) {
+  const answer = String(verdict.answer || "");
+  if (answer.startsWith("cannot tell")) return "cannot-tell";
+  if (answer.startsWith("differs")) return "differs";
+  if (answer.startsWith("matches")) return "matches";
+  return verdict.matches === true ? "matches" : verdict.matches === false ? "differs" : "cannot-tell";
+}
+
+// The spaces a "cannot tell" verdict names ("cannot tell (spaces 5, 6 not clear enough)"), as numbers.
+function unclearSpaces(answer) {
+  const found = /spaces? ([\d, ]+) not clear/.exec(String(answer || ""));
+  return found ? found[1].split(",").map((n) => n.trim()).filter(Boolean) : [];
+}
+
+function entryDieText(action) {
+  return action.crazy ? t("camera_die_grey", { value: action.value, camel: camelName(action.crazy) })
+    : `${camelName(action.die)} ${action.value}`;
+}
+
+// The die entry the camera would correct, worded: "Bob's draw was entered as blue 2; the board shows blue 3".
+function correctionText(correction) {
+  return t("camera_why.entry", { player: correction.was.player, was: entryDieText(correction.was), becomes: entryDieText(correction.becomes) });
+}
+
+// Where a hand's slip set a camel down, as the server words it ("alone on 6", "on 6 under red", "on 6 on top of red").
+function placeText(words) {
+  let found = /^alone on (\d+)$/.exec(words);
+  if (found) return t("camera_place.alone", { space: found[1] });
+  found = /^on (\d+) (under|on top of) (\w+)$/.exec(words);
+  if (found) return t(found[2] === "under" ? "camera_place.under" : "camera_place.on_top", { space: found[1], other: camelName(found[3]) });
+  return null;
+}
+
+// The most likely explanation in the page's words (the server's English words when it is one we do not know).
+function mostLikelyText(verdict) {
+  if (verdict.correction) return correctionText(verdict.correction);
+  const why = String(verdict.most_likely || "");
+  let found = /^(\w+) set down (.+), not on (\d+)$/.exec(why);
+  if (found && placeText(found[2])) return t("camera_why.set_down", { camel: camelName(found[1]), place: placeText(found[2]), space: found[3] });
+  found = /^(\w+) and (\w+) swapped on (\d+)$/.exec(why);
+  if (found) return t("camera_why.swapped", { camel: camelName(found[1]), other: camelName(found[2]), space: found[3] });
+  if (why === "the camera's own reading of the board") return t("camera_why.reading");
+  return why ? serverWords(why) : null;
+}
+
+// Words the server gives only in English: marked as English on other pages (screen readers say them right).
+function serverWords(text) { return LANG === "en" ? String(text) : el("span", { lang: "en" }, String(text)); }
+
+// "Label: …" around an element, with the colon as the page's language writes it.
+function labelledEls(label, node) {
+  const [before, after] = labelled(label, "\u0001").split("\u0001");
+  return [before, node, after];
+}
+
+// The verdict as the camera box shows it: a calm line when the board matches, the most likely cause and the
+// differences when it differs, a neutral note naming the spaces not clear when the camera cannot tell.
+function verdictEls(verdict) {
+  const kind = verdictKind(verdict);
+  if (kind === "matches") return [el("p", { class: "camera-verdict matches" }, el("span", { "aria-hidden": "true" }, "✓ "), t("camera_verdict.matches"))];
+  if (kind === "cannot-tell") {
+    const spaces = unclearSpaces(verdict.answer);
+    const key = spaces.length > 1 ? "camera_verdict.cannot_tell_spaces" : spaces.length ? "camera_verdict.cannot_tell_space" : "camera_verdict.cannot_tell";
+    return [el("p", { class: "camera-verdict cannot-tell" }, t(key, { spaces: spaces.join(", ") }))];
+  }
+  const why = mostLikelyText(verdict);
+  const differences = verdict.differences || [];
+  return [el("p", { class: "camera-verdict differs instruction" }, t("camera_verdict.differs")),
+    why ? el("p", { class: "camera-why" }, labelledEls(t("camera_most_likely"), why)) : null,
+    differences.length ? el("ul", { class: "camera-differences" }, differences.map((text) => el("li", {}, text))) : null];
+}
+
+// Today's words for the camera's state when there is no verdict: a reading's differences, or the state.
+function stateEls(camera) {
+  const differences = camera.differences || [];
+  // Readings come worded in the page's language; other news is translated by state.
+  const key = `camera.${camera.state}`;
+  const message = camera.differences || !hasText(key) ? camera.message || camera.state
+    : LANG === "en" && camera.message ? `${t(key)} (${camera.message})` : t(key);
+  return [el("p", { class: differences.length ? "instruction" : "muted" }, message),
+    differences.length ? el("ul", {}, differences.map((text) => el("li", {}, text))) : null];
+}
+
 function watchCamera(box, gameId, token, { host = false, onState = () => {} } = {}) {
+  let offered = null;  // the correction the host's button was shown for
+  let shown = "";  // the report on screen: the same words again are not drawn again (a focused button keeps focus)
   async function correct() {
+    const asked = offered;
     try {
       const result = await api("POST", `/api/games/${gameId}/camera/correct`, token);
       onState(result.state);
-      toast(result.correction, "ok");
-      show();
-    } catch (error) { toast(error.message); }
+      toast(asked ? t("camera_corrected", { player: asked.was.player, was: entryDieText(asked.was), becomes: entryDieText(asked.becomes) })
+        : result.correction, "ok", asked || LANG === "en" ? null : "en");
+    } catch (error) {
+      // The server's own words when this language has none for its refusal (a new one, say).
+      const own = LANG !== "en" && error.detail && !hasText(`refusal.${error.code}`);
+      toast(own ? error.detail : error.message, "error", own ? "en" : null);
+    }
+    show();
   }
   async function show() {
     try {
       const camera = await api("GET", `/api/games/${gameId}/camera?lang=${LANG}`, token);
+      const seen = `${LANG} ${JSON.stringify(camera, (key, value) => (key === "margin" ? undefined : value))}`;
+      if (seen === shown) return;
+      shown = seen;
       box.hidden = camera.state === "off";
-      const differences = camera.differences || [];
-      const lines = differences.map((text) => el("li", {}, text));
-      // Readings come worded in the page's language; other news is translated by state.
-      const key = `camera.${camera.state}`;
-      const message = camera.differences || !hasText(key) ? camera.message || camera.state
-        : LANG === "en" && camera.message ? `${t(key)} (${camera.message})` : t(key);
+      const verdict = camera.verdict || null;
+      const kind = verdict ? verdictKind(verdict) : "";
+      // A new difference is news for everyone at the table, screen readers too (agreeing or not seeing well is not).
+      if (kind === "differs" && box.dataset.verdict !== "differs") {
+        const why = mostLikelyText(verdict);
+        const cause = typeof why === "string" ? labelled(t("camera_most_likely"), why) : null;  // not the server's English
+        announce([t("camera_verdict.differs"), cause].filter(Boolean).join(". "));
+      }
+      box.dataset.verdict = kind;
+      offered = verdict && verdictKind(verdict) === "differs" && verdict.correction ? verdict.correction : null;
       box.replaceChildren(...[el("h2", {}, t("camera")),
-        el("p", { class: differences.length ? "instruction" : "muted" }, message),
-        lines.length ? el("ul", {}, lines) : null,
-        host && differences.length ? el("button", { onclick: correct }, t("camera_correct")) : null,
+        ...(verdict ? verdictEls(verdict) : stateEls(camera)),
+        host && offered ? el("button", { type: "button", id: "camera-correct", onclick: correct }, t("camera_correct")) : null,
+        // Whether the camera learnt this table's colours from a board the game confirmed (the host's concern).
+        host && camera.learnt ? el("p", { class: "muted camera-learnt" }, labelledEls(t("camera_learnt"), serverWords(camera.learnt))) : null,
         // The placement assistant shows the room: its link carries the host's token, so only the host has it.
         host ? el("p", {}, el("a", { class: `button-link${["board not found", "unavailable"].includes(camera.state) ? " primary" : ""}`,
           id: "placement-link",
           href: `/camera/placement?game=${encodeURIComponent(gameId)}&token=${encodeURIComponent(token)}` },
         t("placement_link"))) : null].filter(Boolean));
-    } catch (_) { box.hidden = true; }
+    } catch (_) { box.hidden = true; shown = ""; }
   }
   show();
   return setInterval(show, 2000);

@@ -14,6 +14,11 @@
   document.getElementById("placement-back").href = `/host/${encodeURIComponent(gameId)}`;
   let report = null;
   let failure = null;
+  // A new picture only once the last one has arrived: on a slow device (or a busy Pi) a picture that takes
+  // longer than the refresh would otherwise be replaced before it ever shows (a stalled one is given up after 15 s).
+  let loading = 0;
+  view.addEventListener("load", () => { loading = 0; });
+  view.addEventListener("error", () => { loading = 0; });
 
   // Which advice (catalog keys) speaks about which row of numbers.
   const ROW_KEYS = {
@@ -87,7 +92,10 @@
       failure = error.status === 401 || error.status === 403 ? t("camera_view_bad_token") : t("placement_no_answer");
     }
     render();
-    if (!view.hidden) view.src = `/camera/placement?frame=jpg&${query}&t=${Date.now()}`;
+    if (!view.hidden && Date.now() - loading > 15000) {
+      loading = Date.now();
+      view.src = `/camera/placement?frame=jpg&${query}&t=${Date.now()}`;
+    }
   }
   languageSwitch(document.getElementById("lang"), refresh);
   refresh();
