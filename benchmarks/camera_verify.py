@@ -49,16 +49,21 @@ HIDDEN = 0.5
 """A camel less than this share of whose pixels is in view (the renderer's truth) is really hidden."""
 
 
+def random_draw(state: Any, rng: random.Random) -> dict[str, Any]:
+    """The next player's pyramid ticket: a random die still in the pyramid, value and (grey) colour."""
+    die = rng.choice(state.dice_in_pyramid())
+    action: dict[str, Any] = {"player": state.current_player, "type": "pyramid", "die": die, "value": rng.randint(1, 3)}
+    if die == GREY_DIE:
+        action["crazy"] = rng.choice(state.edition.crazy_camels)
+    return action
+
+
 def random_game(edition: str, rng: random.Random) -> Expectation | None:
     """A game after random draws whose every camel is still on spaces 1 to 16 (None when the race ended)."""
     state = start = new_game(EDITIONS[edition], PLAYERS, starting_track(edition, rng))
     actions: list[dict[str, Any]] = []
     for _ in range(rng.randint(1, 12)):
-        die = rng.choice(state.dice_in_pyramid())
-        action: dict[str, Any] = {"player": state.current_player, "type": "pyramid", "die": die,
-                                  "value": rng.randint(1, 3)}
-        if die == GREY_DIE:
-            action["crazy"] = rng.choice(state.edition.crazy_camels)
+        action = random_draw(state, rng)
         state = apply(state, action_from_json(action))
         actions.append(action)
         if state.game_over:

@@ -27,10 +27,11 @@ from typing import Any
 
 import cv2
 import numpy as np
+from camera_verify import random_draw
 
 import companion.table.camera_verdict as camera_verdict
 from companion.gamelog import action_from_json
-from companion.rules import EDITIONS, GREY_DIE, apply, new_game
+from companion.rules import EDITIONS, apply, new_game
 from companion.table.camera_watch import CameraWatch
 from vision.photo import make_table, render_scene
 from vision.plausible import starting_track
@@ -45,11 +46,7 @@ def one_leg(edition: str, rng: random.Random) -> tuple[Any, list[dict[str, Any]]
     state = start = new_game(EDITIONS[edition], PLAYERS, starting_track(edition, rng))
     actions: list[dict[str, Any]] = []
     while True:
-        die = rng.choice(state.dice_in_pyramid())
-        action: dict[str, Any] = {"player": state.current_player, "type": "pyramid", "die": die,
-                                  "value": rng.randint(1, 3)}
-        if die == GREY_DIE:
-            action["crazy"] = rng.choice(state.edition.crazy_camels)
+        action = random_draw(state, rng)
         state = apply(state, action_from_json(action))
         actions.append(action)
         if state.game_over or any(not 1 <= space <= 16 for space in state.track.as_dict()):
