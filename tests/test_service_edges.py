@@ -9,6 +9,7 @@ import random
 import pytest
 
 from companion.rules import EDITION_2018, new_game
+from companion.table.correction import Amendment
 from companion.table.service import ApiError, Caller, GameService, SimulatedPyramid, same_token
 from companion.table.store import Store
 
@@ -40,7 +41,8 @@ def test_each_refusal_has_its_status_and_words(service):
     assert refusal(lambda: service.log(gid, ann)) == (403, "only the host can export the game log", None)
     assert refusal(lambda: service.reissue_seat(gid, TABLE, "Ann")) == (403, "only the host can re-issue a seat", None)
     assert refusal(lambda: service.reissue_seat(gid, HOST, "Zed")) == (404, "there is no seat for 'Zed'", None)
-    assert refusal(lambda: service.correct_from_camera(gid, ann, {})) == (
+    amendment = Amendment(0, {}, {})
+    assert refusal(lambda: service.correct_entry(gid, ann, amendment)) == (
         403, "only the host can correct the game from the camera", None)
     assert refusal(lambda: service.game("nope")) == (404, "there is no game 'nope'", None)
 

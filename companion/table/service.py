@@ -370,41 +370,10 @@ class GameService:
             self._commit(game, "undo", {}, caller.player or "host", state)
             return state
 
-    def correct_from_camera(
-        self, game_id: str, caller: Caller, seen: dict[int, list[str]]
-    ) -> tuple[GameState, Amendment]:
-        """The host takes the camera's board as right: the one die entry that, entered differently, gives
-        that board is corrected (stored as a correction entry: what it was, what it becomes, and why).
-
-        Raises:
-            ApiError: 403 not the host; 409 no single die entry explains the board, or several could.
-        """
-        if caller.role != "host":
-            raise ApiError(403, "only the host can correct the game from the camera")
-        game = self.game(game_id)
-        with game.lock:
-            found = amendments_explaining(_state_after(game.row, []), game.actions, seen)
-            if not found:
-                raise ApiError(
-                    409,
-                    "no single die entry explains what the camera sees: put the camels back as the game says",
-                    "NoCorrection",
-                )
-            if len(found) > 1:
-                options = "; or ".join(amendment.describe() for amendment in found)
-                raise ApiError(409, f"the camera's board fits more than one correction ({options}): "
-                               "undo and enter the draws again", "AmbiguousCorrection")
-            amendment = found[0]
-            actions = [*game.actions]
-            actions[amendment.index] = amendment.becomes
-            state = _state_after(game.row, actions)
-            body = {"index": amendment.index, "action": amendment.becomes, "was": amendment.was, "source": "camera"}
-            self._commit(game, "correct", body, "host", state)
-            return state, amendment
-
     def correct_entry(self, game_id: str, caller: Caller, amendment: Amendment) -> GameState:
         """The host takes the camera's verdict as right: its ``amendment`` (one die entry entered differently)
-        is applied, as :meth:`correct_from_camera` does, if that entry still stands as the verdict saw it.
+        is applied (stored as a correction entry: what it was, what it becomes, and why), if that entry still
+        stands as the verdict saw it.
 
         Raises:
             ApiError: 403 not the host; 409 the entry changed meanwhile, the game refuses the amended draws, or
