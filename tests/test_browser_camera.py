@@ -129,9 +129,11 @@ FR_BLIND = {"state": "reading", "message": "le plateau diffère de la partie",
 MATCHES = {**BLIND, "verdict": {"answer": "matches", "matches": True, "unseen": [], "differences": [], "margin": 3.1},
            "learnt": "calibrated from the board the game confirmed"}
 CANNOT_TELL = {**BLIND, "verdict": {
-    "answer": "cannot tell (spaces 5, 6 not clear enough)", "matches": None, "unseen": ["blue", "purple"],
+    "answer": "cannot tell (spaces 5, 6 not clear enough)", "unclear": [5, 6], "matches": None,
+    "unseen": ["blue", "purple"],
     "differences": ["blue should be on 5 under purple; the camera does not see it"], "margin": 0.2}}
-CANNOT_TELL_ONE = {**BLIND, "verdict": {**CANNOT_TELL["verdict"], "answer": "cannot tell (space 10 not clear enough)"}}
+CANNOT_TELL_ONE = {**BLIND, "verdict": {**CANNOT_TELL["verdict"], "answer": "cannot tell (space 10 not clear enough)",
+                                         "unclear": [10]}}
 ENTRY = {"index": 1, "was": {"player": "Bob", "type": "pyramid", "die": "blue", "value": 2},
          "becomes": {"player": "Bob", "type": "pyramid", "die": "blue", "value": 3}}
 DIFFERS = {**BLIND, "verdict": {
@@ -237,7 +239,8 @@ def test_every_page_says_the_verdict_not_the_blind_reading(server, browser):
     expect(pages["phone"].locator("#camera")).to_contain_text("The camera cannot tell: space 10 is not clear enough",
                                                               timeout=8000)
     unclear = "cannot tell (the board is not clear enough)"
-    camera.report = {**BLIND, "verdict": {**CANNOT_TELL["verdict"], "answer": unclear}}
+    camera.report = {**BLIND, "verdict": {**{k: v for k, v in CANNOT_TELL["verdict"].items() if k != "unclear"},
+                                          "answer": unclear}}
     expect(pages["phone"].locator("#camera .camera-verdict")).to_have_text(
         "The camera cannot tell: the board is not clear enough (a hand or a piece in the way?)", timeout=8000)
 

@@ -75,7 +75,7 @@ def test_a_wrong_log_the_picture_cannot_settle_gets_no_correction():
     assert found.track == {7: ["green", "yellow"], 12: ["purple"]}
     out = found.as_json()
     assert "correction" not in out and "most_likely" not in out
-    assert out["verdict"] == "cannot tell (spaces 5, 6 not clear enough)"
+    assert out["verdict"] == "cannot tell (spaces 5, 6 not clear enough)" and out["unclear"] == [5, 6]
     assert out["differences"] == ["red should be alone on 3; the camera does not see it"]
 
 

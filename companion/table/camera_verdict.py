@@ -38,6 +38,8 @@ class CameraVerdict:
     margin: float
     most_likely: Hypothesis | None = None
     differences: list[str] = field(default_factory=list)
+    unclear: tuple[int, ...] = ()
+    """With "cannot tell": the spaces of the track the picture cannot tell (for pages to name in their language)."""
 
     def as_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -49,6 +51,8 @@ class CameraVerdict:
             "verdict": self.answer,
             "margin": None if self.margin == float("inf") else round(self.margin, 2),
         }
+        if self.unclear:
+            data["unclear"] = list(self.unclear)
         if self.most_likely is not None:
             data["most_likely"] = self.most_likely.why
             if self.most_likely.amendment is not None:
@@ -139,7 +143,7 @@ def camera_verdict(
     # No correction is offered when the picture cannot tell: the close rivals would each correct differently.
     return CameraVerdict(
         seen, unseen, expected, None if agree else False, f"cannot tell ({words})", verdict.margin,
-        None if agree else Hypothesis(best.track, best.why), found,
+        None if agree else Hypothesis(best.track, best.why), found, tuple(spaces),
     )
 
 

@@ -306,10 +306,9 @@ function verdictKind(verdict) {
   return verdict.matches === true ? "matches" : verdict.matches === false ? "differs" : "cannot-tell";
 }
 
-// The spaces a "cannot tell" verdict names ("cannot tell (spaces 5, 6 not clear enough)"), as numbers.
-function unclearSpaces(answer) {
-  const found = /spaces? ([\d, ]+) not clear/.exec(String(answer || ""));
-  return found ? found[1].split(",").map((n) => n.trim()).filter(Boolean) : [];
+// The spaces a "cannot tell" verdict names (its "unclear" list), for the page to say in its own language.
+function unclearSpaces(verdict) {
+  return Array.isArray(verdict.unclear) ? verdict.unclear.map(String) : [];
 }
 
 function entryDieText(action) {
@@ -358,7 +357,7 @@ function verdictEls(verdict) {
   const kind = verdictKind(verdict);
   if (kind === "matches") return [el("p", { class: "camera-verdict matches" }, el("span", { "aria-hidden": "true" }, "✓ "), t("camera_verdict.matches"))];
   if (kind === "cannot-tell") {
-    const spaces = unclearSpaces(verdict.answer);
+    const spaces = unclearSpaces(verdict);
     const key = spaces.length > 1 ? "camera_verdict.cannot_tell_spaces" : spaces.length ? "camera_verdict.cannot_tell_space" : "camera_verdict.cannot_tell";
     return [el("p", { class: "camera-verdict cannot-tell" }, t(key, { spaces: spaces.join(", ") }))];
   }
