@@ -381,17 +381,26 @@ def _board_not_camel(camel: str, colour: tuple[float, float, float], board: tupl
     if nominal is None:
         return False
     sample = np.array([colour], np.float32)
-    to_board = float(ray_distances(sample, np.array([board], np.float32), FitConfig().board_shading)[0, 0])
     to_name = float(ray_distances(sample, np.array([nominal], np.float32), FitConfig().camel_shading)[0, 0])
-    return to_board < to_name and to_board < NOT_CAMEL * BOARD_SHADE * float(np.linalg.norm(sample)) / 255
+    to_board = _board_distance(colour, board)
+    return to_board < to_name and to_board < NOT_CAMEL * BOARD_SHADE * _brightness(colour)
 
 
 def _board_shade(colour: tuple[float, float, float], board: tuple[float, float, float]) -> bool:
     """A colour that is only the board in more or less light (an empty space's shade, its printed edges): how far
     it is from the board's colour lit anywhere the reader allows, as a share of its own brightness."""
+    return _board_distance(colour, board) < BOARD_SHADE * _brightness(colour)
+
+
+def _board_distance(colour: tuple[float, float, float], board: tuple[float, float, float]) -> float:
+    """How far ``colour`` is from the board's colour lit anywhere the reader allows (a share of full white)."""
     sample = np.array([colour], np.float32)
-    distance = float(ray_distances(sample, np.array([board], np.float32), FitConfig().board_shading)[0, 0])
-    return distance < BOARD_SHADE * float(np.linalg.norm(sample)) / 255
+    return float(ray_distances(sample, np.array([board], np.float32), FitConfig().board_shading)[0, 0])
+
+
+def _brightness(colour: tuple[float, float, float]) -> float:
+    """A colour's length as a share of full white's channel: the scale ``BOARD_SHADE`` is a share of."""
+    return float(np.linalg.norm(np.array([colour], np.float32))) / 255
 
 
 def _lit_colour(samples: np.ndarray) -> tuple[float, float, float]:

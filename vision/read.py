@@ -175,10 +175,11 @@ def rim_colours(config: ReadConfig, template: BoardTemplate, pose: Pose, image: 
 
 
 def _shade_apart(colour: np.ndarray, board: np.ndarray) -> float:
-    """How far ``colour`` is from any shade of ``board`` (0.55 to 1.15 times as bright), a share of white."""
-    length = float(board @ board) + 1e-6
-    scale = min(max(float(colour @ board) / length, 0.55), 1.15)
-    return float(np.linalg.norm(colour - scale * board)) / 255.0
+    """How far ``colour`` is from any shade of ``board`` the reader allows, a share of white (the scorer's
+    distance: imported here, as the scorer itself builds on this module)."""
+    from vision.silhouette import FitConfig, ray_distances
+
+    return float(ray_distances(colour[None, :], board[None, :], FitConfig().board_shading)[0, 0])
 
 
 RIM_POINTS = 4

@@ -267,20 +267,25 @@ class SilhouetteScorer:
         vertices are some of its points): bounding rectangles need no outline."""
         if window.corners is None:
             fit = self.fit
-            along, across = window.heading, np.array([-window.heading[1], window.heading[0]])
-            half_length, half_width = fit.body[0] * fit.length_mm / 2, fit.body[1] * fit.width_mm / 2
-            signs = np.array([(a, b) for a in (-1, 1) for b in (-1, 1)], float)
-            footprint = signs[:, :1] * along * half_length + signs[:, 1:] * across * half_width  # 4 × 2
             levels = np.arange(max(self.fit.max_level, len(self.names)))  # every camel on one stack
             heights = np.stack([(levels + fit.body[2]), (levels + fit.body[3])], axis=1) * fit.step_mm  # L × 2
-            feet = window.middle + self._offsets  # O × 2
-            xy = feet[:, None, None, None, :] + footprint[None, None, None, :, :]  # O × 1 × 1 × 4 × 2
-            xy = np.broadcast_to(xy, (len(feet), len(levels), 2, 4, 2))
-            z = np.broadcast_to(-heights[None, :, :, None, None], (len(feet), len(levels), 2, 4, 1))
-            corners = np.concatenate([xy, z], axis=-1).reshape(-1, 3)
-            pixels = (self.pose.project(corners) - np.array(window.origin)).reshape(len(feet), len(levels), 8, 2)
-            window.corners = np.round(pixels * 4).astype(np.int32)
+            window.corners = self._boxes(window, fit.body[0] * fit.length_mm / 2, fit.body[1] * fit.width_mm / 2,
+                                         heights)
         return window.corners
+
+    def _boxes(self, window: _Window, half_length: float, half_width: float, heights: np.ndarray) -> np.ndarray:
+        """Boxes along the window's heading, at every offset: offsets × levels × 8 corners × 2 (pixels in the
+        window, 2 bits of sub-pixel). ``heights``: each level's bottom and top (mm above the board), levels × 2."""
+        along, across = window.heading, np.array([-window.heading[1], window.heading[0]])
+        signs = np.array([(a, b) for a in (-1, 1) for b in (-1, 1)], float)
+        footprint = signs[:, :1] * along * half_length + signs[:, 1:] * across * half_width  # 4 × 2
+        feet = window.middle + self._offsets  # O × 2
+        xy = feet[:, None, None, None, :] + footprint[None, None, None, :, :]  # O × 1 × 1 × 4 × 2
+        xy = np.broadcast_to(xy, (len(feet), len(heights), 2, 4, 2))
+        z = np.broadcast_to(-heights[None, :, :, None, None], (len(feet), len(heights), 2, 4, 1))
+        corners = np.concatenate([xy, z], axis=-1).reshape(-1, 3)
+        pixels = (self.pose.project(corners) - np.array(window.origin)).reshape(len(feet), len(heights), 8, 2)
+        return np.round(pixels * 4).astype(np.int32)
 
     def _ground(self, window: _Window, offset: int) -> tuple[np.ndarray, np.ndarray]:
         """The ground around a bottom camel's feet, a ring on the board: its inner and outer outlines (pixels
@@ -522,22 +527,12 @@ class SilhouetteScorer:
         """2 (a camel's reach; and ``clutter_mm`` beyond) × offsets × levels × 8 corners × 2 (pixels in the
         window, 2 bits of sub-pixel): see :meth:`_strays`."""
         fit = self.fit
-        levels = max(fit.max_level, len(self.names))  # every camel on one stack, as the body boxes
-        along, across = window.heading, np.array([-window.heading[1], window.heading[0]])
-        signs = np.array([(a, b) for a in (-1, 1) for b in (-1, 1)], float)
-        feet = window.middle + self._offsets
+        step = np.arange(max(fit.max_level, len(self.names))) * fit.step_mm  # every camel on one stack
         found = []
         for beyond in (0.0, fit.clutter_mm):
             spare = fit.own_mm + beyond
-            footprint = (signs[:, :1] * along * (fit.length_mm / 2 + spare)
-                         + signs[:, 1:] * across * (fit.width_mm / 2 + spare))  # 4 × 2
-            step = np.arange(levels) * fit.step_mm
             heights = np.stack([np.maximum(step - 2 - beyond, 0.0), step + fit.step_mm + spare], axis=1)
-            xy = np.broadcast_to(feet[:, None, None, None, :] + footprint, (len(feet), levels, 2, 4, 2))
-            z = np.broadcast_to(-heights[None, :, :, None, None], (len(feet), levels, 2, 4, 1))
-            corners = np.concatenate([xy, z], axis=-1).reshape(-1, 3)
-            pixels = self.pose.project(corners) - np.array(window.origin)
-            found.append(np.round(pixels * 4).astype(np.int32).reshape(len(feet), levels, 8, 2))
+            found.append(self._boxes(window, fit.length_mm / 2 + spare, fit.width_mm / 2 + spare, heights))
         return np.stack(found)
 
     def camel_score(self, track: Track, camel: str) -> float:
