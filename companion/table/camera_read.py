@@ -58,18 +58,6 @@ def load_expectation(path: str) -> Expectation:
     return Expectation(log.edition, log.start(), list(log.actions))
 
 
-def load_image(path: str) -> np.ndarray:
-    """Raises BadInput: no such file, or not an image OpenCV can read."""
-    import cv2
-
-    if not Path(path).is_file():
-        raise BadInput(f"{path}: no such image file")
-    image = cv2.imread(path, cv2.IMREAD_COLOR)
-    if image is None:
-        raise BadInput(f"{path}: not an image OpenCV can read")
-    return image
-
-
 def read_picture(
     image: np.ndarray,
     template: Any,

@@ -412,7 +412,7 @@ function watchCamera(box, gameId, token, { host = false, onState = () => {} } = 
         announce([t("camera_verdict.differs"), cause].filter(Boolean).join(". "));
       }
       box.dataset.verdict = kind;
-      offered = verdict && verdictKind(verdict) === "differs" && verdict.correction ? verdict.correction : null;
+      offered = kind === "differs" && verdict.correction ? verdict.correction : null;
       box.replaceChildren(...[el("h2", {}, t("camera")),
         ...(verdict ? verdictEls(verdict) : stateEls(camera)),
         host && offered ? el("button", { type: "button", id: "camera-correct", onclick: correct }, t("camera_correct")) : null,
