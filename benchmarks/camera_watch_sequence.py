@@ -63,20 +63,26 @@ def board_after(start: Any, actions: list[dict[str, Any]]) -> Any:
 
 
 class Frames:
-    """A camera that shows the scenes it is given, each with fresh sensor noise and a JPEG round trip."""
+    """A camera that shows the scenes it is given, each with fresh sensor noise and a JPEG round trip, and (as a
+    real camera on a table does) its exposure breathing by ``gain`` and the picture shaking by ``shake`` pixels."""
 
-    def __init__(self, seed: int, sigma: float = 2.0) -> None:
+    def __init__(self, seed: int, sigma: float = 2.0, gain: float = 0.0, shake: float = 0.0) -> None:
         self.queue: list[np.ndarray] = []
         self.noise = np.random.default_rng(seed)
-        self.sigma = sigma
+        self.sigma, self.gain, self.shake = sigma, gain, shake
 
     def show(self, image: np.ndarray, count: int) -> None:
         self.queue.extend([image] * count)
 
     def read(self) -> np.ndarray:
-        if self.sigma <= 0:
+        if self.sigma <= 0 and self.gain <= 0 and self.shake <= 0:
             return self.queue.pop(0).copy()  # the same picture again, read afresh as from one image file
-        image = self.queue.pop(0).astype(np.float32)
+        image = self.queue.pop(0)
+        if self.shake > 0:
+            dx, dy = self.noise.normal(0.0, self.shake, 2)
+            image = cv2.warpAffine(image, np.float32([[1, 0, dx], [0, 1, dy]]), (image.shape[1], image.shape[0]),
+                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        image = image.astype(np.float32) * (1.0 + (self.noise.normal(0.0, self.gain) if self.gain > 0 else 0.0))
         noisy = np.clip(image + self.noise.normal(0.0, self.sigma, image.shape), 0, 255).astype(np.uint8)
         return cv2.imdecode(cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR)
 
@@ -84,7 +90,32 @@ class Frames:
         pass
 
 
-def play_table(seed: int, edition: str, sigma: float = 2.0) -> dict[str, Any] | None:
+def moving_arm(still: np.ndarray, hand: np.ndarray, frames: int, step: tuple[int, int] = (30, 12)) -> list[np.ndarray]:
+    """An arm moving slowly over the still board: the hand scene's arm (where it differs from the still board)
+    pasted on it, ``step`` pixels further each frame."""
+    mask = (np.abs(hand.astype(np.int16) - still.astype(np.int16)).max(axis=2) > 40).astype(np.uint8)
+    mask = cv2.dilate(mask, np.ones((5, 5), np.uint8))
+    pictures = []
+    for k in range(frames):
+        shift = np.float32([[1, 0, step[0] * k], [0, 1, step[1] * k]])
+        size = (still.shape[1], still.shape[0])
+        moved = cv2.warpAffine(mask, shift, size, flags=cv2.INTER_NEAREST).astype(bool)
+        arm = cv2.warpAffine(hand, shift, size, flags=cv2.INTER_LINEAR)
+        pictures.append(np.where(moved[:, :, None], arm, still))
+    return pictures
+
+
+def wrong_and_unseen(seen: dict[int, list[str]] | None, truth: dict[int, list[str]], camels: int) -> tuple[int, int]:
+    """Camels a reading puts at another place (space or level) than ``truth``, and camels it does not show."""
+    if seen is None:
+        return 0, 0
+    place = {camel: (space, level) for space, stack in truth.items() for level, camel in enumerate(stack)}
+    shown = {camel: (space, level) for space, stack in seen.items() for level, camel in enumerate(stack)}
+    return sum(place.get(camel) != where for camel, where in shown.items()), camels - len(shown)
+
+
+def play_table(seed: int, edition: str, sigma: float = 2.0, gain: float = 0.0, shake: float = 0.0,
+               agree: int = 3) -> dict[str, Any] | None:
     rng = random.Random(f"watch/{seed}/{edition}")
     leg = None
     while leg is None:
@@ -100,14 +131,23 @@ def play_table(seed: int, edition: str, sigma: float = 2.0) -> dict[str, Any] | 
         return render_scene(table, board, seed, "props", hand=hand)[0]
 
     profiles = camel_profiles(edition)
-    watch = CameraWatch(lambda: None, table.template, profiles, agree=3, board_bgr=BOARD_BGR)
-    frames = Frames(seed, sigma)
+    watch = CameraWatch(lambda: None, table.template, profiles, agree=agree, board_bgr=BOARD_BGR)
+    frames = Frames(seed, sigma, gain, shake)
+    shown: list[tuple[int, dict[int, list[str]] | None]] = []  # per frame: which picture, and its board
+
+    def show(image: np.ndarray, count: int, board: dict[int, list[str]] | None) -> None:
+        frames.show(image, count)
+        shown.extend([(id(image), board)] * count)
+
     new_learn = "leg" in inspect.signature(watch.learn).parameters  # the watch as it was before: learn(key, track)
     log: dict[str, list[tuple[str, str, str]]] = {"start": [], "after": []}
     step_seconds: list[float] = []
     verdict_seconds: list[float] = []
     judged = [0]
     real = camera_verdict.camera_verdict
+    early = [0]
+    errors = {"steady": [0, 0], "latest frame": [0, 0], "best frame": [0, 0]}
+    steady_frames = [0]
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         judged[0] += 1
@@ -116,9 +156,27 @@ def play_table(seed: int, edition: str, sigma: float = 2.0) -> dict[str, Any] | 
     def run(phase: str, game_start: Any, game_actions: list[dict[str, Any]], leg: int, count: int) -> None:
         board = {space: list(stack) for space, stack in board_after(game_start, game_actions).track.as_dict().items()}
         for _ in range(count):
+            index = len(step_seconds)
             began = time.perf_counter()
             status = watch.step(frames)
             step_seconds.append(time.perf_counter() - began)
+            if status.state == "reading":
+                # Steady is right only when the last `agree` frames showed the very same picture.
+                recent = shown[max(0, index + 1 - agree) : index + 1]
+                truth = shown[index][1]
+                if len(recent) < agree or len({picture for picture, _ in recent}) > 1 or truth is None:
+                    early[0] += 1
+                else:
+                    steady_frames[0] += 1
+                    still = getattr(watch._stable, "still_readings", ())
+                    options = {"steady": status.track}
+                    if still:
+                        options["latest frame"] = still[-1].track
+                        options["best frame"] = max(still, key=lambda reading: reading.confidence).track
+                    for name, seen in options.items():
+                        wrong, unseen = wrong_and_unseen(seen, truth, len(profiles))
+                        errors[name][0] += wrong
+                        errors[name][1] += unseen
             # What GET /api/games/<id>/camera asks: learn at a leg's start, then the verdict.
             if new_learn:
                 watch.learn("game", leg, board, game_start, game_actions)
@@ -134,13 +192,17 @@ def play_table(seed: int, edition: str, sigma: float = 2.0) -> dict[str, Any] | 
 
     camera_verdict.camera_verdict = counted
     try:
-        frames.show(scene(track, False), 5)
-        frames.show(scene(track, True), 2)
-        frames.show(scene(track, False), 5)
-        run("start", start, [], 1, 12)
-        frames.show(scene(before, False), 3)
-        frames.show(scene(after, True), 1)
-        frames.show(scene(after, False), 8)
+        still, hand = scene(track, False), scene(track, True)
+        show(still, 5, track)
+        show(hand, 2, None)
+        show(still, 5, track)
+        for arm in moving_arm(still, hand, 4):
+            show(arm, 1, None)
+        show(still, 4, track)
+        run("start", start, [], 1, 20)
+        show(scene(before, False), 3, before)
+        show(scene(after, True), 1, None)
+        show(scene(after, False), 8, after)
         run("after", start, actions, 2, 12)
     finally:
         camera_verdict.camera_verdict = real
@@ -153,15 +215,136 @@ def play_table(seed: int, edition: str, sigma: float = 2.0) -> dict[str, Any] | 
         "start: first reading": first("start", lambda row: row[0] == "reading"),
         "start: reading frames": sum(row[0] == "reading" for row in log["start"]),
         "start: first matches": first("start", lambda row: row[1] == "matches"),
+        "start: frames after the arm to reading": first("start", lambda row: row[0] == "reading", skip=16),
+        "after: frames after the move to reading": first("after", lambda row: row[0] == "reading", skip=4),
         "after: frames after the move to matches": first("after", lambda row: row[1] == "matches", skip=4),
         "after: differs before the move": sum(row[1].startswith("differs") for row in log["after"][:3]),
         "hand frames answered differs": sum(row[1].startswith("differs") for row in log["start"][5:7]),
+        "steady on a moving picture": early[0],
+        "steady frames": steady_frames[0],
+        "camels wrong / unseen on steady frames": {name: tuple(pair) for name, pair in errors.items()},
         "verdicts worked out": judged[0],
         "frame ms (mean)": round(1000 * float(np.mean(step_seconds))),
         "verdict call ms (mean)": round(1000 * float(np.mean(verdict_seconds))),
         "learnt": watch.learnt,
         "log": log,
     }
+
+
+LEVELS = (8.0, 11.0, 14.0, 18.0, 24.0)
+
+
+def measure_still(seed: int, edition: str, sigma: float, gain: float, shake: float, config: Any,
+                  frames_per_table: int = 6) -> dict[str, Any]:
+    """How many of the compared pixels change (at each of LEVELS) between frames of the same still board (sensor
+    noise, exposure, shake) and when one camel is moved a space on (the top camel of each stack, in turn; the
+    moved camel pasted into the still scene, so nothing else changes), and what the stillness check costs."""
+    from vision.locate import BoardNotFound
+    from vision.read import ReadConfig, observe
+    from vision.stable import StillPicture, board_region, changed
+
+    rng = random.Random(f"watch/{seed}/{edition}")
+    leg = None
+    while leg is None:
+        leg = one_leg(edition, rng)
+    track = {space: list(stack) for space, stack in leg[0].track.as_dict().items()}
+    table = make_table(seed, edition)
+    still, truth = render_scene(table, track, seed, "props", hand=False)
+    camera = table.camera
+    frames = Frames(seed, sigma, gain, shake)
+    frames.show(still, 1)
+    first = frames.read()
+    try:
+        location = observe(ReadConfig(), table.template, first).location
+    except BoardNotFound:
+        return {"table": f"{edition}/{seed}", "board not found": True}
+    region = board_region(table.template, location, first.shape)
+    picture = StillPicture(config)
+    anchor = picture.reference(picture.thumbnail(first, region))
+
+    def counts(frame: np.ndarray) -> list[int]:
+        small = picture.thumbnail(frame, region)
+        return [changed(anchor, small, level) for level in LEVELS]
+
+    noise = []
+    frames.show(still, frames_per_table)
+    for _ in range(frames_per_table):
+        noise.append(counts(frames.read()))
+
+    def hull(where: dict[str, Any]) -> np.ndarray:
+        x, y = where["at_mm"]
+        low, high = where["level"] * 19.0 - 2, (where["level"] + 1) * 19.0 + 8
+        box = np.array([(x + dx, y + dy, -z) for dx in (-20, 20) for dy in (-20, 20) for z in (low, high)])
+        return cv2.convexHull(np.round(camera.project(box)).astype(np.int32))
+
+    moved = {}
+    for space, stack in track.items():
+        camel = stack[-1]
+        target = space % 16 + 1
+        board = {s: [c for c in st if c != camel] for s, st in track.items()}
+        board.setdefault(target, []).append(camel)
+        after, after_truth = render_scene(table, board, seed, "props", hand=False)
+        mask = np.zeros(still.shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, hull(truth["camels"][camel]), 1)
+        cv2.fillConvexPoly(mask, hull(after_truth["camels"][camel]), 1)
+        frames.show(np.where(mask[:, :, None].astype(bool), after, still), 1)
+        # A camel hidden (by the pyramid, the palm tree) both where it was and where it went: no picture shows it.
+        visible = max(truth["camels"][camel]["visible"], after_truth["camels"][camel]["visible"])
+        if visible >= 0.25:
+            moved[camel] = counts(frames.read())
+        else:
+            frames.read()
+
+    frames.show(still, 20)
+    cost = []
+    for _ in range(20):
+        frame = frames.read()
+        began = time.perf_counter()
+        picture.feed(frame, board_region(table.template, location, frame.shape))
+        cost.append(time.perf_counter() - began)
+    return {"table": f"{edition}/{seed}", "frame": f"{first.shape[1]}x{first.shape[0]}",
+            "region": f"{region[2] - region[0]}x{region[3] - region[1]}", "noise": noise, "moved": moved,
+            "check ms": 1000 * float(np.median(cost))}
+
+
+def still_report(args: argparse.Namespace, editions: tuple[str, ...]) -> None:
+    from vision.stable import StillConfig
+
+    config = StillConfig(**{name: value for name, value in (("width", args.still_width),
+                                                             ("reach", args.still_reach),
+                                                             ("blur_sigma", args.still_blur)) if value is not None})
+    noise: list[list[int]] = []
+    moved: list[tuple[str, list[int]]] = []
+    cost = []
+    for index in range(args.tables):
+        result = measure_still(args.seed + index, editions[index % len(editions)], args.noise, args.gain, args.shake,
+                               config)
+        if result.get("board not found"):
+            print(result)
+            continue
+        noise += result["noise"]
+        moved += list(result["moved"].items())
+        cost.append(result["check ms"])
+        print({key: value for key, value in result.items() if key not in ("noise", "moved")},
+              "noise max", [max(row[k] for row in result["noise"]) for k in range(len(LEVELS))],
+              "moved min", [min(row[k] for row in result["moved"].values()) for k in range(len(LEVELS))], flush=True)
+    print(f"\nchanged pixels (of about {config.width} x {config.width * 3 // 4} compared), per level {LEVELS}:")
+    for k, level in enumerate(LEVELS):
+        still_counts = sorted(row[k] for row in noise)
+        moved_counts = sorted(row[k] for _, row in moved)
+        print(f"  level {level:4.0f}: still frames max {still_counts[-1]:4d} (99th pct "
+              f"{still_counts[int(0.99 * (len(still_counts) - 1))]:4d}, n={len(still_counts)}); "
+              f"one camel moved min {moved_counts[0]:4d} (5th pct {moved_counts[len(moved_counts) // 20]:4d}, "
+              f"n={len(moved_counts)}); missed at > {config.pixels} px: "
+              f"{sum(count <= config.pixels for count in moved_counts)}, still frames refused: "
+              f"{sum(count > config.pixels for count in still_counts)}")
+    k = LEVELS.index(config.level) if config.level in LEVELS else None
+    if k is not None:
+        by_camel: dict[str, int] = {}
+        for camel, row in moved:
+            by_camel[camel] = min(by_camel.get(camel, 10**6), row[k])
+        print(f"  at level {config.level:.0f}, fewest changed pixels per moved camel: {by_camel}")
+    print(f"the stillness check: {np.median(cost):.2f} ms a frame (median over tables)")
 
 
 def main() -> None:
@@ -171,13 +354,26 @@ def main() -> None:
     parser.add_argument("--edition", choices=("2018", "2014", "both"), default="both")
     parser.add_argument("--noise", type=float, default=2.0,
                         help="sensor noise (grey levels) of each frame; 0: the very same picture each frame")
+    parser.add_argument("--gain", type=float, default=0.0,
+                        help="the exposure's breathing from frame to frame (share of the brightness, one sigma)")
+    parser.add_argument("--shake", type=float, default=0.0, help="the picture's shaking from frame to frame (px)")
+    parser.add_argument("--agree", type=int, default=3, help="frames a board must stay still to be steady")
+    parser.add_argument("--still", action="store_true",
+                        help="measure the stillness check instead: changed pixels on still frames and when one "
+                             "camel is moved, and its cost")
+    parser.add_argument("--still-width", type=int, help="with --still: the compared width (StillConfig.width)")
+    parser.add_argument("--still-reach", type=int, help="with --still: StillConfig.reach")
+    parser.add_argument("--still-blur", type=float, help="with --still: StillConfig.blur_sigma")
     parser.add_argument("--verbose", action="store_true", help="print each frame's state, verdict and lesson")
     args = parser.parse_args()
     editions = ("2018", "2014") if args.edition == "both" else (args.edition,)
+    if args.still:
+        still_report(args, editions)
+        return
     results = []
     for index in range(args.tables):
         edition = editions[index % len(editions)]
-        result = play_table(args.seed + index, edition, args.noise)
+        result = play_table(args.seed + index, edition, args.noise, args.gain, args.shake, args.agree)
         results.append(result)
         print({key: value for key, value in result.items() if key != "log"}, flush=True)
         if args.verbose:

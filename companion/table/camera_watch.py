@@ -20,7 +20,7 @@ from vision.calibrate import Calibration
 from vision.locate import BoardLocation, BoardNotFound
 from vision.read import BOARD_BGR, ReadConfig, Reading, observe, read_with_scorer
 from vision.sources import CameraError, FrameSource
-from vision.stable import StableReadings
+from vision.stable import StableReadings, board_region
 
 LESSON_RETRY_FRAMES = 5
 """A lesson refused on a steady board is tried again on the next steady frame that reads differently, or on one
@@ -43,10 +43,11 @@ class CameraStatus:
 
 @dataclass(frozen=True)
 class SteadyFrame:
-    """The latest frame of a run of frames that agree: what the verdict and the lessons are worked out on."""
+    """The latest frame of a run of still frames: what the verdict and the lessons are worked out on."""
 
     frame: Any
     reading: Reading
+    """The consensus of the still frames' readings (``vision.stable.consensus``)."""
     scorer: Any
     """The ``vision.silhouette.SilhouetteScorer`` the reading used: the game's boards are judged with it."""
     camels: tuple[str, ...]
@@ -270,12 +271,14 @@ class CameraWatch:
             self._steady = None
             self.status = CameraStatus("unavailable", message=f"{error}: play goes on by hand")
             return self.status
-        track = self._stable.feed(reading)
-        if track is None:
+        # Steady is judged from the pictures (a still board whose blind reading flickers is still steady).
+        track = self._stable.feed(reading, frame, board_region(self.template, observation.location, frame.shape))
+        agreed = self._stable.reading
+        if track is None or agreed is None:
             self._steady = None
             self.status = CameraStatus("unsettled", message="waiting for the board to stay still")
             return self.status
-        steady = self._steady = SteadyFrame(frame, reading, scorer, camels, observation.location)
+        steady = self._steady = SteadyFrame(frame, agreed, scorer, camels, observation.location)
         self.status = CameraStatus("reading", track=track, unseen=self._stable.unseen)
         self._take_lesson(steady, source)
         return self.status
