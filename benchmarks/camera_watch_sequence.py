@@ -106,12 +106,22 @@ def moving_arm(still: np.ndarray, hand: np.ndarray, frames: int, step: tuple[int
 
 
 def wrong_and_unseen(seen: dict[int, list[str]] | None, truth: dict[int, list[str]], camels: int) -> tuple[int, int]:
-    """Camels a reading puts at another place (space or level) than ``truth``, and camels it does not show."""
+    """Camels a reading puts on another space than ``truth`` or out of order with the others it shows there (a
+    camel left unseen under them does not make them wrong), and camels it does not show."""
     if seen is None:
         return 0, 0
     place = {camel: (space, level) for space, stack in truth.items() for level, camel in enumerate(stack)}
-    shown = {camel: (space, level) for space, stack in seen.items() for level, camel in enumerate(stack)}
-    return sum(place.get(camel) != where for camel, where in shown.items()), camels - len(shown)
+    wrong = shown = 0
+    for space, stack in seen.items():
+        shown += len(stack)
+        levels = [place[camel][1] for camel in stack if camel in place and place[camel][0] == space]
+        in_order = [1] * len(levels)  # the longest run of them in the truth's order stands right
+        for i in range(len(levels)):
+            for j in range(i):
+                if levels[j] < levels[i]:
+                    in_order[i] = max(in_order[i], in_order[j] + 1)
+        wrong += len(stack) - max(in_order, default=0)
+    return wrong, camels - shown
 
 
 def play_table(seed: int, edition: str, sigma: float = 2.0, gain: float = 0.0, shake: float = 0.0,
@@ -146,7 +156,7 @@ def play_table(seed: int, edition: str, sigma: float = 2.0, gain: float = 0.0, s
     judged = [0]
     real = camera_verdict.camera_verdict
     early = [0]
-    errors = {"steady": [0, 0], "latest frame": [0, 0], "best frame": [0, 0]}
+    errors: dict[str, list[int]] = {}
     steady_frames = [0]
 
     def counted(*args: Any, **kwargs: Any) -> Any:
@@ -175,6 +185,7 @@ def play_table(seed: int, edition: str, sigma: float = 2.0, gain: float = 0.0, s
                         options["best frame"] = max(still, key=lambda reading: reading.confidence).track
                     for name, seen in options.items():
                         wrong, unseen = wrong_and_unseen(seen, truth, len(profiles))
+                        errors.setdefault(name, [0, 0])
                         errors[name][0] += wrong
                         errors[name][1] += unseen
             # What GET /api/games/<id>/camera asks: learn at a leg's start, then the verdict.
@@ -382,11 +393,33 @@ def main() -> None:
                     print(f"  {phase} {number:2d}: {row[0]:16s} {row[1][:70]:70s} {row[2][:80]}")
     learnt = sum(result["learnt"].startswith("calibrated") for result in results)
     reading = sum(result["start: reading frames"] for result in results)
-    print(f"\n{len(results)} tables: learnt on {learnt}; 'reading' on {reading} of {12 * len(results)} start frames; "
-          f"verdicts worked out {sum(result['verdicts worked out'] for result in results)} "
-          f"over {24 * len(results)} frames; a frame {np.mean([r['frame ms (mean)'] for r in results]):.0f} ms, "
+    start_frames = len(results[0]["log"]["start"]) if results else 0
+    frames = start_frames + (len(results[0]["log"]["after"]) if results else 0)
+    print(f"\n{len(results)} tables: learnt on {learnt}; 'reading' on {reading} of {start_frames * len(results)} start "
+          f"frames; verdicts worked out {sum(result['verdicts worked out'] for result in results)} "
+          f"over {frames * len(results)} frames; a frame {np.mean([r['frame ms (mean)'] for r in results]):.0f} ms, "
           f"a verdict call {np.mean([r['verdict call ms (mean)'] for r in results]):.0f} ms (means)")
 
+    def waits(key: str) -> str:
+        found = [result[key] for result in results if result[key] is not None]
+        return (f"{np.mean(found):.1f} frames on {len(found)} of {len(results)} tables" if found
+                else f"never, on {len(results)} tables")
+
+    print(f"steady: the first still board after {waits('start: first reading')}; again after the moving arm "
+          f"{waits('start: frames after the arm to reading')}; after the moved camel "
+          f"{waits('after: frames after the move to reading')}; first 'matches' at the start "
+          f"{waits('start: first matches')}")
+    print(f"steady on a moving picture (a hand, an arm, a camel just moved): "
+          f"{sum(result['steady on a moving picture'] for result in results)} frames")
+    totals: dict[str, list[int]] = {}
+    for result in results:
+        for name, (wrong, unseen) in result["camels wrong / unseen on steady frames"].items():
+            totals.setdefault(name, [0, 0])
+            totals[name][0] += wrong
+            totals[name][1] += unseen
+    steady = sum(result["steady frames"] for result in results)
+    print(f"on {steady} steady frames, camels wrong / unseen: "
+          + "; ".join(f"{name} {wrong} / {unseen}" for name, (wrong, unseen) in totals.items()))
 
 if __name__ == "__main__":
     main()

@@ -375,3 +375,57 @@ def test_a_lesson_the_calibration_refuses_is_tried_again_a_few_frames_later(tmp_
     assert len(tries) == 1
     watch.step(ImageFiles(path))
     assert len(tries) == 2 and watch.learnt == "calibrated from a board the game confirmed"
+
+
+def noisy_frames(image, count, seed):
+    """The same picture read ``count`` times by a camera: fresh sensor noise and a JPEG each time."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    frames = []
+    for _ in range(count):
+        noisy = np.clip(image.astype(np.float32) + rng.normal(0.0, 2.0, image.shape), 0, 255).astype(np.uint8)
+        frames.append(cv2.imdecode(cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 90])[1], cv2.IMREAD_COLOR))
+    return frames
+
+
+def test_a_still_board_is_steady_though_its_uncalibrated_reading_flickers_and_a_moving_arm_never_is():
+    # A photo-like table the default colours do not fit, with the pyramid and the palm tree: frame to frame the
+    # sensor noise alone makes the blind reading flicker. The board does not move, so it is steady after three
+    # frames, read as most of them read it; an arm moving over it is never steady.
+    import numpy as np
+
+    from vision.photo import make_table
+    from vision.photo import render_scene as render_photo
+    from vision.synth import camel_profiles
+
+    table = make_table(41, "2018")
+    track = {1: ["green", "yellow"], 3: ["red", "purple", "blue"], 16: ["white", "black"]}
+    still, _ = render_photo(table, track, 41, "props", hand=False)
+    watch = CameraWatch(lambda: None, table.template, camel_profiles("2018"), agree=3)
+    source = Frames(*noisy_frames(still, 3, 1))
+    states = [watch.step(source).state for _ in range(3)]
+    assert states == ["unsettled", "unsettled", "reading"]
+    readings = watch._stable.still_readings
+    assert len({(str(sorted(r.track.items())), r.unseen) for r in readings}) > 1  # the readings did flicker
+    status = watch.status
+    for camel in (camel for stack in status.track.values() for camel in stack):
+        space = next(space for space, stack in status.track.items() if camel in stack)
+        assert sum(camel in reading.track.get(space, []) for reading in readings) >= 2
+    placed = {camel for stack in status.track.values() for camel in stack}
+    assert set(status.unseen) == set(camel_profiles("2018")) - placed
+
+    # An arm reaching in over the board, moving a little every frame: the board is not steady, whatever is read.
+    hand, _ = render_photo(table, track, 41, "props", hand=True)
+    mask = cv2.dilate((np.abs(hand.astype(np.int16) - still.astype(np.int16)).max(axis=2) > 40).astype(np.uint8),
+                      np.ones((5, 5), np.uint8))
+    arm = []
+    for k in range(4):
+        shift = np.float32([[1, 0, 25 * k], [0, 1, 10 * k]])
+        moved = cv2.warpAffine(mask, shift, (still.shape[1], still.shape[0]), flags=cv2.INTER_NEAREST).astype(bool)
+        arm.append(np.where(moved[:, :, None], cv2.warpAffine(hand, shift, (still.shape[1], still.shape[0])), still))
+    source = Frames(*[frame for k, picture in enumerate(arm) for frame in noisy_frames(picture, 1, 10 + k)],
+                    *noisy_frames(still, 3, 2))
+    states = [watch.step(source).state for _ in range(7)]
+    assert "reading" not in states[:4]
+    assert states[4:] == ["unsettled", "unsettled", "reading"]
