@@ -4,17 +4,26 @@ what its verdict says, and whether it calibrates itself.
 Each table (vision.photo: photo-like scenes the reader was not tuned on, with the 2018 pyramid, the palm tree,
 the 2014 shaker, cards...) starts uncalibrated (the default colours, as `[camera] mode = "files"` without a
 calibration) and plays one random leg with the rules engine. The camera sees, a frame a second (each frame the
-same scene with its own sensor noise and JPEG; ``--noise 0``: the very same picture, as one image file gives):
-- ``start``: the starting board, still (5 frames), a hand passing over it (2 frames), still again (5 frames);
-  the game is at its start, so the page asks the camera to learn from it;
+same scene with its own sensor noise and JPEG, ``--gain``: its exposure breathing, ``--shake``: the picture
+shaking; ``--noise 0``: the very same picture, as one image file gives):
+- ``start``: the starting board, still (5 frames), a hand over it (2 frames), still again (5 frames), an arm
+  moving slowly over it (4 frames, a little further each frame), still again (4 frames); the game is at its
+  start, so the page asks the camera to learn from it;
 - ``after``: the leg's last die has been entered (the game is at the next leg's start, a lesson again), but for
   3 frames nobody has moved the camel yet, then a hand moves it (1 frame), then the new board, still (8 frames).
 Per frame the page's questions are asked as ``GET /api/games/<id>/camera`` asks them (learn at a leg's start,
-then the verdict). Printed per table and in total: frames until the first steady reading and until the verdict
-says "matches" (after the camel is moved, in ``after``), the verdicts worked out (each costs its judging), whether
-the camera learnt the table's colours, and its words.
+then the verdict). Printed per table and in total: frames until the first steady reading (at the start, after
+the arm, after the move) and until the verdict says "matches", frames called steady although the picture was
+moving (a hand, the arm, the first frame of a moved camel: must be 0), the camels wrong or unseen in the steady
+readings against the truth (and, from the same still frames, in the latest frame's and the most confident
+frame's readings), the verdicts worked out (each costs its judging), whether the camera learnt the table's
+colours, and its words.
+``--still`` measures the stillness check instead (vision.stable): how many compared pixels change between frames
+of one still board and when one camel is moved a space on, at several levels, and what the check costs.
 Run: .venv/bin/python benchmarks/camera_watch_sequence.py [--tables N] [--seed S] [--edition 2018|2014|both]
-     [--noise SIGMA] [--verbose]
+     [--noise SIGMA] [--gain SHARE] [--shake PX] [--agree N] [--verbose]
+     .venv/bin/python benchmarks/camera_watch_sequence.py --still [--tables N] [--seed S] [--noise SIGMA]
+     [--gain SHARE] [--shake PX] [--still-width PX] [--still-reach PX] [--still-blur SIGMA]
 """
 
 from __future__ import annotations
@@ -181,6 +190,9 @@ def play_table(seed: int, edition: str, sigma: float = 2.0, gain: float = 0.0, s
                     still = getattr(watch._stable, "still_readings", ())
                     options = {"steady": status.track}
                     if still:
+                        from vision.stable import consensus
+
+                        options["consensus of two thirds"] = consensus(list(still), 2 / 3).track
                         options["latest frame"] = still[-1].track
                         options["best frame"] = max(still, key=lambda reading: reading.confidence).track
                     for name, seen in options.items():

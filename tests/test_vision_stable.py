@@ -96,6 +96,7 @@ def test_the_picture_is_still_through_noise_exposure_and_shake_but_not_a_small_c
                for seed, frame in enumerate([still, still, shaken, still], 1))
     moved = scene(camels=((100, 80, (40, 200, 60)), (200, 128, (200, 90, 30))))  # 8 px: about 1.5 cm
     assert picture.changed_pixels(noisy(moved, 9), REGION) > picture.config.pixels
+    assert picture.changed_pixels(noisy(still, 10)[:150], REGION) is None  # a smaller picture is another one
 
 
 def test_consensus_puts_each_camel_where_most_frames_do_and_leaves_the_rest_unseen():
@@ -112,5 +113,12 @@ def test_consensus_puts_each_camel_where_most_frames_do_and_leaves_the_rest_unse
     # No frame shows all three on 3 at once: ordered by where they stood in the frames that showed them.
     parts = [["green", "red"], ["green", "blue"], ["red", "blue"], ["green", "red"], ["red", "blue"]]
     assert consensus([reading({3: stack}) for stack in parts]).track == {3: ["green", "red", "blue"]}
+    # Two frames of three are enough by default; not when more than two thirds must agree.
+    two_of_three = [reading({3: ["green", "red"]}), reading({3: ["green"], 7: ["red"]}), reading({3: ["green", "red"]})]
+    assert consensus(two_of_three).track == {3: ["green", "red"]}
+    assert consensus(two_of_three, share=2 / 3).track == {3: ["green"]}
+    assert consensus(two_of_three, share=2 / 3).unseen == ("red",)
     with pytest.raises(ValueError):
         consensus([])
+    with pytest.raises(ValueError):
+        consensus(two_of_three, share=1.0)

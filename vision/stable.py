@@ -90,7 +90,10 @@ class StillPicture:
             return None
         if max(abs(a - b) for a, b in zip(region, self._region, strict=True)) > self.config.shift_px:
             return None
-        return changed(self._anchor, self.thumbnail(frame, self._region), self.config.level)
+        small = self.thumbnail(frame, self._region)
+        if small.shape != self._anchor[0].shape:  # a picture of another size: not the same picture
+            return None
+        return changed(self._anchor, small, self.config.level)
 
     def feed(self, frame: np.ndarray, region: Region) -> bool:
         """True when ``frame`` shows the same picture as the run's first frame; otherwise it starts a new run."""
@@ -121,11 +124,13 @@ def changed(reference: tuple[np.ndarray, np.ndarray, np.ndarray], after: np.ndar
     return int(np.count_nonzero(worst > level))
 
 
-def consensus(readings: list[Reading]) -> Reading:
-    """One reading from several of the same still board: each camel where more than half of them put it (its space
-    and the camels under it on that space, as seen), else unseen; each stack in the order most of them give."""
+def consensus(readings: list[Reading], share: float = 0.5) -> Reading:
+    """One reading from several of the same still board: each camel on the space more than ``share`` of them put
+    it on, else unseen; each stack in the order most of them give."""
     if not readings:
         raise ValueError("no readings to agree on")
+    if not 0.0 <= share < 1.0:
+        raise ValueError("share must be at least 0 and below 1")
     votes: dict[str, Counter[int]] = {}
     for reading in readings:
         for space, stack in reading.track.items():
@@ -134,7 +139,7 @@ def consensus(readings: list[Reading]) -> Reading:
     placed: dict[int, list[str]] = {}
     for camel, spaces in votes.items():
         space, count = spaces.most_common(1)[0]
-        if 2 * count > len(readings):
+        if count > share * len(readings):
             placed.setdefault(space, []).append(camel)
     track: dict[int, list[str]] = {}
     for space, camels in sorted(placed.items()):
