@@ -392,7 +392,7 @@ def noisy_frames(image, count, seed):
 def test_a_still_board_is_steady_though_its_uncalibrated_reading_flickers_and_a_moving_arm_never_is():
     # A photo-like table the default colours do not fit, with the pyramid and the palm tree: frame to frame the
     # sensor noise alone makes the blind reading flicker. The board does not move, so it is steady after three
-    # frames, read as most of them read it; an arm moving over it is never steady.
+    # frames, each camel where more than two thirds of them put it; an arm moving over it is never steady.
     import numpy as np
 
     from vision.photo import make_table
@@ -411,7 +411,7 @@ def test_a_still_board_is_steady_though_its_uncalibrated_reading_flickers_and_a_
     status = watch.status
     for camel in (camel for stack in status.track.values() for camel in stack):
         space = next(space for space, stack in status.track.items() if camel in stack)
-        assert sum(camel in reading.track.get(space, []) for reading in readings) >= 2
+        assert sum(camel in reading.track.get(space, []) for reading in readings) > 2 / 3 * len(readings)
     placed = {camel for stack in status.track.values() for camel in stack}
     assert set(status.unseen) == set(camel_profiles("2018")) - placed
 

@@ -39,16 +39,19 @@ def noisy(image, seed, sigma=4.0, gain=0.03):
 
 def test_a_still_board_whose_reading_flickers_is_steady_and_read_by_consensus():
     # The blind reading of a still board flickers (uncalibrated colours, sensor noise): red unseen on one frame,
-    # a level off on another. The picture does not move, so the board is steady after three frames, and the
-    # reading is what most frames say.
+    # a level off on another. The picture does not move, so the board is steady after three frames, and each
+    # camel is where more than two thirds of its still frames put it.
     still = scene()
     flicker = [reading(BOARD), reading({3: ["green"], 7: ["blue"]}, ["red"]),
                reading({3: ["red", "green"], 7: ["blue"]}), reading(BOARD), reading(BOARD, confidence=0.5)]
     stable = StableReadings(agree=3)
-    answers = [stable.feed(one, noisy(still, seed), REGION) for seed, one in enumerate(flicker)]
-    assert answers[:2] == [None, None]
-    assert answers[2] == {3: ["green", "red"], 7: ["blue"]} and stable.unseen == ()
-    assert answers[3:] == [BOARD, BOARD] and stable.frames == 5 and len(stable.still_readings) == 5
+    answers = []
+    for seed, one in enumerate(flicker):
+        answers.append((stable.feed(one, noisy(still, seed), REGION), stable.unseen))
+    assert answers[:2] == [(None, ()), (None, ())]
+    assert answers[2] == ({3: ["green"], 7: ["blue"]}, ("red",))  # red: two frames of three
+    assert answers[3:] == [(BOARD, ()), (BOARD, ())] and stable.frames == 5
+    assert len(stable.still_readings) == 5
     assert stable.reading.confidence == pytest.approx(np.mean([0.9, 0.9, 0.9, 0.9, 0.5]))
 
 
@@ -57,19 +60,20 @@ def test_a_moving_hand_or_a_moved_camel_is_never_steady_however_the_readings_agr
     stable = StableReadings(agree=2)
     same = reading(BOARD)  # even a reader that says the same every frame
     assert stable.feed(same, noisy(still, 1), REGION) is None
-    assert stable.feed(same, noisy(still, 2), REGION) == BOARD
+    assert stable.feed(same, noisy(still, 2), REGION) == BOARD and stable.run == 1
     for k in range(4):  # an arm sliding over the board
         assert stable.feed(same, noisy(scene(hand=(60 + 30 * k, 60 + 10 * k)), 3 + k), REGION) is None
         assert stable.frames == 1 and stable.reading is None and stable.unseen == ()
     assert stable.feed(same, noisy(still, 7), REGION) is None  # the first still frame again: a new run
-    assert stable.feed(same, noisy(still, 8), REGION) == BOARD
+    assert stable.feed(same, noisy(still, 8), REGION) == BOARD and stable.run == 6  # the arm: four runs of one
     # One camel put down a few pixels (about 2 cm on the board) further on, no hand in view.
     moved = scene(camels=((100, 80, (40, 200, 60)), (215, 120, (200, 90, 30))))
     assert stable.feed(same, noisy(moved, 9), REGION) is None
     assert stable.feed(same, noisy(moved, 10), REGION) == BOARD
     # The camera bumped: the board's region is found elsewhere.
     assert stable.feed(same, noisy(moved, 11), (30, 10, 310, 190)) is None
-    assert stable.feed(None) is None and stable.frames == 0 and stable.unseen == ()
+    assert stable.feed(None) is None and stable.frames == 0 and stable.unseen == () and stable.run == 9
+    assert stable.feed(None) is None and stable.run == 9
     with pytest.raises(ValueError):
         stable.feed(same)
     with pytest.raises(ValueError):
@@ -105,19 +109,19 @@ def test_consensus_puts_each_camel_where_most_frames_do_and_leaves_the_rest_unse
         reading({3: ["green"], 8: ["blue"], 7: ["red"]}),
         reading({3: ["red", "green"], 9: ["blue"]}, ["white"]),
     ]
-    agreed = consensus(readings)
+    agreed = consensus(readings, share=0.5)
     # green and red on 3 in every frame; their order as two of three frames give it; blue never twice alike.
     assert agreed.track == {3: ["green", "red"]}
     assert agreed.unseen == ("blue", "white")
     assert agreed.problems == ["the blue camel is not seen", "the white camel is not seen"]
     # No frame shows all three on 3 at once: ordered by where they stood in the frames that showed them.
     parts = [["green", "red"], ["green", "blue"], ["red", "blue"], ["green", "red"], ["red", "blue"]]
-    assert consensus([reading({3: stack}) for stack in parts]).track == {3: ["green", "red", "blue"]}
-    # Two frames of three are enough by default; not when more than two thirds must agree.
+    assert consensus([reading({3: stack}) for stack in parts], share=0.5).track == {3: ["green", "red", "blue"]}
+    # By default more than two thirds must agree: two frames of three are not enough, three of four are.
     two_of_three = [reading({3: ["green", "red"]}), reading({3: ["green"], 7: ["red"]}), reading({3: ["green", "red"]})]
-    assert consensus(two_of_three).track == {3: ["green", "red"]}
-    assert consensus(two_of_three, share=2 / 3).track == {3: ["green"]}
-    assert consensus(two_of_three, share=2 / 3).unseen == ("red",)
+    assert consensus(two_of_three, share=0.5).track == {3: ["green", "red"]}
+    assert consensus(two_of_three).track == {3: ["green"]} and consensus(two_of_three).unseen == ("red",)
+    assert consensus([*two_of_three, reading({3: ["green", "red"]})]).track == {3: ["green", "red"]}
     with pytest.raises(ValueError):
         consensus([])
     with pytest.raises(ValueError):

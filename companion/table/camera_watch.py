@@ -23,8 +23,9 @@ from vision.sources import CameraError, FrameSource
 from vision.stable import StableReadings, board_region
 
 LESSON_RETRY_FRAMES = 5
-"""A lesson refused on a steady board is tried again on the next steady frame that reads differently, or on one
-at least this many frames later (a calibration costs a few frames' time: not on every frame)."""
+"""A lesson refused on a steady board is tried again on the next steady board (once the picture has changed and
+is still again), or on a frame of the same still board at least this many frames later (a calibration costs a few
+frames' time: not on every frame)."""
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,8 @@ class Lesson:
     start: Any = None
     actions: list[Any] | None = None
     tried: tuple[Any, int] | None = None
-    """The steady reading it was last tried on, and the frame count then (see LESSON_RETRY_FRAMES)."""
+    """The still run it was last tried on (``vision.stable.StableReadings.run``), and the frame count then (see
+    LESSON_RETRY_FRAMES)."""
 
 
 class CameraWatch:
@@ -181,11 +183,12 @@ class CameraWatch:
             lesson = self._lesson
         if lesson is None:
             return
-        seen = (steady.reading.track, steady.reading.unseen)
+        # The same still picture: its consensus reading may still change a little, the lesson's answer would not.
+        run = self._stable.run
         tried = lesson.tried
-        if tried is not None and tried[0] == seen and self._frames - tried[1] < LESSON_RETRY_FRAMES:
+        if tried is not None and tried[0] == run and self._frames - tried[1] < LESSON_RETRY_FRAMES:
             return  # tried on this board a moment ago
-        lesson.tried = (seen, self._frames)
+        lesson.tried = (run, self._frames)
         waiting = ("calibrated from a board the game confirmed earlier, not yet from this one: " if self._calibrated
                    else "not calibrated yet: ")
         again = "; it tries again on the next steady frames"
