@@ -101,6 +101,11 @@ def test_the_picture_is_still_through_noise_exposure_and_shake_but_not_a_small_c
     moved = scene(camels=((100, 80, (40, 200, 60)), (200, 128, (200, 90, 30))))  # 8 px: about 1.5 cm
     assert picture.changed_pixels(noisy(moved, 9), REGION) > picture.config.pixels
     assert picture.changed_pixels(noisy(still, 10)[:150], REGION) is None  # a smaller picture is another one
+    # The markers' jitter moves the board's region by a pixel or two: the run's region is compared, still the same.
+    assert picture.feed(noisy(still, 11), (21, 12, 301, 189))
+    # The camera bumped by a few pixels: the picture has changed even where the markers are found the same.
+    bumped = cv2.warpAffine(still, np.float32([[1, 0, 4], [0, 1, 2]]), (320, 200), borderMode=cv2.BORDER_REPLICATE)
+    assert picture.changed_pixels(noisy(bumped, 12), REGION) > picture.config.pixels
 
 
 def test_consensus_puts_each_camel_where_most_frames_do_and_leaves_the_rest_unseen():

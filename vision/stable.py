@@ -37,8 +37,10 @@ class StillConfig:
     overall change of exposure is taken out)..."""
     pixels: int = 10
     """...and the picture changed when more than this many did (a camel covers about 100 of them)."""
-    shift_px: int = 4
-    """The board's region moved by more than this many pixels: the camera was bumped, the picture changed."""
+    shift: float = 0.02
+    """The board's region found more than this share of its width away: the camera was moved, a new picture. Less is
+    the markers' own jitter (one flickering in and out behind the palm tree moves the fit by a few pixels): the
+    run's region is compared, and a camera bumped by a pixel or two shows there."""
 
 
 def board_region(template: Any, location: Any, shape: tuple[int, ...]) -> Region:
@@ -88,7 +90,8 @@ class StillPicture:
         region moved)."""
         if self._anchor is None or self._region is None:
             return None
-        if max(abs(a - b) for a, b in zip(region, self._region, strict=True)) > self.config.shift_px:
+        tolerance = self.config.shift * (self._region[2] - self._region[0])
+        if max(abs(a - b) for a, b in zip(region, self._region, strict=True)) > tolerance:
             return None
         small = self.thumbnail(frame, self._region)
         if small.shape != self._anchor[0].shape:  # a picture of another size: not the same picture
