@@ -192,7 +192,7 @@ def play_table(seed: int, edition: str, sigma: float = 2.0, gain: float = 0.0, s
                     if still:
                         from vision.stable import consensus
 
-                        options["consensus of two thirds"] = consensus(list(still), 2 / 3).track
+                        options["consensus of half"] = consensus(list(still), 0.5).track
                         options["latest frame"] = still[-1].track
                         options["best frame"] = max(still, key=lambda reading: reading.confidence).track
                     for name, seen in options.items():
