@@ -36,7 +36,8 @@ class StillConfig:
     """A compared pixel changed when one of its colours moved by more than this many levels (after the picture's
     overall change of exposure is taken out)..."""
     pixels: int = 10
-    """...and the picture changed when more than this many did (a camel covers about 100 of them)."""
+    """...and the picture changed when more than this many did (a camel moved one space changes 13 to 165 of them;
+    a still picture 0 to 8 with noise σ 4, 3% exposure breathing and a half-pixel shake)."""
     shift: float = 0.02
     """The board's region found more than this share of its width away: the camera was moved, a new picture. Less is
     the markers' own jitter (one flickering in and out behind the palm tree moves the fit by a few pixels): the
