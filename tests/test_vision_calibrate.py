@@ -280,3 +280,19 @@ def test_a_photo_of_another_board_than_the_one_told_is_refused_not_learnt():
     with pytest.raises(CalibrationError, match="no camel is seen on space 7"):
         calibrate_from_board(ReadConfig(), table.template, list(EDITION_CAMELS["2018"]), image, told)
     assert calibrate_from_board(ReadConfig(), table.template, list(EDITION_CAMELS["2018"]), image, shown).profiles
+
+
+def test_two_camels_swapped_in_a_stack_are_refused_saying_which_stands_on_which():
+    # "calibrate --expect LOG" on a photo where blue stands under red though the log says red under blue: the
+    # message must say which is under which (both are on space 9), not "red should stand on 9 and blue on 9".
+    from vision.photo import make_table, render_scene
+
+    table = make_table(33 * 10_007 + 4, "2018")
+    shown = {2: ["green"], 4: ["yellow"], 9: ["blue", "red"], 11: ["purple"], 13: ["white"], 15: ["black"]}
+    image, _ = render_scene(table, shown, 7, "light")
+    told = {**shown, 9: ["red", "blue"]}
+    camels = list(EDITION_CAMELS["2018"])
+    with pytest.raises(CalibrationError, match=r"red and blue camels look swapped .*: red should be under blue on "
+                                               r"space 9$"):
+        calibrate_from_board(ReadConfig(), table.template, camels, image, told)
+    assert calibrate_from_board(ReadConfig(), table.template, camels, image, shown).profiles

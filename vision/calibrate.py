@@ -200,7 +200,7 @@ def calibrate_from_board(
         said = ", nor ".join(f"on space {where[camel]}, where the {camel} camel should stand" for camel in unseen)
         raise CalibrationError(f"no camel is seen {said}")
     _check_distinct(measured)
-    _check_not_swapped(measured, board_colour, where)
+    _check_not_swapped(measured, board_colour, track)
     # The colours should show each camel where it stands: the board with it there explains the photo better
     # than without it, and each stack better than in any other order.
     scorer = SilhouetteScorer(observation, measured, template, fit=ANYWHERE, board_bgr=board_colour)
@@ -328,11 +328,13 @@ def _measure(
 def _check_not_swapped(
     measured: Mapping[str, tuple[float, float, float]],
     board_colour: tuple[float, float, float],
-    where: Mapping[str, int],
+    track: Mapping[int, Sequence[str]],
 ) -> None:
-    """Refuse two camels each measured in the colour the other's name says (set down on each other's spaces):
+    """Refuse two camels each measured in the colour the other's name says (set down on each other's spaces, or
+    in each other's places in one stack: a stack's camels are measured where the board puts them, bottom to top):
     learnt that way, every reading would swap them. Paint and light vary, so only a clear swap counts: the colours
     fit the names crossed over at most ``SWAPPED`` as far off as they fit them as told."""
+    where = {camel: (space, level) for space, stack in track.items() for level, camel in enumerate(stack)}
     names = [camel for camel in measured if _nominal(camel, board_colour) is not None]
     if len(names) < 2:
         return
@@ -344,10 +346,13 @@ def _check_not_swapped(
             told = distance[first, first] + distance[second, second]
             crossed = distance[first, second] + distance[second, first]
             if crossed < SWAPPED * told:
-                a, b = names[first], names[second]
+                a, b = sorted((names[first], names[second]), key=lambda camel: where[camel])
+                if where[a][0] == where[b][0]:  # in one stack: which stands on which, not where
+                    should = f"{a} should be under {b} on space {where[a][0]}"
+                else:
+                    should = f"{a} should stand on {where[a][0]} and {b} on {where[b][0]}"
                 raise CalibrationError(
-                    f"the {a} and {b} camels look swapped (the photo shows each in the other's colour): {a} should "
-                    f"stand on {where[a]} and {b} on {where[b]}"
+                    f"the {a} and {b} camels look swapped (the photo shows each in the other's colour): {should}"
                 )
 
 
