@@ -406,7 +406,8 @@ def _vision_read(args: argparse.Namespace) -> int:
     try:
         # A photo from the camera still standing where it was calibrated: the board is where it was then.
         near = colours.location((image.shape[1], image.shape[0]))
-        result = read_picture(image, colours.template, colours.profiles, colours.board_bgr, expectation, near=near)
+        result = read_picture(image, colours.template, colours.profiles, colours.board_bgr, expectation, near=near,
+                              fit=colours.fit())
     except BoardNotFound as error:
         print(json.dumps({"error": str(error), "missing_markers": error.missing}))
         return 1
@@ -470,6 +471,7 @@ def _vision_calibrate(args: argparse.Namespace) -> int:
         print(f"camelup vision calibrate: cannot write {args.out} ({error.strerror})", file=sys.stderr)
         return 2
     print(f"calibration written to {path}: the {len(camels)} camels and the board as this camera sees them.")
+    print(f"camel size: {calibration.camel_size.describe()}.")
     for warning in calibration.warnings:
         print(f"note: {warning}.")
     print(f"Use it with: camelup vision read IMAGE --calibration {path}, or [camera] calibration in the settings.")

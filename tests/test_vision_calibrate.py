@@ -154,6 +154,8 @@ def test_calibrate_and_read_commands(tmp_path, capsys):
                    str(photo)])
     assert status == 0
     assert main(["vision", "calibrate", str(photo), "--board", "2014", "--out", str(saved)]) == 0
+    # The camels' size is recorded and said: the usual one (a photo cannot measure it), to correct by hand.
+    assert "camel size: 30 × 14 mm, 19.5 mm higher per camel stacked (the game's usual" in capsys.readouterr().out
     assert main(["vision", "render", *synth, "--board", "2014", "--seed", "9", "--out", str(scene)]) == 0
     capsys.readouterr()
     assert main(["vision", "read", str(scene), "--calibration", str(saved)]) == 0
