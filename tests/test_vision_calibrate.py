@@ -298,3 +298,17 @@ def test_two_camels_swapped_in_a_stack_are_refused_saying_which_stands_on_which(
                                                r"space 9$"):
         calibrate_from_board(ReadConfig(), table.template, camels, image, told)
     assert calibrate_from_board(ReadConfig(), table.template, camels, image, shown).profiles
+
+
+def test_a_stack_on_a_far_space_shown_as_told_is_not_taken_for_a_swap():
+    # Red under yellow on space 4, by the table's edge, exactly as told: with no colours to start from, the
+    # stack was fitted onto the wooden table behind it, crossing the two colours, and the right board was refused
+    # as "red and yellow look swapped". Found again by their names' colours, they are measured as they stand.
+    from vision.photo import make_table, render_scene
+
+    table = make_table(3 * 10_007 + 17, "2018")
+    track = {2: ["green"], 3: ["blue", "purple"], 4: ["red", "yellow"], 13: ["black"], 14: ["white"]}
+    image, _ = render_scene(table, track, 1, "clean")
+    calibration = calibrate_from_board(ReadConfig(), table.template, list(EDITION_CAMELS["2018"]), image, track)
+    red, yellow = (np.array(calibration.profiles[camel]) for camel in ("red", "yellow"))
+    assert red[2] > 2 * red[1] and yellow[1] > yellow[0] * 2, (red, yellow)  # red is red, yellow is yellow

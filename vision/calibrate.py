@@ -204,6 +204,20 @@ def calibrate_from_board(
         again = _measure(observation, template, track, {**profiles, **nominal}, board_colour, anywhere)
         samples.update({camel: again[camel] for camel in faint if camel in again})
     measured = {camel: _lit_colour(found) for camel, found in samples.items()}
+    # Camels of one stack measured with no colours to start from are told apart only by where the board puts
+    # them, and a stack on a far space can be fitted onto what is behind it (the table's edge), crossing their
+    # colours though the photo shows them as told. Such a stack is found again by the colours its camels' names
+    # say: if that uncrosses them, it was the fit; if not, they really stand the other way up (refused below).
+    crossed = {camel for pair in _swaps(measured, board_colour) if where[pair[0]] == where[pair[1]]
+               and profiles[pair[0]] is None and profiles[pair[1]] is None for camel in pair}
+    if crossed:
+        named = {camel: _nominal(camel, board_colour) for camel in crossed}
+        again = _measure(observation, template, track, {**profiles, **named}, board_colour, anywhere)
+        retried = {**measured, **{camel: _lit_colour(again[camel]) for camel in crossed if camel in again}}
+        if not any(set(pair) & crossed for pair in _swaps(retried, board_colour)) and \
+                not any(_board_like(retried[camel], board_colour) for camel in crossed):
+            samples.update({camel: again[camel] for camel in crossed if camel in again})
+            measured = retried
     if layout:
         _check_edition(observation, template, camels, track, measured, board_colour, anywhere)
     # Still the board's colour: a camel as pale as its space has lit and shaded sides; an empty space is flat.
@@ -353,25 +367,30 @@ def _check_not_swapped(
     learnt that way, every reading would swap them. Paint and light vary, so only a clear swap counts: the colours
     fit the names crossed over at most ``SWAPPED`` as far off as they fit them as told."""
     where = {camel: (space, level) for space, stack in track.items() for level, camel in enumerate(stack)}
+    for pair in _swaps(measured, board_colour):
+        a, b = sorted(pair, key=lambda camel: where[camel])
+        if where[a][0] == where[b][0]:  # in one stack: which stands on which, not where
+            should = f"{a} should be under {b} on space {where[a][0]}"
+        else:
+            should = f"{a} should stand on {where[a][0]} and {b} on {where[b][0]}"
+        raise CalibrationError(
+            f"the {a} and {b} camels look swapped (the photo shows each in the other's colour): {should}"
+        )
+
+
+def _swaps(
+    measured: Mapping[str, tuple[float, float, float]], board_colour: tuple[float, float, float]
+) -> list[tuple[str, str]]:
+    """The pairs of camels whose colours fit their names crossed over (see :func:`_check_not_swapped`)."""
     names = [camel for camel in measured if _nominal(camel, board_colour) is not None]
     if len(names) < 2:
-        return
+        return []
     colours = np.array([measured[camel] for camel in names], np.float32)
     nominal = np.array([_nominal(camel, board_colour) for camel in names], np.float32)
     distance = ray_distances(colours, nominal, FitConfig().camel_shading)  # measured × named
-    for first in range(len(names)):
-        for second in range(first + 1, len(names)):
-            told = distance[first, first] + distance[second, second]
-            crossed = distance[first, second] + distance[second, first]
-            if crossed < SWAPPED * told:
-                a, b = sorted((names[first], names[second]), key=lambda camel: where[camel])
-                if where[a][0] == where[b][0]:  # in one stack: which stands on which, not where
-                    should = f"{a} should be under {b} on space {where[a][0]}"
-                else:
-                    should = f"{a} should stand on {where[a][0]} and {b} on {where[b][0]}"
-                raise CalibrationError(
-                    f"the {a} and {b} camels look swapped (the photo shows each in the other's colour): {should}"
-                )
+    return [(names[first], names[second]) for first in range(len(names)) for second in range(first + 1, len(names))
+            if distance[first, second] + distance[second, first]
+            < SWAPPED * (distance[first, first] + distance[second, second])]
 
 
 def _relief(samples: np.ndarray) -> float:
