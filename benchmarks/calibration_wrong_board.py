@@ -8,7 +8,8 @@ two tables each in turn). On each, a random game is played with the rules engine
 random pyramid draws), its board photographed, and the photo calibrated twice, with no colours to start from
 (as the command does): told the game's board (it should be accepted), and told the board one mis-entered die
 of the latest leg would give (another die, value or grey colour; it should be refused, not learnt). Printed:
-how many of each, and why the right boards were refused.
+how many of each, and why the right boards were refused. ``--without-not-camel``: the same with the check
+``NOT_CAMEL`` sets off (what it adds).
 """
 
 from __future__ import annotations
@@ -72,7 +73,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", default="1,2,3", help="comma-separated table seeds")
     parser.add_argument("--tables", type=int, default=20, help="tables per seed")
+    parser.add_argument("--without-not-camel", action="store_true", help="the board-not-camel check off")
     args = parser.parse_args(argv)
+    if args.without_not_camel:
+        import vision.calibrate
+
+        vision.calibrate.NOT_CAMEL = 0.0
     jobs = [(int(seed), index) for seed in args.seeds.split(",") for index in range(args.tables)]
     counts: collections.Counter[str] = collections.Counter()
     reasons: collections.Counter[str] = collections.Counter()
