@@ -3,12 +3,15 @@ reader's model of a camel (:class:`vision.silhouette.FitConfig`: a body box of a
 width, one ``step_mm`` higher per camel stacked) is drawn to it.
 
 The game's camels are about 30 × 14 mm, and each camel on another stands 18 to 20 mm higher; sets and copies
-differ by a millimetre or two. A calibration photo cannot measure that: fitting the reader's model to the
-photo's camels over a grid of sizes gave errors larger than the usual size's own (see
-``benchmarks/calibration_camel_size.py``: on fresh rendered tables, length off by 2.2 mm in a lamp's light
-against 1.0 mm for the usual 30; the stack step off by 1.9 mm against 0.7, measured from boards with stacks,
-the calibration layout having none). So a calibration records the usual size, and a builder whose camels
-differ measures one with a ruler and enters it in the saved file, as the template's millimetres are.
+differ by a millimetre or two. A calibration photo does not measure that well enough: fitting the reader's
+model to the photo's camels over a grid of sizes is further off than the usual size itself
+(``benchmarks/calibration_camel_size.py --tables 20 --reading 3``, 20 fresh rendered tables whose camels are
+28-32 mm long and stack 18-20 mm apart: the length off by 1.39 mm in neutral light and 1.75 mm in a lamp's,
+the usual 30 mm by 1.07; the stack step, fitted on boards with stacks as the calibration layout has none, off by
+1.42 and 1.55 mm, the usual 19.5 mm by 0.75). Read with each table's true size instead, readings change little
+(60 boards per light: fully right 55 → 56 and 48 → 50, camels on a wrong space 3 → 3 and 1 → 3, unseen 3 → 2 and
+21 → 14). So a calibration records the usual size, and a builder whose camels differ measures one with a ruler
+and enters it in the saved file, as the template's millimetres are.
 """
 
 from __future__ import annotations
