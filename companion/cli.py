@@ -461,7 +461,8 @@ def _vision_calibrate(args: argparse.Namespace) -> int:
         return 2
     try:
         track = known if known is not None else calibration_layout(camels)
-        calibration = calibrate_from_board(ReadConfig(), template, camels, image, track, layout=known is None)
+        calibration = calibrate_from_board(ReadConfig(), template, camels, image, track, layout=known is None,
+                                           camel_size=_kept_camel_size(args.out))
     except (BoardNotFound, CalibrationError) as error:
         print(f"camelup vision calibrate: {error}", file=sys.stderr)
         return 1
@@ -476,6 +477,19 @@ def _vision_calibrate(args: argparse.Namespace) -> int:
         print(f"note: {warning}.")
     print(f"Use it with: camelup vision read IMAGE --calibration {path}, or [camera] calibration in the settings.")
     return 0
+
+
+def _kept_camel_size(path: str) -> Any:
+    """The camels' size a calibration file being replaced gives (perhaps entered by hand): calibrating again
+    keeps it. None when there is no such file."""
+    from vision.calibrate import CalibrationError, load_calibration
+
+    if not Path(path).is_file():
+        return None
+    try:
+        return load_calibration(path).camel_size
+    except CalibrationError:
+        return None
 
 
 def _vision_bench(args: argparse.Namespace) -> int:

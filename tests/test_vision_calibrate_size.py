@@ -108,3 +108,19 @@ def test_doctor_names_the_calibrations_camel_size(saved):
     assert check.ok and "(camel size 30 × 14 mm, 19.5 mm higher per camel stacked, the game's)" in check.detail
     _edit(saved, lambda data: data["camel_size"].update(length_mm=28))
     assert "camel size 28 × 14 mm, 19.5 mm higher per camel stacked, this table's" in _camera(settings, machine).detail
+
+
+def test_calibrating_again_keeps_the_size_entered_in_the_file_it_replaces(tmp_path, capsys):
+    import cv2
+
+    from companion.cli import main
+    from vision.photo import make_table, render_calibration
+
+    photo, saved = tmp_path / "cal.png", tmp_path / "camera.json"
+    cv2.imwrite(str(photo), render_calibration(make_table(31, "2014"), 0, "clean")[0])
+    assert main(["vision", "calibrate", str(photo), "--board", "2014", "--out", str(saved)]) == 0
+    assert "(the game's usual" in capsys.readouterr().out
+    _edit(saved, lambda data: data["camel_size"].update(length_mm=31.5))
+    assert main(["vision", "calibrate", str(photo), "--board", "2014", "--out", str(saved)]) == 0
+    assert "camel size: 31.5 × 14 mm, 19.5 mm higher per camel stacked (this table's" in capsys.readouterr().out
+    assert load_calibration(saved).camel_size == CamelSize(31.5, 14.0, 19.5)
