@@ -208,15 +208,17 @@ def calibrate_from_board(
     # them, and a stack on a far space can be fitted onto what is behind it (the table's edge), crossing their
     # colours though the photo shows them as told. Such a stack is found again by the colours its camels' names
     # say: if that uncrosses them, it was the fit; if not, they really stand the other way up (refused below).
-    crossed = {camel for pair in _swaps(measured, board_colour) if where[pair[0]] == where[pair[1]]
-               and profiles[pair[0]] is None and profiles[pair[1]] is None for camel in pair}
-    if crossed:
-        named = {camel: _nominal(camel, board_colour) for camel in crossed}
+    spaces = {where[a] for a, b in _swaps(measured, board_colour)
+              if where[a] == where[b] and profiles[a] is None and profiles[b] is None}
+    stacked = [camel for space in sorted(spaces) for camel in track[space] if profiles[camel] is None]
+    named = {camel: _nominal(camel, board_colour) for camel in stacked if _nominal(camel, board_colour)}
+    if named:
         again = _measure(observation, template, track, {**profiles, **named}, board_colour, anywhere)
-        retried = {**measured, **{camel: _lit_colour(again[camel]) for camel in crossed if camel in again}}
-        if not any(set(pair) & crossed for pair in _swaps(retried, board_colour)) and \
-                not any(_board_like(retried[camel], board_colour) for camel in crossed):
-            samples.update({camel: again[camel] for camel in crossed if camel in again})
+        retried = {**measured, **{camel: _lit_colour(again[camel]) for camel in named if camel in again}}
+        if not any(set(pair) & set(named) for pair in _swaps(retried, board_colour)) and \
+                not any(_board_like(retried[camel], board_colour) for camel in named) and \
+                not any(_alike(retried[a], retried[b]) for a in named for b in named if a < b):
+            samples.update({camel: again[camel] for camel in named if camel in again})
             measured = retried
     if layout:
         _check_edition(observation, template, camels, track, measured, board_colour, anywhere)
