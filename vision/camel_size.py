@@ -55,8 +55,8 @@ class CamelSize:
         if brief:
             return f"{size}, {'the game' if self.usual else 'this table'}'s"
         if self.usual:
-            return (f"{size} (the game's usual: a photo cannot measure it; if your camels differ, measure one and "
-                    "give it as camel_size in the file)")
+            return (f"{size} (the game's usual: a photo does not measure it to a millimetre; if your camels "
+                    "differ, measure one and give it as camel_size in the file)")
         return f"{size} (this table's, as given in the file)"
 
 
