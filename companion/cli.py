@@ -406,7 +406,8 @@ def _vision_read(args: argparse.Namespace) -> int:
     try:
         # A photo from the camera still standing where it was calibrated: the board is where it was then.
         near = colours.location((image.shape[1], image.shape[0]))
-        result = read_picture(image, colours.template, colours.profiles, colours.board_bgr, expectation, near=near)
+        result = read_picture(image, colours.template, colours.profiles, colours.board_bgr, expectation, near=near,
+                              fit=colours.fit())
     except BoardNotFound as error:
         print(json.dumps({"error": str(error), "missing_markers": error.missing}))
         return 1
@@ -460,7 +461,8 @@ def _vision_calibrate(args: argparse.Namespace) -> int:
         return 2
     try:
         track = known if known is not None else calibration_layout(camels)
-        calibration = calibrate_from_board(ReadConfig(), template, camels, image, track, layout=known is None)
+        calibration = calibrate_from_board(ReadConfig(), template, camels, image, track, layout=known is None,
+                                           camel_size=_kept_camel_size(args.out))
     except (BoardNotFound, CalibrationError) as error:
         print(f"camelup vision calibrate: {error}", file=sys.stderr)
         return 1
@@ -470,10 +472,24 @@ def _vision_calibrate(args: argparse.Namespace) -> int:
         print(f"camelup vision calibrate: cannot write {args.out} ({error.strerror})", file=sys.stderr)
         return 2
     print(f"calibration written to {path}: the {len(camels)} camels and the board as this camera sees them.")
+    print(f"camel size: {calibration.camel_size.describe()}.")
     for warning in calibration.warnings:
         print(f"note: {warning}.")
     print(f"Use it with: camelup vision read IMAGE --calibration {path}, or [camera] calibration in the settings.")
     return 0
+
+
+def _kept_camel_size(path: str) -> Any:
+    """The camels' size a calibration file being replaced gives (perhaps entered by hand): calibrating again
+    keeps it. None when there is no such file."""
+    from vision.calibrate import CalibrationError, load_calibration
+
+    if not Path(path).is_file():
+        return None
+    try:
+        return load_calibration(path).camel_size
+    except CalibrationError:
+        return None
 
 
 def _vision_bench(args: argparse.Namespace) -> int:

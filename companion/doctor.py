@@ -329,11 +329,12 @@ def _camera(settings: Settings, machine: Machine) -> Check:
     calibrated = ""
     if settings.camera_calibration:
         try:
-            load_calibration(settings.camera_calibration)
+            calibration = load_calibration(settings.camera_calibration)
         except CalibrationError as error:
             fix = "run 'camelup vision calibrate' again, or empty camera.calibration"
             return Check("camera", False, str(error), fix, needed=False)
-        calibrated = f", calibrated by {settings.camera_calibration}"
+        calibrated = (f", calibrated by {settings.camera_calibration} (camel size "
+                      f"{calibration.camel_size.describe(brief=True)})")
     if settings.camera in ("picamera2", "webcam") and machine.service_active():
         return Check("camera", True, f"in use by the running {SERVICE_USER} service: the table screen shows what it "
                      "sees (to test it here: sudo systemctl stop camelup first)" + calibrated)

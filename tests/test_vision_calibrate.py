@@ -154,6 +154,8 @@ def test_calibrate_and_read_commands(tmp_path, capsys):
                    str(photo)])
     assert status == 0
     assert main(["vision", "calibrate", str(photo), "--board", "2014", "--out", str(saved)]) == 0
+    # The camels' size is recorded and said: the usual one (a photo cannot measure it), to correct by hand.
+    assert "camel size: 30 × 14 mm, 19.5 mm higher per camel stacked (the game's usual" in capsys.readouterr().out
     assert main(["vision", "render", *synth, "--board", "2014", "--seed", "9", "--out", str(scene)]) == 0
     capsys.readouterr()
     assert main(["vision", "read", str(scene), "--calibration", str(saved)]) == 0
@@ -280,3 +282,33 @@ def test_a_photo_of_another_board_than_the_one_told_is_refused_not_learnt():
     with pytest.raises(CalibrationError, match="no camel is seen on space 7"):
         calibrate_from_board(ReadConfig(), table.template, list(EDITION_CAMELS["2018"]), image, told)
     assert calibrate_from_board(ReadConfig(), table.template, list(EDITION_CAMELS["2018"]), image, shown).profiles
+
+
+def test_two_camels_swapped_in_a_stack_are_refused_saying_which_stands_on_which():
+    # "calibrate --expect LOG" on a photo where blue stands under red though the log says red under blue: the
+    # message must say which is under which (both are on space 9), not "red should stand on 9 and blue on 9".
+    from vision.photo import make_table, render_scene
+
+    table = make_table(33 * 10_007 + 4, "2018")
+    shown = {2: ["green"], 4: ["yellow"], 9: ["blue", "red"], 11: ["purple"], 13: ["white"], 15: ["black"]}
+    image, _ = render_scene(table, shown, 7, "light")
+    told = {**shown, 9: ["red", "blue"]}
+    camels = list(EDITION_CAMELS["2018"])
+    with pytest.raises(CalibrationError, match=r"red and blue camels look swapped .*: red should be under blue on "
+                                               r"space 9$"):
+        calibrate_from_board(ReadConfig(), table.template, camels, image, told)
+    assert calibrate_from_board(ReadConfig(), table.template, camels, image, shown).profiles
+
+
+def test_a_stack_on_a_far_space_shown_as_told_is_not_taken_for_a_swap():
+    # Red under yellow on space 4, by the table's edge, exactly as told: with no colours to start from, the
+    # stack was fitted onto the wooden table behind it, crossing the two colours, and the right board was refused
+    # as "red and yellow look swapped". Found again by their names' colours, they are measured as they stand.
+    from vision.photo import make_table, render_scene
+
+    table = make_table(3 * 10_007 + 17, "2018")
+    track = {2: ["green"], 3: ["blue", "purple"], 4: ["red", "yellow"], 13: ["black"], 14: ["white"]}
+    image, _ = render_scene(table, track, 1, "clean")
+    calibration = calibrate_from_board(ReadConfig(), table.template, list(EDITION_CAMELS["2018"]), image, track)
+    red, yellow = (np.array(calibration.profiles[camel]) for camel in ("red", "yellow"))
+    assert red[2] > 2 * red[1] and yellow[1] > yellow[0] * 2, (red, yellow)  # red is red, yellow is yellow

@@ -66,10 +66,11 @@ def read_picture(
     expectation: Expectation | None = None,
     verify: Any = None,
     near: Any = None,
+    fit: Any = None,
 ) -> dict[str, Any]:
     """The command's JSON object (``verify``: a ``vision.verify.VerifyConfig`` other than the default;
     ``near``: where the board was in an earlier picture of the same camera, see
-    :func:`vision.locate.locate_board`).
+    :func:`vision.locate.locate_board`; ``fit``: the camel model of a calibration, ``Calibration.fit()``).
 
     Raises:
         vision.locate.BoardNotFound: the markers are not all seen.
@@ -78,7 +79,8 @@ def read_picture(
 
     config = ReadConfig()
     observation = observe(config, template, image, near=near)
-    reading, scorer = read_with_scorer(config, template, profiles, image, board_bgr, observation, verify=verify)
+    reading, scorer = read_with_scorer(config, template, profiles, image, board_bgr, observation, verify=verify,
+                                       fit=fit)
     camels = list(profiles)
     track, unseen = reading.track, reading.unseen
     if expectation is None:
