@@ -36,14 +36,38 @@
       const pile = el("div", { class: "stack", style: `--depth:${Math.max(left.length - 1, 0)}` },
         left.length ? ticketEl(camel, left[0]) : el("span", { class: "ticket empty" }, camelIcon(camel, 38), el("span", { class: "ticket-name" }, camelName(camel)), el("b", { class: "ticket-value" }, "—")));
       const chance = odds && odds.leg[camel] ? el("div", { class: "odds" }, t("odds_first", { p: Math.round(100 * odds.leg[camel].first) })) : null;
-      return el("div", { class: "stack-box", "aria-label": t("stack_words_tickets", { camel: camelName(camel), values: left.join(", ") || t("none") }) }, pile, chance);
+      // The name under the pile rather than on the ticket: five piles in one row, the value as big as on the box's tickets.
+      return el("div", { class: "stack-box", "aria-label": t("stack_words_tickets", { camel: camelName(camel), values: left.join(", ") || t("none") }) },
+        pile, el("div", { class: "stack-name", "aria-hidden": "true" }, camelName(camel)), chance);
     }));
   }
+
+  // Everything on one screen, whatever the number of players, the banner's length and the camera's news: when
+  // the panel overflows, the details that are also on the phones give way first (the camera's list of
+  // differences, the older ticker lines, the names under the piles), then the rows grow thinner. Never the
+  // players, the board, or the camera's headline and cause.
+  const panel = document.getElementById("panel");
+  const LEVELS = ["roomy", "snug", "tight", "tighter"];
+  // Measured in fractions of a pixel (scrollHeight rounds): a row cut by one pixel is a row cut.
+  const below = (inner, outer) => inner && inner.getBoundingClientRect().bottom > outer.getBoundingClientRect().bottom + 0.25;
+  function overflowing() {
+    const players = panel.querySelector(".players-box");
+    return below(panel.querySelector(".foot"), panel) || below(players.querySelector(".players > li:last-child"), players);
+  }
+  function fit() {
+    let level = 0;
+    panel.dataset.fit = LEVELS[level];
+    while (overflowing() && level < LEVELS.length - 1) panel.dataset.fit = LEVELS[++level];
+  }
+  new MutationObserver(fit).observe(document.getElementById("camera"), { childList: true, subtree: true, attributes: true, attributeFilter: ["hidden"] });
+  window.addEventListener("resize", fit);
 
   function renderPlayers() {
     const scored = state.leg_scoring && state.last_action && state.last_action.leg_over
       ? Object.fromEntries(state.leg_scoring.players.map((p) => [p.player, p])) : {};
-    document.getElementById("players").replaceChildren(...state.players.map((player) => {
+    const list = document.getElementById("players");
+    list.dataset.count = state.players.length;  // the rows' size: fewer players, bigger rows
+    list.replaceChildren(...state.players.map((player) => {
       const tickets = state.leg_tickets.filter((ticket) => ticket.owner === player).map((ticket) => ticketEl(ticket.camel, ticket.value, "small"));
       const pyramid = state.pyramid_tickets[player] || 0;
       const partner = partnerOf(state, player);
@@ -66,7 +90,7 @@
   async function loadOdds() {
     const wanted = document.getElementById("odds-toggle").checked && state && !state.game_over;
     odds = wanted ? await api("GET", `/api/games/${gameId}/odds`, token).catch(() => null) : null;
-    if (state) renderStacks();
+    if (state) { renderStacks(); fit(); }
   }
 
   function render(next) {
@@ -84,6 +108,7 @@
     renderStacks();
     renderPlayers();
     renderTicker();
+    fit();
     if (!before || before.version !== state.version) {
       const now = instructionOf(state);
       announce([state.last_action ? actionText(state.last_action) : "", now ? now.text : "", turn.textContent].filter(Boolean).join(". "));
@@ -163,9 +188,10 @@
     document.getElementById("join-qr").dataset.url = info.url;
     document.getElementById("join-qr").alt = t("join_hint");
     document.getElementById("join").hidden = false;
+    fit();
   }).catch(() => {});
 
-  watchCamera(document.getElementById("camera"), gameId, token);
+  watchCamera(document.getElementById("camera"), gameId, token, { tv: true });
   document.getElementById("odds-toggle").addEventListener("change", loadOdds);
   languageSwitch(document.getElementById("lang"), () => { revealFor = null; if (state) { const s = state; state = null; render(s); } });
   live(gameId, token, render, { onStatus: connectionStatus });
