@@ -48,13 +48,22 @@ CAMERA = {
 }
 
 
-def busy_game(server: Server, edition: str, players: int) -> dict[str, Any]:
-    """A game of ``players`` in the middle of its first leg, as full as that leg gets on the table screen."""
+MOMENTS = ("mid-leg", "setup", "leg-over", "undo")
+"""Where the game is: a draw's camels to move; nothing played yet (the setup to copy); the leg's last draw
+(the move and the leg's ranking on the banner, each player's gain); the host just took back a draw."""
+
+
+def busy_game(server: Server, edition: str, players: int, moment: str = "mid-leg") -> dict[str, Any]:
+    """A game of ``players`` in its first leg, as full as that leg gets on the table screen, at ``moment``."""
     names = NAMES[:players]
     game = server.create(names, {"track": SETUPS[edition]}, edition=edition)
     # The first round: everyone takes the top leg ticket of a colour; with six or more (2018) the first player
     # asks for a partner; then a tile, a finish card, more tickets, and a draw whose camels are still to move.
     plan = ["leg_bet"] * players + ["partnership", "spectator", "finish_bet", "leg_bet", "leg_bet", "pyramid"]
+    if moment == "setup":
+        plan = []
+    elif moment == "leg-over":
+        plan += ["pyramid"] * 4
     for index, kind in enumerate(plan):
         state = _state(server, game)
         legal = state["legal"]
@@ -63,6 +72,9 @@ def busy_game(server: Server, edition: str, players: int) -> dict[str, Any]:
         if action is None:
             continue
         server.act(game, player, **action)
+    if moment == "undo":
+        status, body = request(server.port, "POST", f"/api/games/{game['game_id']}/undo", None, game["host_token"])
+        assert status == 200, body
     game["next_player"] = _state(server, game)["next_player"]
     return game
 
@@ -83,7 +95,9 @@ def _pick(kind: str, legal: dict[str, Any], state: dict[str, Any], index: int) -
     if kind == "finish_bet":
         return {"type": "finish_bet", "pile": "winner", "camel": state["racing_camels"][0]}
     if kind == "pyramid":
-        return {"type": "pyramid", "die": legal["dice"][0], "value": 3}
+        die = legal["dice"][0]
+        grey = {"crazy": state["crazy_camels"][0]} if die == "grey" else {}
+        return {"type": "pyramid", "die": die, "value": 3, **grey}
     return None
 
 

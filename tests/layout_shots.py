@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 from tests.browser_kit import CHROMIUM, CHROMIUM_ARGS, PHONE, SHOTS, Server
-from tests.layout_kit import CAMERA, CameraStub, busy_game, settled
+from tests.layout_kit import CAMERA, MOMENTS, CameraStub, busy_game, settled
 from tests.test_crash import free_port, start_server
 
 TVS = {"1920x1080": (1920, 1080), "1280x720": (1280, 720)}
@@ -25,6 +25,8 @@ def main() -> None:
     parser.add_argument("--editions", default="2014,2018")
     parser.add_argument("--cameras", default=",".join(CAMERA))
     parser.add_argument("--phones", default="2,8", help="player counts shot on the host page and a phone")
+    parser.add_argument("--moment", default="mid-leg", choices=MOMENTS)
+    parser.add_argument("--lang", default="en", choices=["en", "fr"])
     args = parser.parse_args()
     counts = [int(n) for n in args.players.split(",") if n]
     phone_counts = [int(n) for n in args.phones.split(",") if n]
@@ -44,7 +46,7 @@ def main() -> None:
                 stub = CameraStub(CAMERA["off"])
                 for edition in editions:
                     for count in sorted(set(counts) | set(phone_counts)):
-                        game = busy_game(server, edition, count)
+                        game = busy_game(server, edition, count, args.moment)
                         pages = []
                         if count in counts:
                             pages += [(f"table-{size}", server.table_url(game), {"viewport": {"width": w, "height": h}})
@@ -55,8 +57,9 @@ def main() -> None:
                                 pages.append((f"host-{size}", server.host_url(game), options))
                                 pages.append((f"phone-{size}", f"{server.base}/play/{game['game_id']}", options))
                         for name, url, options in pages:
-                            context = chromium.new_context(locale="en", **options)
+                            context = chromium.new_context(locale=args.lang, **options)
                             page = context.new_page()
+                            page.add_init_script(f"localStorage.setItem('camelup:lang', '{args.lang}')")
                             stub.attach(page)
                             if name.startswith("phone"):  # the seat of the player whose turn it is
                                 page.goto(server.join_url(game, game["next_player"]))
@@ -65,7 +68,8 @@ def main() -> None:
                                 stub.report = CAMERA[camera]
                                 page.goto(url)
                                 settled(page, count, camera)
-                                page.screenshot(path=out / f"{name}-{edition}-{count}p-{camera}.png")
+                                shot = f"{name}-{edition}-{count}p-{camera}-{args.moment}-{args.lang}.png"
+                                page.screenshot(path=out / shot)
                             context.close()
                         print(f"{edition}, {count} players: {len(pages) * len(cameras)} screenshots", flush=True)
                 chromium.close()

@@ -101,9 +101,35 @@ def small_text(page, smallest: float) -> list[str]:
     }""", smallest)
 
 
-@pytest.mark.parametrize(("edition", "players"), [("2018", 6), ("2018", 8), ("2014", 8), ("2014", 2)])
-def test_the_table_screen_shows_the_whole_game_at_a_glance(server, browser, edition, players):
-    game = busy_game(server, edition, players)
+def check_table(page, where: str, players: int, camera: str, smallest: float) -> None:
+    """The whole game in sight on the table screen: see the module's docstring."""
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    found = page.evaluate(BOXES, TABLE)
+    assert found["scroll"] == [width, height], f"{where}: the table screen scrolls {found['scroll']}"
+    assert len(found["players"]) == players, where
+    assert len(found["spaces"]) == 16, where
+    hidden = [problem for what in ("players", "spaces", "banner", "headline", "cause", "stacks", "ticker")
+              for problem in fully_seen(found, what)]
+    assert hidden == [], f"{where}: not in sight: {hidden}"
+    assert found["banner"], f"{where}: the move to make is not shown"
+    if camera == "off":
+        assert found["camera"] == [], where
+    else:
+        assert found["headline"], f"{where}: the camera's word is not shown"
+    if camera == "differs":
+        assert found["cause"], f"{where}: the most likely cause is not shown"
+    assert overlapping(found, TABLE_PARTS) == [], where
+    board = page.locator("#board").bounding_box()
+    for part in ("banner", "camera", "players"):  # the panel never slides over the track
+        for item in found[part]:
+            assert item["shown"]["left"] >= board["x"] + board["width"] - 1, f"{where}: {part} over the board"
+    assert small_text(page, smallest) == [], where
+
+
+@pytest.mark.parametrize(("edition", "players", "moment"), [
+    ("2018", 6, "mid-leg"), ("2018", 8, "mid-leg"), ("2018", 8, "leg-over"), ("2014", 8, "undo"), ("2014", 2, "setup")])
+def test_the_table_screen_shows_the_whole_game_at_a_glance(server, browser, edition, players, moment):
+    game = busy_game(server, edition, players, moment)
     stub = CameraStub(CAMERA["off"])
     errors: list[str] = []
     for width, height, smallest in TVS:
@@ -113,27 +139,32 @@ def test_the_table_screen_shows_the_whole_game_at_a_glance(server, browser, edit
             stub.report = CAMERA[camera]
             page.goto(server.table_url(game))
             settled(page, players, camera)
-            found = page.evaluate(BOXES, TABLE)
-            where = f"{edition}, {players} players, {width}x{height}, camera {camera}"
-            assert found["scroll"] == [width, height], f"{where}: the table screen scrolls {found['scroll']}"
-            assert len(found["players"]) == players, where
-            assert len(found["spaces"]) == 16, where
-            hidden = [problem for what in ("players", "spaces", "banner", "headline", "cause", "stacks", "ticker")
-                      for problem in fully_seen(found, what)]
-            assert hidden == [], f"{where}: not in sight: {hidden}"
-            assert found["banner"], f"{where}: the move to make is not shown"
-            if camera == "off":
-                assert found["camera"] == [], where
-            else:
-                assert found["headline"], f"{where}: the camera's word is not shown"
-            if camera == "differs":
-                assert found["cause"], f"{where}: the most likely cause is not shown"
-            assert overlapping(found, TABLE_PARTS) == [], where
-            board = page.locator("#board").bounding_box()
-            for part in ("banner", "camera", "players"):  # the panel never slides over the track
-                for item in found[part]:
-                    assert item["shown"]["left"] >= board["x"] + board["width"] - 1, f"{where}: {part} over the board"
-            assert small_text(page, smallest) == [], where
+            check_table(page, f"{edition}, {players} players, {moment}, {width}x{height}, camera {camera}", players,
+                        camera, smallest)
+        page.context.close()
+    assert errors == []
+
+
+def test_the_players_stay_in_sight_under_every_banner_at_once(server, browser):
+    """The longest moment in French (the move onto a tile, the leg's ranking), the pyramid asking for a hand
+    and the camera's difference, with eight players: the players move into two columns rather than out of sight."""
+    game = busy_game(server, "2018", 8, "leg-over")
+    errors: list[str] = []
+    for width, height, smallest in TVS:
+        page = new_page(browser, errors, "table", "fr", viewport={"width": width, "height": height})
+        CameraStub(CAMERA["differs"]).attach(page)
+        page.goto(server.table_url(game))
+        settled(page, 8, "differs")
+        expect(page.locator("#banner .banner-sub")).to_contain_text("Manche 1 finie")
+        page.evaluate("""() => {  // the pyramid's notice, as the server sends it with a stuck die
+          const notice = document.getElementById('pyramid-notice');
+          notice.hidden = false;
+          notice.textContent = 'The pyramid is stuck: a die did not drop. Lift the pyramid and shake it gently.';
+          window.dispatchEvent(new Event('resize'));
+        }""")
+        check_table(page, f"every banner, {width}x{height}", 8, "differs", smallest)
+        rows = [page.locator("#players li").nth(i).bounding_box() for i in range(8)]
+        assert len({round(row["x"]) for row in rows}) == 2, "the players are not in two columns"
         page.context.close()
     assert errors == []
 

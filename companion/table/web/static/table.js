@@ -44,15 +44,17 @@
 
   // Everything on one screen, whatever the number of players, the banner's length and the camera's news: when
   // the panel overflows, the details that are also on the phones give way first (the camera's list of
-  // differences, the older ticker lines, the names under the piles), then the rows grow thinner. Never the
-  // players, the board, or the camera's headline and cause.
+  // differences, the older ticker lines, the names under the piles), then the rows grow thinner, then the
+  // ticker and the join code step aside; at last the players sit in two columns (the ticker back if it fits).
+  // Never the players, the board, or the camera's headline and cause.
   const panel = document.getElementById("panel");
-  const LEVELS = ["roomy", "snug", "tight", "tighter"];
+  const LEVELS = ["roomy", "snug", "tight", "tighter", "tightest", "crowded", "packed"];
   // Measured in fractions of a pixel (scrollHeight rounds): a row cut by one pixel is a row cut.
   const below = (inner, outer) => inner && inner.getBoundingClientRect().bottom > outer.getBoundingClientRect().bottom + 0.25;
   function overflowing() {
     const players = panel.querySelector(".players-box");
-    return below(panel.querySelector(".foot"), panel) || below(players.querySelector(".players > li:last-child"), players);
+    const rows = [...players.querySelectorAll(".players > li")];
+    return below(panel.querySelector(".foot"), panel) || rows.some((row) => below(row, players));
   }
   function fit() {
     let level = 0;
@@ -67,6 +69,7 @@
       ? Object.fromEntries(state.leg_scoring.players.map((p) => [p.player, p])) : {};
     const list = document.getElementById("players");
     list.dataset.count = state.players.length;  // the rows' size: fewer players, bigger rows
+    list.style.setProperty("--rows", Math.ceil(state.players.length / 2));  // in two columns, when crowded
     list.replaceChildren(...state.players.map((player) => {
       const tickets = state.leg_tickets.filter((ticket) => ticket.owner === player).map((ticket) => ticketEl(ticket.camel, ticket.value, "small"));
       const pyramid = state.pyramid_tickets[player] || 0;
