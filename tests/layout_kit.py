@@ -79,6 +79,25 @@ def busy_game(server: Server, edition: str, players: int, moment: str = "mid-leg
     return game
 
 
+def finished_game(server: Server, players: int) -> dict[str, Any]:
+    """A 2018 race of ``players`` played to its end: a finish card each, a leg ticket now and then, draws of 3."""
+    game = server.create(NAMES[:players], {"track": SETUPS["2018"]}, edition="2018")
+    index = 0
+    while not (state := _state(server, game))["game_over"]:
+        legal = state["legal"]
+        if index < players and legal["finish_cards"]:
+            camel = state["racing_camels"][index % len(state["racing_camels"])]
+            action = {"type": "finish_bet", "pile": "winner" if index % 2 == 0 else "loser", "camel": camel}
+        elif index % 7 == 3 and legal["leg_bets"]:
+            action = {"type": "leg_bet", "camel": legal["leg_bets"][0]["camel"]}
+        else:
+            action = _pick("pyramid", legal, state, index)
+        server.act(game, legal["player"], **action)
+        index += 1
+    game["final_money"] = state["race_scoring"]["final_money"]
+    return game
+
+
 def _state(server: Server, game: dict[str, Any]) -> dict[str, Any]:
     _, state = request(server.port, "GET", f"/api/games/{game['game_id']}/state", None, game["host_token"])
     return state

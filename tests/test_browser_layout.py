@@ -10,7 +10,7 @@ to look at."""
 import pytest
 
 from tests.browser_kit import PHONE, new_page
-from tests.layout_kit import CAMERA, CameraStub, busy_game, settled
+from tests.layout_kit import CAMERA, CameraStub, busy_game, finished_game, settled
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -165,6 +165,36 @@ def test_the_players_stay_in_sight_under_every_banner_at_once(server, browser):
         check_table(page, f"every banner, {width}x{height}", 8, "differs", smallest)
         rows = [page.locator("#players li").nth(i).bounding_box() for i in range(8)]
         assert len({round(row["x"]) for row in rows}) == 2, "the players are not in two columns"
+        page.context.close()
+    assert errors == []
+
+
+def test_the_finale_fits_with_eight_players_and_ties_share_their_step(server, browser):
+    game = finished_game(server, 8)
+    money = game["final_money"]
+    podium = {player for player, amount in money.items() if sum(other > amount for other in money.values()) < 3}
+    errors: list[str] = []
+    for width, height, smallest in TVS:
+        page = new_page(browser, errors, "table", viewport={"width": width, "height": height}, reduced_motion="reduce")
+        page.goto(server.table_url(game))
+        expect(page.locator("#running li")).to_have_count(8)
+        names = page.evaluate("""() => [...document.querySelectorAll('#running li')].map((row) => {
+          const who = row.querySelector('.who').getBoundingClientRect();
+          const bar = row.querySelector('.bar').getBoundingClientRect();
+          return [row.querySelector('.who').scrollWidth <= Math.ceil(who.width), who.right <= bar.left + 0.5];
+        })""")
+        assert names == [[True, True]] * 8, f"{width}x{height}: a name runs into its bar or is cut: {names}"
+        expect(page.locator("#winners")).to_be_visible(timeout=30000)
+        found = page.evaluate(BOXES, {"title": ".reveal-title", "winners": "#winners", "steps": ".podium .step",
+                                      "standings": "#finale .standings li", "coach": "#finale a"})
+        assert found["scroll"] == [width, height], f"{width}x{height}: the finale scrolls"
+        assert len(found["standings"]) == 8
+        unseen = [problem for what in ("title", "winners", "steps", "standings", "coach")
+                  for problem in fully_seen(found, what)]
+        assert unseen == [], f"{width}x{height}: not in sight: {unseen}"
+        on_podium = set(page.locator(".podium .step .names bdi").all_inner_texts())
+        assert on_podium == podium, "everyone placed first to third stands on the podium, ties too"
+        assert small_text(page, smallest) == [], f"{width}x{height}"
         page.context.close()
     assert errors == []
 

@@ -172,11 +172,16 @@
 
   function showFinale(end, finale) {
     const race = end.race_scoring;
-    const order = rankedMoney(race.final_money);  // the podium: the first three places, ties side by side
-    const podium = el("div", { class: "podium" }, [1, 0, 2].filter((i) => order[i]).map((i) => {
-      const [player, amount, rank] = order[i];
-      return el("div", { class: `step step-${Math.min(rank, 3)}` }, el("b", {}, player), el("span", {}, money(amount)),
-        el("div", { class: "block" }, String(rank)));
+    // The podium: places 1 to 3, everyone tied for a place on its step (two third places both stand on it).
+    const places = new Map();
+    rankedMoney(race.final_money).filter(([, , rank]) => rank <= 3).forEach(([player, amount, rank]) => {
+      if (!places.has(rank)) places.set(rank, { players: [], amount });
+      places.get(rank).players.push(player);
+    });
+    const podium = el("div", { class: "podium" }, [2, 1, 3].filter((rank) => places.has(rank)).map((rank) => {
+      const { players, amount } = places.get(rank);
+      return el("div", { class: `step step-${rank}` }, el("b", { class: "names" }, players.map((player) => el("bdi", {}, player))),
+        el("span", {}, money(amount)), el("div", { class: "block" }, String(rank)));
     }));
     finale.replaceChildren(el("p", { class: "winners", id: "winners" }, `🏆 ${winnersText(race)}`),
       el("div", { class: "finale-grid" }, podium, standingsEl(race)),
