@@ -139,8 +139,13 @@ def test_the_table_screen_shows_the_whole_game_at_a_glance(server, browser, edit
             stub.report = CAMERA[camera]
             page.goto(server.table_url(game))
             settled(page, players, camera)
-            check_table(page, f"{edition}, {players} players, {moment}, {width}x{height}, camera {camera}", players,
-                        camera, smallest)
+            where = f"{edition}, {players} players, {moment}, {width}x{height}, camera {camera}"
+            check_table(page, where, players, camera, smallest)
+            if camera == "differs":  # and with each colour's chance to lead the leg under its pile
+                page.check("#odds-toggle")
+                expect(page.locator(".stack-box .odds")).to_have_count(5)
+                check_table(page, f"{where}, odds on", players, camera, smallest)
+                page.uncheck("#odds-toggle")
         page.context.close()
     assert errors == []
 
