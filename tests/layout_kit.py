@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+from urllib.parse import urljoin
 
 from tests.browser_kit import Server
 from tests.test_crash import request
@@ -120,6 +121,13 @@ def _pick(kind: str, legal: dict[str, Any], state: dict[str, Any], index: int) -
     return None
 
 
+def load(page, url: str) -> None:
+    """Open ``url`` afresh: the pages drop the token from their address, so going to the same address with it
+    again would only move to a fragment of the page already shown."""
+    page.goto(urljoin(url, "/healthz"))  # another page of the same site (its start scripts run there too)
+    page.goto(url)
+
+
 class CameraStub:
     """Answers a page's camera requests with :attr:`report` (change it, then load the page again)."""
 
@@ -140,11 +148,10 @@ def settled(page, players: int, camera: str) -> None:
         page.locator("#players li").nth(players - 1).wait_for(timeout=10000)
     else:
         page.locator("#actions > *").first.wait_for(timeout=10000)
-    box = page.locator("#camera")
-    if camera == "off":
-        page.wait_for_timeout(300)  # the camera's first answer hides the box
+    if camera == "off":  # the camera's first answer hides the box
+        page.wait_for_selector("#camera[hidden][data-verdict='']", state="attached", timeout=10000)
     elif camera == "waiting":
-        box.locator("p").first.wait_for(timeout=10000)
+        page.wait_for_selector("#camera:not([hidden])[data-verdict=''] > p", timeout=10000)
     else:
         page.wait_for_selector(f'#camera[data-verdict="{camera}"]', timeout=10000)
     page.evaluate("document.fonts.ready.then(() => true)")

@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 from tests.browser_kit import CHROMIUM, CHROMIUM_ARGS, PHONE, SHOTS, Server
-from tests.layout_kit import CAMERA, MOMENTS, CameraStub, busy_game, settled
+from tests.layout_kit import CAMERA, MOMENTS, CameraStub, busy_game, load, settled
 from tests.test_crash import free_port, start_server
 
 TVS = {"1920x1080": (1920, 1080), "1280x720": (1280, 720)}
@@ -66,7 +66,7 @@ def main() -> None:
                                 page.wait_for_url(f"**/play/{game['game_id']}")
                             for camera in cameras:
                                 stub.report = CAMERA[camera]
-                                page.goto(url)
+                                load(page, url)
                                 settled(page, count, camera)
                                 shot = f"{name}-{edition}-{count}p-{camera}-{args.moment}-{args.lang}.png"
                                 page.screenshot(path=out / shot)

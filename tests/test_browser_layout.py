@@ -10,7 +10,7 @@ to look at."""
 import pytest
 
 from tests.browser_kit import PHONE, new_page
-from tests.layout_kit import CAMERA, CameraStub, busy_game, finished_game, settled
+from tests.layout_kit import CAMERA, CameraStub, busy_game, finished_game, load, settled
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -137,7 +137,7 @@ def test_the_table_screen_shows_the_whole_game_at_a_glance(server, browser, edit
         stub.attach(page)
         for camera in CAMERA:
             stub.report = CAMERA[camera]
-            page.goto(server.table_url(game))
+            load(page, server.table_url(game))
             settled(page, players, camera)
             where = f"{edition}, {players} players, {moment}, {width}x{height}, camera {camera}"
             check_table(page, where, players, camera, smallest)
