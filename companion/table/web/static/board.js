@@ -85,7 +85,7 @@ function drawCamelInSpace(camel, space, height, stackLength, crazy) {
   const group = svgEl("g", { class: "camel", "data-camel": camel, "data-space": space });
   group.appendChild(camelFigure(camel, origin.x + 3, origin.y + y(height), figureWidth, crazy));
   const name = camelName(camel);
-  const room = CELL - 8 - figureWidth;
+  const room = CELL - 13 - figureWidth;  // clear of the space's border
   // A long name is narrowed to fit its space rather than spill into the next one.
   const narrow = name.length * nameSize * 0.6 > room;
   group.appendChild(svgEl("text", { x: origin.x + 5 + figureWidth, y: origin.y + y(height) + row * 0.5 + nameSize * 0.36,
