@@ -63,6 +63,7 @@
   }
   new MutationObserver(fit).observe(document.getElementById("camera"), { childList: true, subtree: true, attributes: true, attributeFilter: ["hidden"] });
   window.addEventListener("resize", fit);
+  if (document.fonts) document.fonts.ready.then(fit);  // an emoji font loading late changes the lines' heights
 
   function renderPlayers() {
     const scored = state.leg_scoring && state.last_action && state.last_action.leg_over
