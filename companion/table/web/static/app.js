@@ -352,8 +352,10 @@ function labelledEls(label, node) {
 }
 
 // The verdict as the camera box shows it: a calm line when the board matches, the most likely cause and the
-// differences when it differs, a neutral note naming the spaces not clear when the camera cannot tell.
-function verdictEls(verdict) {
+// differences when it differs, a neutral note naming the spaces not clear when the camera cannot tell. On a
+// phone the differences fold under one line when there is a cause (the controls stay in sight); the table
+// screen, which nobody taps, lists them.
+function verdictEls(verdict, { fold = false } = {}) {
   const kind = verdictKind(verdict);
   if (kind === "matches") return [el("p", { class: "camera-verdict matches" }, el("span", { "aria-hidden": "true" }, "✓ "), t("camera_verdict.matches"))];
   if (kind === "cannot-tell") {
@@ -363,9 +365,10 @@ function verdictEls(verdict) {
   }
   const why = mostLikelyText(verdict);
   const differences = verdict.differences || [];
+  const list = differences.length ? el("ul", { class: "camera-differences" }, differences.map((text) => el("li", {}, text))) : null;
   return [el("p", { class: "camera-verdict differs instruction" }, t("camera_verdict.differs")),
     why ? el("p", { class: "camera-why" }, labelledEls(t("camera_most_likely"), why)) : null,
-    differences.length ? el("ul", { class: "camera-differences" }, differences.map((text) => el("li", {}, text))) : null];
+    list && fold && why ? el("details", { class: "camera-details" }, el("summary", {}, t("camera_differences", { n: differences.length })), list) : list];
 }
 
 // Today's words for the camera's state when there is no verdict: a reading's differences, or the state.
@@ -379,7 +382,7 @@ function stateEls(camera) {
     differences.length ? el("ul", {}, differences.map((text) => el("li", {}, text))) : null];
 }
 
-function watchCamera(box, gameId, token, { host = false, onState = () => {} } = {}) {
+function watchCamera(box, gameId, token, { host = false, tv = false, onState = () => {} } = {}) {
   let offered = null;  // the correction the host's button was shown for
   let shown = "";  // the report on screen: the same words again are not drawn again (a focused button keeps focus)
   async function correct() {
@@ -413,16 +416,21 @@ function watchCamera(box, gameId, token, { host = false, onState = () => {} } = 
       }
       box.dataset.verdict = kind;
       offered = kind === "differs" && verdict.correction ? verdict.correction : null;
-      box.replaceChildren(...[el("h2", {}, t("camera")),
-        ...(verdict ? verdictEls(verdict) : stateEls(camera)),
+      const open = box.querySelector(".camera-details[open]");  // a list someone unfolded stays unfolded
+      // The placement assistant shows the room: its link carries the host's token, so only the host has it.
+      const placement = host ? el("a", { class: `button-link${["board not found", "unavailable"].includes(camera.state) ? " primary" : ""}`,
+        id: "placement-link", href: `/camera/placement?game=${encodeURIComponent(gameId)}&token=${encodeURIComponent(token)}` },
+      t("placement_link")) : null;
+      box.replaceChildren(...[
+        // The heading and, for the host, the placement assistant's link on one line: the box costs one line less.
+        el("div", { class: "camera-head" }, el("h2", {}, t("camera")), placement),
+        ...(verdict ? verdictEls(verdict, { fold: !tv }) : stateEls(camera)),
         host && offered ? el("button", { type: "button", id: "camera-correct", onclick: correct }, t("camera_correct")) : null,
         // Whether the camera learnt this table's colours from a board the game confirmed (the host's concern).
         host && camera.learnt ? el("p", { class: "muted camera-learnt" }, labelledEls(t("camera_learnt"), serverWords(camera.learnt))) : null,
-        // The placement assistant shows the room: its link carries the host's token, so only the host has it.
-        host ? el("p", {}, el("a", { class: `button-link${["board not found", "unavailable"].includes(camera.state) ? " primary" : ""}`,
-          id: "placement-link",
-          href: `/camera/placement?game=${encodeURIComponent(gameId)}&token=${encodeURIComponent(token)}` },
-        t("placement_link"))) : null].filter(Boolean));
+      ].filter(Boolean));
+      const details = box.querySelector(".camera-details");
+      if (open && details) details.open = true;
     } catch (_) { box.hidden = true; shown = ""; }
   }
   show();

@@ -85,7 +85,7 @@ function drawCamelInSpace(camel, space, height, stackLength, crazy) {
   const group = svgEl("g", { class: "camel", "data-camel": camel, "data-space": space });
   group.appendChild(camelFigure(camel, origin.x + 3, origin.y + y(height), figureWidth, crazy));
   const name = camelName(camel);
-  const room = CELL - 8 - figureWidth;
+  const room = CELL - 13 - figureWidth;  // clear of the space's border
   // A long name is narrowed to fit its space rather than spill into the next one.
   const narrow = name.length * nameSize * 0.6 > room;
   group.appendChild(svgEl("text", { x: origin.x + 5 + figureWidth, y: origin.y + y(height) + row * 0.5 + nameSize * 0.36,
@@ -118,7 +118,10 @@ function renderBoard(svg, state, { centre = true } = {}) {
       svg.appendChild(svgEl("rect", { x: x + 10, y: y + 30, width: CELL - 20, height: 60, rx: 8,
         fill: plus ? "#bfe8bf" : "#f5c0c0", stroke: plus ? "#1e6b2e" : "#8f1d1d", "stroke-width": 3 }));
       svg.appendChild(svgEl("text", { x: x + CELL / 2, y: y + 56, "text-anchor": "middle", class: "tile-sign" }, plus ? "+1" : "−1"));
-      svg.appendChild(svgEl("text", { x: x + CELL / 2, y: y + 80, "text-anchor": "middle", class: "tile-owner" }, tile.owner));
+      // A long name is narrowed to the tile rather than spill over the next space (as the camels' names are).
+      const room = CELL - 26, narrow = tile.owner.length * 17 * 0.62 > room;
+      svg.appendChild(svgEl("text", { x: x + CELL / 2, y: y + 80, "text-anchor": "middle", class: "tile-owner",
+        textLength: narrow ? room : null, lengthAdjust: narrow ? "spacingAndGlyphs" : null }, tile.owner));
     }
   }
   // The finish line between 16 and 1, chequered.

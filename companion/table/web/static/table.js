@@ -36,14 +36,42 @@
       const pile = el("div", { class: "stack", style: `--depth:${Math.max(left.length - 1, 0)}` },
         left.length ? ticketEl(camel, left[0]) : el("span", { class: "ticket empty" }, camelIcon(camel, 38), el("span", { class: "ticket-name" }, camelName(camel)), el("b", { class: "ticket-value" }, "—")));
       const chance = odds && odds.leg[camel] ? el("div", { class: "odds" }, t("odds_first", { p: Math.round(100 * odds.leg[camel].first) })) : null;
-      return el("div", { class: "stack-box", "aria-label": t("stack_words_tickets", { camel: camelName(camel), values: left.join(", ") || t("none") }) }, pile, chance);
+      // The name under the pile rather than on the ticket: five piles in one row, the value as big as on the box's tickets.
+      return el("div", { class: "stack-box", "aria-label": t("stack_words_tickets", { camel: camelName(camel), values: left.join(", ") || t("none") }) },
+        pile, el("div", { class: "stack-name", "aria-hidden": "true" }, camelName(camel)), chance);
     }));
   }
+
+  // Everything on one screen, whatever the number of players, the banner's length and the camera's news: when
+  // the panel overflows, the details that are also on the phones give way first (the camera's list of
+  // differences, the older ticker lines, the names under the piles), then the rows grow thinner, then the
+  // ticker and the join code step aside; at last the players sit in two columns (the ticker back if it fits).
+  // Never the players, the board, or the camera's headline and cause.
+  const panel = document.getElementById("panel");
+  const LEVELS = ["roomy", "snug", "tight", "tighter", "tightest", "crowded", "packed"];
+  // Measured in fractions of a pixel (scrollHeight rounds): a row cut by one pixel is a row cut.
+  const below = (inner, outer) => inner && inner.getBoundingClientRect().bottom > outer.getBoundingClientRect().bottom + 0.25;
+  function overflowing() {
+    const players = panel.querySelector(".players-box");
+    const rows = [...players.querySelectorAll(".players > li")];
+    return below(panel.querySelector(".foot"), panel) || rows.some((row) => below(row, players));
+  }
+  function fit() {
+    let level = 0;
+    panel.dataset.fit = LEVELS[level];
+    while (overflowing() && level < LEVELS.length - 1) panel.dataset.fit = LEVELS[++level];
+  }
+  new MutationObserver(fit).observe(document.getElementById("camera"), { childList: true, subtree: true, attributes: true, attributeFilter: ["hidden"] });
+  window.addEventListener("resize", fit);
+  if (document.fonts) document.fonts.ready.then(fit);  // an emoji font loading late changes the lines' heights
 
   function renderPlayers() {
     const scored = state.leg_scoring && state.last_action && state.last_action.leg_over
       ? Object.fromEntries(state.leg_scoring.players.map((p) => [p.player, p])) : {};
-    document.getElementById("players").replaceChildren(...state.players.map((player) => {
+    const list = document.getElementById("players");
+    list.dataset.count = state.players.length;  // the rows' size: fewer players, bigger rows
+    list.style.setProperty("--rows", Math.ceil(state.players.length / 2));  // in two columns, when crowded
+    list.replaceChildren(...state.players.map((player) => {
       const tickets = state.leg_tickets.filter((ticket) => ticket.owner === player).map((ticket) => ticketEl(ticket.camel, ticket.value, "small"));
       const pyramid = state.pyramid_tickets[player] || 0;
       const partner = partnerOf(state, player);
@@ -66,7 +94,7 @@
   async function loadOdds() {
     const wanted = document.getElementById("odds-toggle").checked && state && !state.game_over;
     odds = wanted ? await api("GET", `/api/games/${gameId}/odds`, token).catch(() => null) : null;
-    if (state) renderStacks();
+    if (state) { renderStacks(); fit(); }
   }
 
   function render(next) {
@@ -84,6 +112,7 @@
     renderStacks();
     renderPlayers();
     renderTicker();
+    fit();
     if (!before || before.version !== state.version) {
       const now = instructionOf(state);
       announce([state.last_action ? actionText(state.last_action) : "", now ? now.text : "", turn.textContent].filter(Boolean).join(". "));
@@ -144,11 +173,16 @@
 
   function showFinale(end, finale) {
     const race = end.race_scoring;
-    const order = rankedMoney(race.final_money);  // the podium: the first three places, ties side by side
-    const podium = el("div", { class: "podium" }, [1, 0, 2].filter((i) => order[i]).map((i) => {
-      const [player, amount, rank] = order[i];
-      return el("div", { class: `step step-${Math.min(rank, 3)}` }, el("b", {}, player), el("span", {}, money(amount)),
-        el("div", { class: "block" }, String(rank)));
+    // The podium: places 1 to 3, everyone tied for a place on its step (two third places both stand on it).
+    const places = new Map();
+    rankedMoney(race.final_money).filter(([, , rank]) => rank <= 3).forEach(([player, amount, rank]) => {
+      if (!places.has(rank)) places.set(rank, { players: [], amount });
+      places.get(rank).players.push(player);
+    });
+    const podium = el("div", { class: "podium" }, [2, 1, 3].filter((rank) => places.has(rank)).map((rank) => {
+      const { players, amount } = places.get(rank);
+      return el("div", { class: `step step-${rank}` }, el("b", { class: "names" }, players.map((player) => el("bdi", {}, player))),
+        el("span", {}, money(amount)), el("div", { class: "block" }, String(rank)));
     }));
     finale.replaceChildren(el("p", { class: "winners", id: "winners" }, `🏆 ${winnersText(race)}`),
       el("div", { class: "finale-grid" }, podium, standingsEl(race)),
@@ -163,9 +197,10 @@
     document.getElementById("join-qr").dataset.url = info.url;
     document.getElementById("join-qr").alt = t("join_hint");
     document.getElementById("join").hidden = false;
+    fit();
   }).catch(() => {});
 
-  watchCamera(document.getElementById("camera"), gameId, token);
+  watchCamera(document.getElementById("camera"), gameId, token, { tv: true });
   document.getElementById("odds-toggle").addEventListener("change", loadOdds);
   languageSwitch(document.getElementById("lang"), () => { revealFor = null; if (state) { const s = state; state = null; render(s); } });
   live(gameId, token, render, { onStatus: connectionStatus });
