@@ -110,6 +110,38 @@ def test_a_tile_of_a_camels_colour_is_not_that_camel_wherever_its_motif_leaves_b
     assert "green" not in reading.unseen
 
 
+def test_a_disc_of_a_camels_colour_on_a_tile_is_not_that_camel(table, colours):
+    """A spectator tile covers its space (no camel ever stands on one): its face unlike the board, its printed
+    disc the white camel's colour. With the white camel off the board, the blind reading does not put it on the
+    disc (it did: its face was nearer the board's colour than any camel's, so the ground around the disc looked
+    like the board); it is unseen. For a judged board, what the covered space shows does not count."""
+    image, _ = render_scene(table, TRACK, seed=8, tier="clean")
+    scorer = scorer_of(table, colours, image)
+    window = scorer._windows[5]
+    white = window.evidence[..., scorer.names.index("white")] > 0.5
+    x0, y0 = window.origin
+    height, width = white.shape
+    white_bgr = np.median(image[y0 : y0 + height, x0 : x0 + width][white], axis=0)
+    without_white = {**TRACK, 5: ["blue"]}
+    image, _ = render_scene(table, without_white, seed=8, tier="clean")
+    corners = np.array(table.template.spaces[7], float)
+    middle = corners.mean(axis=0)
+    painted = image.copy()
+    face = scorer.pose.project(np.column_stack([middle + (corners - middle) * 0.8, np.zeros(4)]))
+    cv2.fillConvexPoly(painted, np.round(face).astype(np.int32), (200, 120, 120))
+    angles = np.linspace(0, 2 * np.pi, 32, endpoint=False)
+    disc = middle + 14 * np.column_stack([np.cos(angles), 0.8 * np.sin(angles)])
+    pixels = scorer.pose.project(np.column_stack([disc, np.zeros(len(disc))]))
+    cv2.fillConvexPoly(painted, np.round(pixels).astype(np.int32), tuple(int(c) for c in white_bgr))
+    reading, scorer = read_with_scorer(CONFIG, table.template, colours.profiles, painted, colours.board_bgr)
+    assert 7 not in reading.track and reading.unseen == ("white",)
+    assert reading.track == without_white
+    on_tile = {**without_white, 7: ["white"]}
+    assert scorer.covered(on_tile, 7) and not scorer.covered(without_white, 5)
+    assert scorer.stack_cost(7, ["white"], on_tile) == scorer.fit.covered_cost
+    assert scorer.stack_cost(7, ["white", "green"], on_tile) == 2 * scorer.fit.covered_cost
+
+
 def test_only_spaces_further_from_the_camera_can_be_hidden_by_a_stack(table, colours):
     image, _ = render_scene(table, TRACK, seed=9, tier="clean")
     scorer = scorer_of(table, colours, image)

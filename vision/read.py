@@ -139,12 +139,22 @@ def sample_colours(image: np.ndarray, points: np.ndarray, radius: int) -> np.nda
 
 
 def rim_colours(config: ReadConfig, template: BoardTemplate, pose: Pose, image: np.ndarray) -> dict[int, np.ndarray]:
+    """Each space's own colour where no camel stands (see :func:`rim_samples`)."""
+    return rim_samples(config, template, pose, image)[0]
+
+
+def rim_samples(
+    config: ReadConfig, template: BoardTemplate, pose: Pose, image: np.ndarray
+) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
     """Each space's own colour where no camel stands, from samples all around its rim (``RIM_POINTS`` along each
     edge). What stands on a space covers some of them: a white camel near a corner is brighter than any board,
     a tall stack of dark camels or a shadow darker. So a space's usual sample (the one at ``RIM_RANK`` by
     brightness) is checked against the two spaces of its tone on either side (boards print the spaces in two
     alternating tones, see :func:`light_at`): its colour is its own sample nearest to the middle of the three.
-    Spaces outside the picture are left out."""
+    Spaces outside the picture are left out.
+
+    Returns each space's colour, and its usual sample as it is (a start space printed lighter than its tone, a
+    tile or a card over its rim)."""
     spaces = sorted(template.spaces)
     steps = np.arange(RIM_POINTS) / RIM_POINTS
     rim = []
@@ -171,7 +181,7 @@ def rim_colours(config: ReadConfig, template: BoardTemplate, pose: Pose, image: 
         # Nothing of the board's tone all around it: a tile, a card or a hand covers the space; its board
         # is its neighbours' tone (what covers it is then unlike the board, as it is).
         found[space] = nearest if _shade_apart(nearest, middle) <= RIM_COVERED else middle
-    return found
+    return found, usual
 
 
 def _shade_apart(colour: np.ndarray, board: np.ndarray) -> float:
@@ -185,9 +195,9 @@ def _shade_apart(colour: np.ndarray, board: np.ndarray) -> float:
 RIM_POINTS = 4
 """Samples along each edge of a space's rim (from each corner on)."""
 RIM_RANK = 0.55
+"""Which of a space's rim samples is its colour, from the darkest (0) to the brightest (1)."""
 RIM_COVERED = 0.08
 """A space whose rim has no sample this near a shade of its tone (a share of white) is covered."""
-"""Which of a space's rim samples is its colour, from the darkest (0) to the brightest (1)."""
 
 
 def light_at(template: BoardTemplate, rims: dict[int, np.ndarray], space: int) -> np.ndarray:
@@ -245,6 +255,8 @@ class Observation:
     """Where the markers were found (in the whole picture): the next frame looks for them there first."""
     rims: dict[int, np.ndarray] = field(default_factory=dict)
     """Each space's own colour where no camel stands (:func:`rim_colours`); spaces outside the picture left out."""
+    prints: dict[int, np.ndarray] = field(default_factory=dict)
+    """Each space's usual rim sample, even where unlike its tone (see :func:`rim_samples`)."""
     problems: list[str] = field(default_factory=list)
 
 
@@ -265,9 +277,9 @@ def observe(
     pose = camera_pose(location, (image.shape[1], image.shape[0]), template)
     region, pose = board_region(config, template, image, pose)
     camera_at = -pose.rotation.T @ pose.translation
-    rims = rim_colours(config, template, pose, region)
+    rims, prints = rim_samples(config, template, pose, region)
     problems = [f"space {space} is outside the picture" for space in template.spaces if space not in rims]
-    return Observation(pose, camera_at, region, location, rims, problems)
+    return Observation(pose, camera_at, region, location, rims, prints, problems)
 
 
 def read_board(
@@ -314,7 +326,12 @@ def read_with_scorer(
     if not scorer.spaces:
         problems = [*seen.problems, "no space of the board is in the picture"]
         return Reading({}, 0.0, problems, tuple(camels)), scorer
-    track, unseen = refine(scorer, first_track(scorer), camels)
+    with scorer.reading_blind():
+        track, unseen = refine(scorer, first_track(scorer), camels)
+    # A camel best placed on a covered space (a hand, the pyramid over it) is not seen there: not guessed.
+    covered = {space for space in track if scorer.covered(track, space)}
+    unseen = (*unseen, *(camel for space in sorted(covered) for camel in track[space]))
+    track = {space: stack for space, stack in track.items() if space not in covered}
     placed = [camel for camel in camels if camel not in unseen]
     confidence = float(np.mean([scorer.camel_score(track, camel) for camel in placed])) if placed else 0.0
     problems = [*seen.problems, *(f"the {camel} camel is not seen" for camel in unseen)]

@@ -30,7 +30,8 @@ companion's verdicts use either.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +43,8 @@ from vision.read import BOARD_BGR, Observation, Pose, light_at
 from vision.verify import Verdict, VerifyConfig, judge_costs
 
 Track = Mapping[int, Sequence[str]]
+_Fronts = tuple[tuple[int, int, tuple[str, ...]], ...]
+"""The stacks in front of a space, each with the offset it stands at (see ``SilhouetteScorer._in_front``)."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,18 @@ class FitConfig:
     """How far beyond a camel's own reach its colour is looked for."""
     strong_evidence: float = 0.5
     """A pixel whose evidence for a camel is at least this is surely of its colour."""
+    covered_distance: float = 0.06
+    """A space whose floor (where its stack leaves it in view) is mostly this far from the board's colour is
+    covered: a tile (no camel stands on one), a card, a hand, the pyramid. Its camels cannot be seen: what the
+    picture shows there counts neither for nor against them. The floor of a bare space is mostly within 0.04
+    of it, a tile's 0.06 or more (tuning seeds 100-101)."""
+    covered_cost: float = 0.35
+    """What each camel on a covered space costs when a board is judged: the boards that agree on it pay it
+    alike, and one that moves a camel seen in plain view (however faintly) onto it pays it on top of what it
+    loses where the camel was seen."""
+    blind_covered_cost: float = 1.0
+    """What each camel on a covered space costs while the board is read blind: a camel is not put where it
+    cannot be seen (the white camel onto a tile's white disc) while it fits anywhere in view."""
 
 
 @dataclass
@@ -106,6 +121,13 @@ class _Window:
     """height × width × 3: the pixels divided by the light on this space."""
     boardlike: np.ndarray
     """height × width, -1 to 1: how much nearer each pixel is to the board's colour than to any camel's."""
+    board_distance: np.ndarray
+    """height × width: how far each pixel is from the board's colour (shading aside)."""
+    others: np.ndarray
+    """n × 3: the colour of the spaces of this one's tone (the median of it and the two on either side), in
+    this space's light: what its board is when its own colour misled (a camel's shadow, a printed edge). On the
+    start space, also its rim's usual sample as it is: boards print it unlike its tone, and no tile is ever
+    laid on it (a tile's edge can lie under a space's rim)."""
     middle: np.ndarray
     heading: np.ndarray
     distance: float
@@ -121,6 +143,10 @@ class _Window:
     ring_masks: dict[int, np.ndarray] = field(default_factory=dict)
     floor_mask: np.ndarray | None = None
     doubts: dict[tuple[int, int], float] = field(default_factory=dict)
+    covers: dict[tuple[Any, ...], bool] = field(default_factory=dict)
+    unlike: list[np.ndarray] | None = None
+    floor_unlike: tuple[int, int] | None = None
+    open_floors: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
     strays: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
     strong: list[np.ndarray] | None = None
     strong_sums: list[np.ndarray] | None = None
@@ -179,17 +205,26 @@ class SilhouetteScorer:
                 continue
             (x0, y0), pixels = window
             corrected = pixels.astype(np.float32) / light
-            planes, boardlike = self._evidence(corrected.reshape(-1, 3), board, known)
+            planes, boardlike, board_distance = self._evidence(corrected.reshape(-1, 3), board, known)
+            index = spaces.index(space)
+            tone = np.median([rims[other] for other in (spaces[index - 2], space, spaces[(index + 2) % len(spaces)])
+                              if other in rims], axis=0)
+            start = space == spaces[0] and space in observation.prints
+            others = np.array([tone, observation.prints[space]] if start else [tone], np.float32) / light
             self._windows[space] = _Window(
                 space, (x0, y0), np.ascontiguousarray(planes.T).reshape(*pixels.shape[:2], -1), corrected,
-                boardlike.reshape(pixels.shape[:2]), middle, heading,
+                boardlike.reshape(pixels.shape[:2]), board_distance.reshape(pixels.shape[:2]),
+                others, middle, heading,
                 float(np.linalg.norm(camera_at[:2] - middle)), planes,
             )
         self.spaces = sorted(self._windows)
         self._offsets = self._offset_grid()
         self._stack_cache: dict[tuple[Any, ...], tuple[float, int]] = {}
         self._visible_cache: dict[tuple[Any, ...], np.ndarray] = {}
-        self._lone: dict[int, np.ndarray] = {}
+        self._open_cache: dict[tuple[Any, ...], np.ndarray] = {}
+        self._lone: dict[tuple[int, float], np.ndarray] = {}
+        self.covered_cost = self.fit.covered_cost
+        """What each camel on a covered space costs (see :meth:`reading_blind`)."""
         # A camel whose colour is not known yet (calibrating) is anything unlike the board: no clutter is its.
         self._known_colour = [profile is not None for profile in known]
         self._behind = {space: self._spaces_behind(space) for space in self.spaces}
@@ -217,8 +252,9 @@ class SilhouetteScorer:
 
     def _evidence(
         self, corrected: np.ndarray, board: np.ndarray, known: list[np.ndarray | None]
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Each camel's evidence (camels × pixels) and the board-likeness (pixels) of ``corrected`` (pixels × 3).
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each camel's evidence (camels × pixels), the board-likeness and the distance from the board's colour
+        (pixels) of ``corrected`` (pixels × 3).
         Worked out camels × pixels: numpy is many times faster along a few long rows than many short ones."""
         fit = self.fit
         squares = np.einsum("ij,ij->i", corrected, corrected)
@@ -244,7 +280,7 @@ class SilhouetteScorer:
         # camel there counts for less than what does.
         np.clip(evidence, -1.0, 1.0, out=evidence)
         np.multiply(evidence, fit.unlike_weight, out=evidence, where=evidence < 0)
-        return evidence, np.clip(boardlike, -1.0, 1.0).astype(np.float32)
+        return evidence, np.clip(boardlike, -1.0, 1.0).astype(np.float32), board_distance
 
     # Geometry.
 
@@ -342,9 +378,9 @@ class SilhouetteScorer:
 
     def lone(self, space: int) -> np.ndarray:
         """Each camel's score alone on ``space`` (nothing hiding it): offsets × levels × camels."""
-        scores = self._lone.get(space)
+        scores = self._lone.get((space, self.covered_cost))
         if scores is None:
-            scores = self._lone[space] = _lone_scores(self, space)
+            scores = self._lone[(space, self.covered_cost)] = _lone_scores(self, space)
         return scores
 
     def behind(self, space: int) -> list[int]:
@@ -382,7 +418,7 @@ class SilhouetteScorer:
     def _stack(self, space: int, stack: tuple[str, ...], track: Track | None) -> tuple[float, int]:
         """The stack's cost on ``space`` at its best offset, and that offset."""
         in_front = self._in_front(space, track)
-        key = (space, stack, in_front)
+        key = (space, stack, in_front, self.covered_cost)
         cached = self._stack_cache.get(key)
         if cached is not None:
             return cached
@@ -398,7 +434,8 @@ class SilhouetteScorer:
             lone = self.lone(space)
             alone = sum(lone[:, level, label] for level, label in enumerate(labels[: lone.shape[1]]))
             tried = np.argsort(-alone, kind="stable")[: self.fit.offsets_tried]
-            best = min(((-self._score(window, labels, int(offset), visible), int(offset)) for offset in tried),
+            best = min(((-self._score(window, labels, int(offset), visible, in_front), int(offset))
+                        for offset in tried),
                        key=lambda item: item[0])
             result = (float(best[0]), int(best[1]))
         self._stack_cache[key] = result
@@ -468,16 +505,24 @@ class SilhouetteScorer:
             return layout.shown, layout.areas
         return [pixels[visible[pixels]] for pixels in layout.shown], layout.areas
 
-    def _camel_scores(self, window: _Window, labels: list[int], offset: int, visible: np.ndarray | None) -> list[float]:
+    def _camel_scores(
+        self, window: _Window, labels: list[int], offset: int, visible: np.ndarray | None, in_front: _Fronts = ()
+    ) -> list[float]:
+        if self._covered(window, offset, len(labels), in_front):
+            return [0.0] * len(labels)
         shown, areas = self._shown(window, offset, len(labels), visible)
         return [float(window.planes[label][pixels].sum()) / area
                 for pixels, label, area in zip(shown, labels, areas, strict=True)]
 
-    def _score(self, window: _Window, labels: list[int], offset: int, visible: np.ndarray | None) -> float:
+    def _score(
+        self, window: _Window, labels: list[int], offset: int, visible: np.ndarray | None, in_front: _Fronts = ()
+    ) -> float:
         """A stack's camels' scores at ``offset``, less the ground's doubt (pixels not ``visible`` left out)
-        and the clutter of each camel's colour around it."""
+        and the clutter of each camel's colour around it. On a covered space only ``covered_cost`` counts."""
+        if self._covered(window, offset, len(labels), in_front):
+            return -self.covered_cost * len(labels)
         clutter = sum(self._clutter(window, label, offset, level) for level, label in enumerate(labels))
-        return sum(self._camel_scores(window, labels, offset, visible)) - self._ground_doubt(
+        return sum(self._camel_scores(window, labels, offset, visible, in_front)) - self._ground_doubt(
             window, offset, len(labels), visible
         ) - clutter
 
@@ -500,6 +545,7 @@ class SilhouetteScorer:
         height, width = window.boardlike.shape
         if window.reach is None:
             window.reach = self._reach_corners(window)
+        if window.strong_sums is None:
             # OpenCV's integral image and masked mean take up to four channels at a time, far faster than numpy.
             window.strong = [(window.evidence[..., first : first + 4] >= self.fit.strong_evidence).view(np.uint8)
                              for first in range(0, window.evidence.shape[2], 4)]
@@ -542,9 +588,10 @@ class SilhouetteScorer:
                 space, stack = int(space), tuple(stack)
                 window = self._windows[space]
                 _, offset = self._stack(space, stack, track)
-                visible = self._visible(window, self._in_front(space, track))
+                in_front = self._in_front(space, track)
                 labels = [self._index[name] for name in stack]
-                return self._camel_scores(window, labels, offset, visible)[stack.index(camel)]
+                return self._camel_scores(window, labels, offset, self._visible(window, in_front), in_front)[
+                    stack.index(camel)]
         return 0.0
 
     def _ground_doubt(self, window: _Window, offset: int, count: int, visible: np.ndarray | None) -> float:
@@ -567,6 +614,100 @@ class SilhouetteScorer:
             ring, floor = self._ring_mask(window, offset) & free, self._floor_mask(window) & free
             doubt = window.doubts[(offset, count)] = self._doubt(window.boardlike[ring], window.boardlike[floor])
         return doubt
+
+    def _covered(self, window: _Window, offset: int, count: int, in_front: _Fronts) -> bool:
+        """Whether the floor of the space that a stack of ``count`` at ``offset`` leaves in view, and the stacks
+        ``in_front`` too, is mostly unlike the board (see ``FitConfig.covered_distance``): unlike its own colour
+        and the others it may have (``_Window.others``) alike (one can mislead; a tile is unlike them all)."""
+        key = (offset, count, in_front)
+        covered = window.covers.get(key)
+        if covered is None:
+            floor = self._open_floor(window, offset, count)
+            if in_front:
+                floor = cv2.bitwise_and(floor, self._open_view(window, in_front))
+            # Mostly unlike: the median beyond the limit, counted with OpenCV (called for every stack tried).
+            shown = cv2.countNonZero(floor)
+            covered = shown >= 8 and all(2 * cv2.countNonZero(cv2.bitwise_and(floor, far)) > shown
+                                         for far in self._unlike_board(window))
+            window.covers[key] = covered
+        return covered
+
+    def _may_be_covered(self, window: _Window, offset: int) -> bool:
+        """Whether a lone camel's space at ``offset`` can be covered at all, from areas alone (no drawing): only
+        if the floor's pixels unlike the board outnumber half of what the camel's reach can leave of it."""
+        if window.floor_unlike is None:
+            floor = self._floor_mask(window).view(np.uint8)
+            window.floor_unlike = (cv2.countNonZero(floor),
+                                   cv2.countNonZero(cv2.bitwise_and(floor, next(self._unlike_board(window)))))
+        if window.reach is None:
+            window.reach = self._reach_corners(window)
+        floor, unlike = window.floor_unlike
+        reach = cv2.contourArea(cv2.convexHull(window.reach[0, offset, 0]).astype(np.float32)) / 16
+        return 2 * unlike > floor - reach
+
+    def _unlike_board(self, window: _Window) -> Iterator[np.ndarray]:
+        """The window's pixels (uint8 masks) beyond ``covered_distance`` of its board's colour, then of each
+        of the others (worked out only when asked: most spaces look like their own board)."""
+        limit = self.fit.covered_distance
+        if window.unlike is None:
+            window.unlike = [(window.board_distance > limit).view(np.uint8)]
+        yield window.unlike[0]
+        if len(window.unlike) == 1:
+            pixels = window.corrected.reshape(-1, 3)
+            distances = ray_distances(pixels, window.others, self.fit.board_shading).T
+            window.unlike += [(row > limit).reshape(window.board_distance.shape).view(np.uint8) for row in distances]
+        yield from window.unlike[1:]
+
+    def _open_view(self, window: _Window, in_front: _Fronts) -> np.ndarray:
+        """The window's pixels (uint8 mask) beyond the reach of the stacks ``in_front`` (their heads, tails
+        and legs too, unlike :meth:`_visible`)."""
+        key = (window.space, in_front)
+        view = self._open_cache.get(key)
+        if view is None:
+            view = np.ones(window.boardlike.shape, np.uint8)
+            for front, offset, stack in in_front:
+                other = self._windows[front]
+                if other.reach is None:
+                    other.reach = self._reach_corners(other)
+                shift = (np.array(other.origin) - np.array(window.origin)) * 4
+                for level in range(min(len(stack), other.reach.shape[2])):
+                    hull = cv2.convexHull(other.reach[0, offset, level]).reshape(-1, 2)
+                    cv2.fillConvexPoly(view, hull + shift, 0, cv2.LINE_8, 2)
+            self._open_cache[key] = view
+        return view
+
+    def _open_floor(self, window: _Window, offset: int, count: int) -> np.ndarray:
+        """The space's floor (uint8 mask) beyond the reach of a stack of ``count`` at ``offset``: its camels'
+        heads, tails and legs stick out of their body boxes, their shadows fall around them."""
+        floor = window.open_floors.get((offset, count))
+        if floor is None:
+            if window.reach is None:
+                window.reach = self._reach_corners(window)
+            floor = self._floor_mask(window).astype(np.uint8)
+            for level in range(min(count, window.reach.shape[2])):
+                hull = cv2.convexHull(window.reach[0, offset, level]).reshape(-1, 2)
+                cv2.fillConvexPoly(floor, hull, 0, cv2.LINE_8, 2)
+            window.open_floors[(offset, count)] = floor
+        return floor
+
+    @contextmanager
+    def reading_blind(self) -> Iterator[None]:
+        """Within it, each camel on a covered space costs ``FitConfig.blind_covered_cost``: a board read
+        blind puts camels where they are seen (a board judged: ``FitConfig.covered_cost``)."""
+        self.covered_cost = self.fit.blind_covered_cost
+        try:
+            yield
+        finally:
+            self.covered_cost = self.fit.covered_cost
+
+    def covered(self, track: Track, space: int) -> bool:
+        """Whether ``space``, as ``track`` has it, is covered (see ``FitConfig.covered_distance``)."""
+        stack = tuple(track.get(space, ()))
+        if space not in self._windows or not stack or any(camel not in self._index for camel in stack):
+            return False
+        window = self._windows[space]
+        _, offset = self._stack(space, stack, track)
+        return self._covered(window, offset, len(stack), self._in_front(space, track))
 
     def _doubt(self, *grounds: np.ndarray) -> float:
         """The ground's doubt from the board-likeness of its pixels (each part of it judged alone)."""
@@ -676,7 +817,8 @@ def _lone_scores(scorer: SilhouetteScorer, space: int) -> np.ndarray:
     where to look (a stack's own cost is worked out exactly). Each body box is taken as the core of its
     bounding rectangle (a share ``LONE_CORE`` of its width and height), summed from an integral image: all
     boxes of a window at once. At level 0 the ground around the feet must look like the board (see
-    :meth:`SilhouetteScorer._ground_doubt`)."""
+    :meth:`SilhouetteScorer._ground_doubt`); where it would be covered, every level's score is what a camel there
+    costs."""
     window = scorer._windows[space]
     height, width, camels = window.evidence.shape
     levels = scorer.fit.max_level
@@ -691,7 +833,10 @@ def _lone_scores(scorer: SilhouetteScorer, space: int) -> np.ndarray:
     sums = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
     scores = (sums / area).reshape(offsets, levels, camels).astype(np.float32)
     for offset in range(offsets):
-        scores[offset, 0] -= scorer._ground_doubt(window, offset, 1, None)
+        if scorer._may_be_covered(window, offset) and scorer._covered(window, offset, 1, ()):
+            scores[offset] = -scorer.covered_cost
+        else:
+            scores[offset, 0] -= scorer._ground_doubt(window, offset, 1, None)
     return scores
 
 
