@@ -23,10 +23,26 @@ from vision.verify import Verdict, VerifyConfig
 CAMELS = ["blue", "green", "yellow", "red", "purple", "black", "white"]
 
 
-def fake_scorer(verdict):
-    """A scorer whose judgement is ``verdict`` (the picture's part is not what these tests are about)."""
+def fake_scorer(verdict, covered=()):
+    """A scorer whose judgement is ``verdict`` (the picture's part is not what these tests are about), which
+    sees the spaces ``covered`` covered (a hand, the pyramid over them)."""
     return SimpleNamespace(verify=VerifyConfig(), judge=lambda tracks, priors: verdict, track_cost=lambda t: 0.0,
+                           covered=lambda track, space: space in covered,
                            spaces=list(range(1, 17)), template=load_template("2018"))
+
+
+def test_a_matching_board_with_a_covered_stack_cannot_tell_its_camels():
+    # The pyramid stands over space 5: the game's board explains the picture best, but the camels on 5 are not
+    # seen there: they are unseen, the rest agree, and the answer names the hidden space.
+    expected = {2: ["red"], 5: ["green", "yellow"], 9: ["purple"]}
+    hypotheses = [Hypothesis(expected, "the game's board"), Hypothesis({**expected, 5: ["yellow", "green"]}, "swap")]
+    found = camera_verdict(fake_scorer(Verdict("matches", 0, 0.8, (), (), [0.0, 0.8]), covered={5}), hypotheses,
+                           {}, (), CAMELS)
+    assert found.matches is None and found.answer == "cannot tell (space 5 hidden)"
+    assert found.unseen == ("green", "yellow") and found.unclear == (5,)
+    assert found.track == {2: ["red"], 9: ["purple"]} and "correction" not in found.as_json()
+    plain = camera_verdict(fake_scorer(Verdict("matches", 0, 0.8, (), (), [0.0, 0.8])), hypotheses, {}, (), CAMELS)
+    assert plain.matches is True and plain.unseen == () and plain.track == expected
 
 
 def test_a_swap_in_a_covered_stack_leaves_only_those_two_unseen():

@@ -104,7 +104,16 @@ def camera_verdict(
     best = candidates[verdict.best]
     shown = set(scorer.spaces)
     if verdict.answer == "matches":
-        return CameraVerdict(_on(expected, shown), (), expected, True, "matches", verdict.margin)
+        # A space whose floor the picture cannot see (a hand, the pyramid over it) confirms nothing about its
+        # camels: they are unseen, and the rest agree.
+        hidden = sorted(space for space in _on(expected, shown) if scorer.covered(expected, space))
+        if not hidden:
+            return CameraVerdict(_on(expected, shown), (), expected, True, "matches", verdict.margin)
+        unseen = tuple(camel for camel in camels if any(camel in expected[space] for space in hidden))
+        seen = {space: stack for space, stack in _on(expected, shown).items() if space not in hidden}
+        words = f"space{'s' if len(hidden) > 1 else ''} {', '.join(map(str, hidden))} hidden"
+        return CameraVerdict(seen, unseen, expected, None, f"cannot tell ({words})", verdict.margin,
+                             unclear=tuple(hidden))
     if verdict.answer == "differs":
         seen = _on(best.track, shown)
         unseen: tuple[str, ...] = ()
