@@ -219,7 +219,7 @@ class CameraWatch:
         try:
             calibration = calibrate_from_board(
                 ReadConfig(), self.template, list(steady.camels), picture, lesson.track, start=self.profiles,
-                location=location,
+                location=location, camel_size=self.calibration.camel_size if self.calibration else None,
             )
         except (CalibrationError, BoardNotFound) as error:
             self.learnt = f"{waiting}{error}{again}"
@@ -264,7 +264,7 @@ class CameraWatch:
             observation = observe(config, self.template, frame, near=self._near(frame))
             self._location = observation.location
             reading, scorer = read_with_scorer(config, self.template, self.profiles, frame, self.board_bgr,
-                                               observation)
+                                               observation, fit=self.calibration.fit() if self.calibration else None)
         except BoardNotFound as error:
             self._location = self._steady = None
             self._stable.feed(None)
