@@ -21,38 +21,15 @@ import re
 import sys
 from typing import Any
 
+from camera_verify import random_game
 from tqdm import tqdm
 
-from companion.gamelog import action_from_json
-from companion.rules import EDITIONS, GREY_DIE, apply, new_game
 from companion.table.board_hypotheses import board_hypotheses
 from vision.calibrate import CalibrationError, calibrate_from_board
 from vision.locate import BoardNotFound
 from vision.photo import make_table, render_scene
-from vision.plausible import starting_track
 from vision.read import ReadConfig
 from vision.synth import EDITION_CAMELS
-
-PLAYERS = ("Ann", "Bob", "Cy")
-
-
-def random_game(edition: str, rng: random.Random) -> tuple[Any, list[dict[str, Any]]] | None:
-    """A game's start and 1 to 12 random pyramid draws, every camel still on spaces 1 to 16 (else None)."""
-    state = start = new_game(EDITIONS[edition], PLAYERS, starting_track(edition, rng))
-    actions: list[dict[str, Any]] = []
-    for _ in range(rng.randint(1, 12)):
-        die = rng.choice(state.dice_in_pyramid())
-        action: dict[str, Any] = {"player": state.current_player, "type": "pyramid", "die": die,
-                                  "value": rng.randint(1, 3)}
-        if die == GREY_DIE:
-            action["crazy"] = rng.choice(state.edition.crazy_camels)
-        state = apply(state, action_from_json(action))
-        actions.append(action)
-        if state.game_over:
-            return None
-    if any(not 1 <= space <= 16 for space in state.track.as_dict()):
-        return None
-    return start, actions
 
 
 def _outcome(table: Any, image: Any, track: dict[int, list[str]]) -> str | None:
@@ -90,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         game = None
         while game is None:
             game = random_game(edition, rng)
-        hypotheses = board_hypotheses(*game)
+        hypotheses = board_hypotheses(game.start, game.actions)
         slips = [h for h in hypotheses[1:] if h.amendment is not None and all(1 <= s <= 16 for s in h.track)]
         image, _ = render_scene(table, hypotheses[0].track, rng.randrange(2**31), tier)
         counts["right"] += 1

@@ -406,14 +406,19 @@ class SilhouetteScorer:
         key = (window.space, in_front)
         visible = self._visible_cache.get(key)
         if visible is None:
-            mask = np.zeros(window.boardlike.shape, np.uint8)
-            for front, offset, stack in in_front:
-                other = self._windows[front]
-                shift = (np.array(other.origin) - np.array(window.origin)) * 4
-                for level in range(len(stack)):
-                    cv2.fillConvexPoly(mask, self._box(other, offset, level) + shift, 1, cv2.LINE_8, 2)
-            visible = self._visible_cache[key] = mask.ravel() == 0
+            visible = self._visible_cache[key] = self._fronts_drawn(window, in_front, self._box).ravel() == 0
         return visible
+
+    def _fronts_drawn(self, window: _Window, in_front: _Fronts, shape: Any) -> np.ndarray:
+        """A mask of ``window`` (uint8, 1 inside) of each level's ``shape(window, offset, level)`` (a polygon
+        in its window's pixels, 2 bits of sub-pixel) of the stacks ``in_front``."""
+        mask = np.zeros(window.boardlike.shape, np.uint8)
+        for front, offset, stack in in_front:
+            other = self._windows[front]
+            shift = (np.array(other.origin) - np.array(window.origin)) * 4
+            for level in range(len(stack)):
+                cv2.fillConvexPoly(mask, shape(other, offset, level) + shift, 1, cv2.LINE_8, 2)
+        return mask
 
     def _stack(self, space: int, stack: tuple[str, ...], track: Track | None) -> tuple[float, int]:
         """The stack's cost on ``space`` at its best offset, and that offset."""
@@ -639,10 +644,8 @@ class SilhouetteScorer:
             floor = self._floor_mask(window).view(np.uint8)
             window.floor_unlike = (cv2.countNonZero(floor),
                                    cv2.countNonZero(cv2.bitwise_and(floor, next(self._unlike_board(window)))))
-        if window.reach is None:
-            window.reach = self._reach_corners(window)
         floor, unlike = window.floor_unlike
-        reach = cv2.contourArea(cv2.convexHull(window.reach[0, offset, 0]).astype(np.float32)) / 16
+        reach = cv2.contourArea(self._reach_outline(window, offset, 0).astype(np.float32)) / 16
         return 2 * unlike > floor - reach
 
     def _unlike_board(self, window: _Window) -> Iterator[np.ndarray]:
@@ -664,29 +667,25 @@ class SilhouetteScorer:
         key = (window.space, in_front)
         view = self._open_cache.get(key)
         if view is None:
-            view = np.ones(window.boardlike.shape, np.uint8)
-            for front, offset, stack in in_front:
-                other = self._windows[front]
-                if other.reach is None:
-                    other.reach = self._reach_corners(other)
-                shift = (np.array(other.origin) - np.array(window.origin)) * 4
-                for level in range(min(len(stack), other.reach.shape[2])):
-                    hull = cv2.convexHull(other.reach[0, offset, level]).reshape(-1, 2)
-                    cv2.fillConvexPoly(view, hull + shift, 0, cv2.LINE_8, 2)
-            self._open_cache[key] = view
+            view = self._open_cache[key] = (self._fronts_drawn(window, in_front, self._reach_outline) == 0).view(
+                np.uint8)
         return view
+
+    def _reach_outline(self, window: _Window, offset: int, level: int) -> np.ndarray:
+        """The outline of a camel's reach at ``offset`` and ``level`` (its pieces beyond its body box, ``own_mm``;
+        pixels in the window, 2 bits of sub-pixel)."""
+        if window.reach is None:
+            window.reach = self._reach_corners(window)
+        return cv2.convexHull(window.reach[0, offset, level]).reshape(-1, 2)
 
     def _open_floor(self, window: _Window, offset: int, count: int) -> np.ndarray:
         """The space's floor (uint8 mask) beyond the reach of a stack of ``count`` at ``offset``: its camels'
         heads, tails and legs stick out of their body boxes, their shadows fall around them."""
         floor = window.open_floors.get((offset, count))
         if floor is None:
-            if window.reach is None:
-                window.reach = self._reach_corners(window)
             floor = self._floor_mask(window).astype(np.uint8)
-            for level in range(min(count, window.reach.shape[2])):
-                hull = cv2.convexHull(window.reach[0, offset, level]).reshape(-1, 2)
-                cv2.fillConvexPoly(floor, hull, 0, cv2.LINE_8, 2)
+            for level in range(count):
+                cv2.fillConvexPoly(floor, self._reach_outline(window, offset, level), 0, cv2.LINE_8, 2)
             window.open_floors[(offset, count)] = floor
         return floor
 
