@@ -74,7 +74,8 @@ def random_game(edition: str, rng: random.Random) -> Expectation | None:
 
 
 def _counts() -> dict[str, int]:
-    return {"true": 0, "false": 0, "null": 0, "not found": 0, "named": 0, "hidden": 0, "null hidden": 0}
+    return {"true": 0, "false": 0, "null": 0, "not found": 0, "named": 0, "hidden": 0, "null hidden": 0,
+            "true hidden": 0}
 
 
 def run(scenes: int, seed: int, tiers: tuple[str, ...], verify: VerifyConfig | None = None,
@@ -133,6 +134,7 @@ def run(scenes: int, seed: int, tiers: tuple[str, ...], verify: VerifyConfig | N
             counts[kind][json.dumps(verdict["matches"])] += 1
             counts[kind]["hidden"] += hidden
             counts[kind]["null hidden"] += hidden and verdict["matches"] is None
+            counts[kind]["true hidden"] += hidden and verdict["matches"] is True
             if kind != "matching" and verdict.get("most_likely") == why:
                 counts[kind]["named"] += 1
     return results
@@ -148,6 +150,7 @@ def describe(results: dict[str, Any]) -> list[str]:
         same = counts["matching"]
         n_same = max(_total(same), 1)
         plain = same["null"] - same["null hidden"]
+        in_view = _total(same) - same["not found"] - same["hidden"]
         lines.append(
             f"{tier:>6}: matching boards {_total(same)}: {100 * same['true'] / n_same:.1f}% confirmed, "
             f"{100 * same['false'] / n_same:.1f}% false alarms (target <= 1%), {100 * same['null'] / n_same:.1f}% "
@@ -155,7 +158,8 @@ def describe(results: dict[str, Any]) -> list[str]:
         )
         lines.append(
             f"        {same['hidden']} of them with a camel really hidden (less than half in view); cannot tell: "
-            f"{same['null hidden']} with a camel hidden, {plain} ({100 * plain / n_same:.1f}%) in plain view"
+            f"{same['null hidden']} with a camel hidden, {plain} ({100 * plain / n_same:.1f}%) in plain view; "
+            f"confirmed {same['true'] - same['true hidden']} of the {in_view} with every camel in view"
         )
         for kind, label in (("differing", "boards one entry off"), ("slipped", "boards one hand's slip off")):
             other = counts[kind]
