@@ -228,11 +228,22 @@ def calibrate_from_board(
     unseen = [camel for camel in camels if camel not in measured
               or (_board_like(measured[camel], board_colour) and _relief(samples[camel]) < RELIEF)
               or _board_not_camel(camel, measured[camel], board_colour)]
+    # What covers a space (the pyramid, the palm tree, a hand) is measured as the camel there: its colour says
+    # nothing about the camel, so such a camel is "not seen", never "swapped" or "alike" (a host told two
+    # hidden camels were swapped could swap two that were right).
+    covered = _covered_spaces(observation, template, camels, track, board_colour, anywhere)
     if unseen:
-        said = ", nor ".join(f"on space {where[camel]}, where the {camel} camel should stand" for camel in unseen)
-        raise CalibrationError(f"no camel is seen {said}")
-    _check_distinct(measured)
-    _check_not_swapped(measured, board_colour, track)
+        raise CalibrationError(_not_seen(unseen, where, covered, observation, template))
+    hidden = [camel for camel in camels if where[camel] in covered]
+    try:
+        _check_distinct(measured)
+        _check_not_swapped(measured, board_colour, track)
+    except CalibrationError as error:
+        named = [camel for camel in camels if f"the {camel} " in str(error) or f" {camel} camel" in str(error)]
+        if any(camel in hidden for camel in named):
+            raise CalibrationError(_not_seen([c for c in named if c in hidden], where, covered, observation,
+                                             template)) from None
+        raise
     # The colours should show each camel where it stands: the board with it there explains the photo better
     # than without it, and each stack better than in any other order.
     scorer = SilhouetteScorer(observation, measured, template, fit=anywhere, board_bgr=board_colour)
@@ -251,6 +262,9 @@ def calibrate_from_board(
             for camel in stack[level : level + 2]:
                 gains[camel] = min(gains[camel], gain)
     contradicted = sorted(camel for camel, gain in gains.items() if gain < -CONTRADICTED)
+    if any(camel in hidden for camel in contradicted):
+        raise CalibrationError(_not_seen([c for c in contradicted if c in hidden], where, covered, observation,
+                                         template))
     unclear = sorted(camel for camel, gain in gains.items() if -CONTRADICTED <= gain <= 0)
     _check_distinct({camel: measured[camel] for camel in unclear}, loose=True)
     if contradicted:
@@ -361,6 +375,55 @@ def _measure(
     return {camel: found for camel, found in samples.items() if len(found) >= 3}
 
 
+def _covered_spaces(
+    observation: Observation,
+    template: BoardTemplate,
+    camels: Sequence[str],
+    track: Mapping[int, Sequence[str]],
+    board_colour: tuple[float, float, float],
+    fit: FitConfig,
+) -> set[int]:
+    """The spaces of ``track`` the reader finds covered (its floor around the camels unlike the board: the
+    pyramid, the palm tree, a hand, a card over it; see :meth:`vision.silhouette.SilhouetteScorer.covered`)."""
+    scorer = SilhouetteScorer(observation, dict.fromkeys(camels), template, fit=fit, board_bgr=board_colour)
+    return {space for space in track if scorer.covered(dict(track), space)}
+
+
+def _behind_middle(observation: Observation, template: BoardTemplate, space: int, inset: float = 80.0) -> bool:
+    """Whether the camera looks at ``space`` over the board's middle (the track's inside), where the pyramid and
+    the palm tree stand."""
+    corners = np.array([c for cs in template.spaces.values() for c in cs])
+    low, high = corners.min(axis=0) + inset, corners.max(axis=0) - inset
+    camera = np.asarray(observation.camera_at, float)[:2]
+    target = np.array(template.space_centre(space), float)
+    return any(((low <= point) & (point <= high)).all()
+               for point in (camera + t * (target - camera) for t in np.linspace(0, 0.98, 60)))
+
+
+def _not_seen(
+    unseen: Sequence[str],
+    where: Mapping[str, int],
+    covered: set[int],
+    observation: Observation,
+    template: BoardTemplate,
+) -> str:
+    """The message for camels not seen where the board puts them, with where and why they may be hidden."""
+    said = ", nor ".join(f"on space {where[camel]}, where the {camel} camel should stand" for camel in unseen)
+    spaces = sorted({where[camel] for camel in unseen})
+    behind = [space for space in spaces if _behind_middle(observation, template, space)]
+    hidden = [space for space in spaces if space in covered or space in behind]
+    if not hidden:
+        return f"no camel is seen {said}"
+    names = " and ".join(map(str, hidden))
+    if all(space in behind for space in hidden):
+        why = (f"the pyramid or the palm tree in the middle of the board may hide space{'s' if len(hidden) > 1 else ''}"
+               f" {names} from the camera")
+    else:
+        why = (f"something covers or shades space{'s' if len(hidden) > 1 else ''} {names} (a hand, a card, the "
+               "pyramid or the palm tree, or their shadow)")
+    return f"no camel is seen {said}: {why}; take away what is in the way, or raise the camera"
+
+
 def _check_not_swapped(
     measured: Mapping[str, tuple[float, float, float]],
     board_colour: tuple[float, float, float],
@@ -371,7 +434,10 @@ def _check_not_swapped(
     learnt that way, every reading would swap them. Paint and light vary, so only a clear swap counts: the colours
     fit the names crossed over at most ``SWAPPED`` as far off as they fit them as told."""
     where = {camel: (space, level) for space, stack in track.items() for level, camel in enumerate(stack)}
+    nearest = _nearest_names(measured, board_colour)
     for pair in _swaps(measured, board_colour):
+        if nearest.get(pair[0]) != pair[1] or nearest.get(pair[1]) != pair[0]:
+            continue  # not each clearly in the other's colour: one of them at least is something else
         a, b = sorted(pair, key=lambda camel: where[camel])
         if where[a][0] == where[b][0]:  # in one stack: which stands on which, not where
             should = f"{a} should be under {b} on space {where[a][0]}"
@@ -395,6 +461,19 @@ def _swaps(
     return [(names[first], names[second]) for first in range(len(names)) for second in range(first + 1, len(names))
             if distance[first, second] + distance[second, first]
             < SWAPPED * (distance[first, first] + distance[second, second])]
+
+
+def _nearest_names(
+    measured: Mapping[str, tuple[float, float, float]], board_colour: tuple[float, float, float]
+) -> dict[str, str]:
+    """For each camel measured, the camel whose painted colour its colour is nearest (of those measured)."""
+    names = [camel for camel in measured if _nominal(camel, board_colour) is not None]
+    if not names:
+        return {}
+    colours = np.array([measured[camel] for camel in names], np.float32)
+    nominal = np.array([_nominal(camel, board_colour) for camel in names], np.float32)
+    distance = ray_distances(colours, nominal, FitConfig().camel_shading)
+    return {camel: names[int(np.argmin(distance[index]))] for index, camel in enumerate(names)}
 
 
 def _relief(samples: np.ndarray) -> float:
