@@ -20,6 +20,7 @@ import numpy as np
 
 from vision.board import MARKER_IDS, BoardTemplate, TemplateError, load_template, parse_template
 from vision.camel_size import CamelSize, parse_camel_size
+from vision.hidden_camels import covered_spaces, not_seen_message
 from vision.image_file import COLOURLESS, colourless
 from vision.locate import BoardLocation, fit_location
 from vision.read import BOARD_BGR, Observation, ReadConfig, observe
@@ -72,7 +73,12 @@ board (in camels of evidence, see :mod:`vision.silhouette`)."""
 
 
 class CalibrationError(ValueError):
-    """The photo or the file cannot give a calibration; the message says what to change."""
+    """The photo or the file cannot give a calibration; the message says what to change (``camels``: the camels
+    it is about, where it names some)."""
+
+    def __init__(self, message: str, camels: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.camels = tuple(camels)
 
 
 @dataclass(frozen=True)
@@ -231,18 +237,17 @@ def calibrate_from_board(
     # What covers a space (the pyramid, the palm tree, a hand) is measured as the camel there: its colour says
     # nothing about the camel, so such a camel is "not seen", never "swapped" or "alike" (a host told two
     # hidden camels were swapped could swap two that were right).
-    covered = _covered_spaces(observation, template, camels, track, board_colour, anywhere)
+    covered = covered_spaces(observation, template, camels, track, board_colour, anywhere)
     if unseen:
-        raise CalibrationError(_not_seen(unseen, where, covered, observation, template))
+        raise CalibrationError(not_seen_message(unseen, where, covered, observation, template), unseen)
     hidden = [camel for camel in camels if where[camel] in covered]
     try:
         _check_distinct(measured)
         _check_not_swapped(measured, board_colour, track)
     except CalibrationError as error:
-        named = [camel for camel in camels if f"the {camel} " in str(error) or f" {camel} camel" in str(error)]
-        if any(camel in hidden for camel in named):
-            raise CalibrationError(_not_seen([c for c in named if c in hidden], where, covered, observation,
-                                             template)) from None
+        named = [camel for camel in error.camels if camel in hidden]
+        if named:
+            raise CalibrationError(not_seen_message(named, where, covered, observation, template), named) from None
         raise
     # The colours should show each camel where it stands: the board with it there explains the photo better
     # than without it, and each stack better than in any other order.
@@ -262,9 +267,9 @@ def calibrate_from_board(
             for camel in stack[level : level + 2]:
                 gains[camel] = min(gains[camel], gain)
     contradicted = sorted(camel for camel, gain in gains.items() if gain < -CONTRADICTED)
-    if any(camel in hidden for camel in contradicted):
-        raise CalibrationError(_not_seen([c for c in contradicted if c in hidden], where, covered, observation,
-                                         template))
+    named = [camel for camel in contradicted if camel in hidden]
+    if named:
+        raise CalibrationError(not_seen_message(named, where, covered, observation, template), named)
     unclear = sorted(camel for camel, gain in gains.items() if -CONTRADICTED <= gain <= 0)
     _check_distinct({camel: measured[camel] for camel in unclear}, loose=True)
     if contradicted:
@@ -375,55 +380,6 @@ def _measure(
     return {camel: found for camel, found in samples.items() if len(found) >= 3}
 
 
-def _covered_spaces(
-    observation: Observation,
-    template: BoardTemplate,
-    camels: Sequence[str],
-    track: Mapping[int, Sequence[str]],
-    board_colour: tuple[float, float, float],
-    fit: FitConfig,
-) -> set[int]:
-    """The spaces of ``track`` the reader finds covered (its floor around the camels unlike the board: the
-    pyramid, the palm tree, a hand, a card over it; see :meth:`vision.silhouette.SilhouetteScorer.covered`)."""
-    scorer = SilhouetteScorer(observation, dict.fromkeys(camels), template, fit=fit, board_bgr=board_colour)
-    return {space for space in track if scorer.covered(dict(track), space)}
-
-
-def _behind_middle(observation: Observation, template: BoardTemplate, space: int, inset: float = 80.0) -> bool:
-    """Whether the camera looks at ``space`` over the board's middle (the track's inside), where the pyramid and
-    the palm tree stand."""
-    corners = np.array([c for cs in template.spaces.values() for c in cs])
-    low, high = corners.min(axis=0) + inset, corners.max(axis=0) - inset
-    camera = np.asarray(observation.camera_at, float)[:2]
-    target = np.array(template.space_centre(space), float)
-    return any(((low <= point) & (point <= high)).all()
-               for point in (camera + t * (target - camera) for t in np.linspace(0, 0.98, 60)))
-
-
-def _not_seen(
-    unseen: Sequence[str],
-    where: Mapping[str, int],
-    covered: set[int],
-    observation: Observation,
-    template: BoardTemplate,
-) -> str:
-    """The message for camels not seen where the board puts them, with where and why they may be hidden."""
-    said = ", nor ".join(f"on space {where[camel]}, where the {camel} camel should stand" for camel in unseen)
-    spaces = sorted({where[camel] for camel in unseen})
-    behind = [space for space in spaces if _behind_middle(observation, template, space)]
-    hidden = [space for space in spaces if space in covered or space in behind]
-    if not hidden:
-        return f"no camel is seen {said}"
-    names = " and ".join(map(str, hidden))
-    if all(space in behind for space in hidden):
-        why = (f"the pyramid or the palm tree in the middle of the board may hide space{'s' if len(hidden) > 1 else ''}"
-               f" {names} from the camera")
-    else:
-        why = (f"something covers or shades space{'s' if len(hidden) > 1 else ''} {names} (a hand, a card, the "
-               "pyramid or the palm tree, or their shadow)")
-    return f"no camel is seen {said}: {why}; take away what is in the way, or raise the camera"
-
-
 def _check_not_swapped(
     measured: Mapping[str, tuple[float, float, float]],
     board_colour: tuple[float, float, float],
@@ -444,7 +400,7 @@ def _check_not_swapped(
         else:
             should = f"{a} should stand on {where[a][0]} and {b} on {where[b][0]}"
         raise CalibrationError(
-            f"the {a} and {b} camels look swapped (the photo shows each in the other's colour): {should}"
+            f"the {a} and {b} camels look swapped (the photo shows each in the other's colour): {should}", (a, b)
         )
 
 
@@ -557,7 +513,7 @@ def _check_distinct(profiles: Mapping[str, tuple[float, float, float]], loose: b
                 raise CalibrationError(
                     f"the {first} and {second} camels look alike to this camera: check that neither is hidden (a "
                     "hand, the pyramid or the palm tree in front of it: take the photo with every camel in view), "
-                    "then use whiter light, or check the camera's white balance"
+                    "then use whiter light, or check the camera's white balance", (first, second)
                 )
 
 
