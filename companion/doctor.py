@@ -326,14 +326,16 @@ def _camera(settings: Settings, machine: Machine) -> Check:
     from vision.calibrate import CalibrationError, load_calibration
     from vision.sources import open_source
 
-    calibrated = ""
+    other = "2014" if settings.camera_board == "2018" else "2018"
+    # The board it reads, and the setting a game of the other edition needs (the pages say so too).
+    calibrated = f", reads the {settings.camera_board} board (for {other} games: board = \"{other}\" under [camera])"
     if settings.camera_calibration:
         try:
             calibration = load_calibration(settings.camera_calibration)
         except CalibrationError as error:
             fix = "run 'camelup vision calibrate' again, or empty camera.calibration"
             return Check("camera", False, str(error), fix, needed=False)
-        calibrated = (f", calibrated by {settings.camera_calibration} (camel size "
+        calibrated += (f", calibrated by {settings.camera_calibration} (camel size "
                       f"{calibration.camel_size.describe(brief=True)})")
     if settings.camera in ("picamera2", "webcam") and machine.service_active():
         return Check("camera", True, f"in use by the running {SERVICE_USER} service: the table screen shows what it "

@@ -2,6 +2,7 @@
 placement assistant from the host's page; it shows the annotated view and says what hides a marker and what to
 do."""
 
+import re
 import shutil
 
 import pytest
@@ -31,6 +32,10 @@ def test_the_placement_page_shows_the_view_and_the_advice(tmp_path):
             expect(page.locator("#placement-advice")).to_contain_text("marker 1 (top right) is hidden", timeout=15000)
             expect(page.locator("#placement-advice")).to_contain_text("raise the camera")
             expect(page.locator("#placement-numbers")).to_contain_text("65–90 cm")
+            # The camel row names the smallest camel, to 0.1 px, and its space (not "the farthest space").
+            camels = page.locator("#placement-numbers tbody tr").last
+            expect(camels.locator("th")).to_have_text("Smallest camel")
+            expect(camels.locator("td").first).to_contain_text(re.compile(r"^\d+\.\d\u00a0px \(space \d+\)"))
             expect(page.locator("#placement-back")).to_have_attribute("href", f"/host/{game['game_id']}")
             # A property check, not wait_for_function: the page's CSP forbids the eval a string predicate needs.
             expect(page.locator("#placement-view")).to_have_js_property("naturalWidth", 1280, timeout=10000)

@@ -183,3 +183,9 @@ def test_games_held_by_a_running_companion_are_in_use_not_broken(pi, tmp_path):
         assert "move the broken file aside" not in report(list(checks.values()))[0]
     finally:
         running.close()
+
+
+def test_the_camera_line_names_the_board_it_reads_and_the_setting_for_the_other_edition(pi):
+    pi.service_active = lambda: True
+    checks, _ = doctor(pi, camera="picamera2", pyramid="none")
+    assert 'reads the 2018 board (for 2014 games: board = "2014" under [camera])' in checks["camera"].detail

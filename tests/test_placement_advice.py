@@ -100,4 +100,4 @@ def test_each_limit_of_the_guidance_is_checked_in_both_directions():
     assert advice_items(report(["x"], markers=edge)) == [
         ("placement.marker_edge_px", {"marker": 2, "edge": 12, "margin": 40})]
     small = advice_items(report(["x"], camel_px={"smallest": 11.4, "space": 7, "largest": 30.0}))
-    assert small == [("placement.camels_small", {"space": 7, "px": "11", "least": "15"})]
+    assert small == [("placement.camels_small", {"space": 7, "px": "11.4", "least": "15"})]

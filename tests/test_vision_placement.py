@@ -99,3 +99,51 @@ def test_hidden_spaces_agree_with_the_truth_on_scenes_with_the_pyramid_palm_tree
             total += 1
             agree += (share <= 0.3) == (int(space) in report.hidden_spaces)
     assert total >= 40 and agree / total >= 0.9, (agree, total)
+
+
+def _report_with(template, pose: dict, camel_px: dict | None = None):
+    from vision.placement import Placement
+
+    report = Placement((1280, 720))
+    report.markers = {m: {"place": "", "found": True, "edge_px": 80.0} for m in range(4)}
+    report.pose = {"distance_mm": 780.0, "height_mm": 550.0, "elevation_deg": 45.0, "azimuth_deg": 3.0, **pose}
+    report.camel_px = camel_px or {"smallest": 21.0, "space": 3, "largest": 40.0}
+    return report
+
+
+def test_each_limit_is_checked_on_the_figure_shown(table):
+    """14.6 px was shown as "15 px (at least 15)" and judged too small; 32.6° shown as 33° was told to raise."""
+    from vision.placement import _advice
+
+    small = _advice(table.template, _report_with(table.template, {}, {"smallest": 14.6, "space": 11,
+                                                                      "largest": 30.0}), None)
+    assert small == ["camels on space 11 are only 14.6 px tall (at least 15): move the camera closer or use a "
+                     "higher resolution"]
+    for tenths in range(250, 700):
+        elevation = tenths / 10
+        advice = _advice(table.template, _report_with(table.template, {"elevation_deg": elevation}), None)
+        shown = int(elevation + 0.5)
+        assert bool(advice) == (shown < 33 or shown > 62), (elevation, advice)
+        assert all(f"at {shown}°" in line for line in advice), (elevation, advice)
+    for mm in range(5900, 10000, 3):
+        advice = _advice(table.template, _report_with(table.template, {"distance_mm": mm / 10}), None)
+        shown = int(mm / 100 + 0.5)
+        assert bool(advice) == (shown < 62.4 or shown > 93.6), (mm, advice)
+        assert all(f"is {shown} cm" in line for line in advice), (mm, advice)
+    for tenths in range(-700, 700, 3):
+        advice = _advice(table.template, _report_with(table.template, {"azimuth_deg": tenths / 10}), None)
+        shown = int(abs(tenths) / 10 + 0.5)
+        assert bool(advice) == (shown > 27), (tenths, advice)
+
+
+def test_the_smallest_camel_is_named_with_its_space_and_the_farthest_space_is_the_farthest(table):
+    image, _ = render_scene(table, {1: ["red"]}, 3, "clean")
+    report = assess_placement(table.template, image)
+    camera_at = table.camera.position
+    distance = {space: float(np.linalg.norm(np.array([*table.template.space_centre(space), 0.0]) - camera_at))
+                for space in table.template.spaces}
+    assert report.camel_px["farthest_space"] == max(distance, key=distance.get)
+    # The smallest-looking camel is not where the old row said ("on the farthest space"): seen from above, it is
+    # nearer the camera than the farthest space.
+    assert distance[report.camel_px["space"]] < distance[report.camel_px["farthest_space"]]
+    assert report.camel_px["smallest"] <= report.camel_px["on_farthest"]

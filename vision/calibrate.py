@@ -20,6 +20,7 @@ import numpy as np
 
 from vision.board import MARKER_IDS, BoardTemplate, TemplateError, load_template, parse_template
 from vision.camel_size import CamelSize, parse_camel_size
+from vision.hidden_camels import covered_spaces, not_seen_message
 from vision.image_file import COLOURLESS, colourless
 from vision.locate import BoardLocation, fit_location
 from vision.read import BOARD_BGR, Observation, ReadConfig, observe
@@ -72,7 +73,12 @@ board (in camels of evidence, see :mod:`vision.silhouette`)."""
 
 
 class CalibrationError(ValueError):
-    """The photo or the file cannot give a calibration; the message says what to change."""
+    """The photo or the file cannot give a calibration; the message says what to change (``camels``: the camels
+    it is about, where it names some)."""
+
+    def __init__(self, message: str, camels: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.camels = tuple(camels)
 
 
 @dataclass(frozen=True)
@@ -228,11 +234,21 @@ def calibrate_from_board(
     unseen = [camel for camel in camels if camel not in measured
               or (_board_like(measured[camel], board_colour) and _relief(samples[camel]) < RELIEF)
               or _board_not_camel(camel, measured[camel], board_colour)]
+    # What covers a space (the pyramid, the palm tree, a hand) is measured as the camel there: its colour says
+    # nothing about the camel, so such a camel is "not seen", never "swapped" or "alike" (a host told two
+    # hidden camels were swapped could swap two that were right).
+    covered = covered_spaces(observation, template, camels, track, board_colour, anywhere)
     if unseen:
-        said = ", nor ".join(f"on space {where[camel]}, where the {camel} camel should stand" for camel in unseen)
-        raise CalibrationError(f"no camel is seen {said}")
-    _check_distinct(measured)
-    _check_not_swapped(measured, board_colour, track)
+        raise CalibrationError(not_seen_message(unseen, where, covered, observation, template), unseen)
+    hidden = [camel for camel in camels if where[camel] in covered]
+    try:
+        _check_distinct(measured)
+        _check_not_swapped(measured, board_colour, track)
+    except CalibrationError as error:
+        named = [camel for camel in error.camels if camel in hidden]
+        if named:
+            raise CalibrationError(not_seen_message(named, where, covered, observation, template), named) from None
+        raise
     # The colours should show each camel where it stands: the board with it there explains the photo better
     # than without it, and each stack better than in any other order.
     scorer = SilhouetteScorer(observation, measured, template, fit=anywhere, board_bgr=board_colour)
@@ -251,6 +267,9 @@ def calibrate_from_board(
             for camel in stack[level : level + 2]:
                 gains[camel] = min(gains[camel], gain)
     contradicted = sorted(camel for camel, gain in gains.items() if gain < -CONTRADICTED)
+    named = [camel for camel in contradicted if camel in hidden]
+    if named:
+        raise CalibrationError(not_seen_message(named, where, covered, observation, template), named)
     unclear = sorted(camel for camel, gain in gains.items() if -CONTRADICTED <= gain <= 0)
     _check_distinct({camel: measured[camel] for camel in unclear}, loose=True)
     if contradicted:
@@ -371,14 +390,17 @@ def _check_not_swapped(
     learnt that way, every reading would swap them. Paint and light vary, so only a clear swap counts: the colours
     fit the names crossed over at most ``SWAPPED`` as far off as they fit them as told."""
     where = {camel: (space, level) for space, stack in track.items() for level, camel in enumerate(stack)}
+    nearest = _nearest_names(measured, board_colour)
     for pair in _swaps(measured, board_colour):
+        if nearest.get(pair[0]) != pair[1] or nearest.get(pair[1]) != pair[0]:
+            continue  # not each clearly in the other's colour: one of them at least is something else
         a, b = sorted(pair, key=lambda camel: where[camel])
         if where[a][0] == where[b][0]:  # in one stack: which stands on which, not where
             should = f"{a} should be under {b} on space {where[a][0]}"
         else:
             should = f"{a} should stand on {where[a][0]} and {b} on {where[b][0]}"
         raise CalibrationError(
-            f"the {a} and {b} camels look swapped (the photo shows each in the other's colour): {should}"
+            f"the {a} and {b} camels look swapped (the photo shows each in the other's colour): {should}", (a, b)
         )
 
 
@@ -395,6 +417,19 @@ def _swaps(
     return [(names[first], names[second]) for first in range(len(names)) for second in range(first + 1, len(names))
             if distance[first, second] + distance[second, first]
             < SWAPPED * (distance[first, first] + distance[second, second])]
+
+
+def _nearest_names(
+    measured: Mapping[str, tuple[float, float, float]], board_colour: tuple[float, float, float]
+) -> dict[str, str]:
+    """For each camel measured, the camel whose painted colour its colour is nearest (of those measured)."""
+    names = [camel for camel in measured if _nominal(camel, board_colour) is not None]
+    if not names:
+        return {}
+    colours = np.array([measured[camel] for camel in names], np.float32)
+    nominal = np.array([_nominal(camel, board_colour) for camel in names], np.float32)
+    distance = ray_distances(colours, nominal, FitConfig().camel_shading)
+    return {camel: names[int(np.argmin(distance[index]))] for index, camel in enumerate(names)}
 
 
 def _relief(samples: np.ndarray) -> float:
@@ -478,7 +513,7 @@ def _check_distinct(profiles: Mapping[str, tuple[float, float, float]], loose: b
                 raise CalibrationError(
                     f"the {first} and {second} camels look alike to this camera: check that neither is hidden (a "
                     "hand, the pyramid or the palm tree in front of it: take the photo with every camel in view), "
-                    "then use whiter light, or check the camera's white balance"
+                    "then use whiter light, or check the camera's white balance", (first, second)
                 )
 
 

@@ -3,6 +3,8 @@ within them and the placement assistant (:mod:`vision.placement`) checks a camer
 
 from __future__ import annotations
 
+import math
+
 DISTANCE_MM = (650.0, 900.0)
 """From the camera to the middle of the board."""
 ELEVATION_DEG = (35.0, 60.0)
@@ -14,6 +16,31 @@ MARGIN_PX = 40
 detector needs a white border around a marker, and OpenCV ignores candidates within a few pixels of the edge;
 benchmarks/marker_margin.py measures it)."""
 MIN_CAMEL_PX = 15.0
-"""The smallest a camel may look (its height in pixels, on the farthest space) to be read."""
+"""The smallest a camel may look (its height in pixels, on whichever space it looks smallest: from a camera
+looking down, that is often the nearest space, where a camel is seen most from above) to be read."""
 CAMEL_HEIGHT_MM = 22.0
 """A game's camel, standing."""
+
+
+# The figures as the assistant shows them. Each limit is checked on the figure shown, so a number on the page
+# and its verdict never disagree (14.6 px shown as "15 px" and judged too small).
+
+
+def shown_cm(mm: float) -> int:
+    """A distance in whole centimetres, halves rounded up (as the page's ``Math.round``)."""
+    return math.floor(mm / 10 + 0.5)
+
+
+def shown_deg(degrees: float) -> int:
+    """An angle in whole degrees, halves rounded up (as the page's ``Math.round``)."""
+    return math.floor(degrees + 0.5)
+
+
+def shown_px(pixels: float) -> float:
+    """A camel's height in pixels, to one decimal (15 px is the limit: 14.6 must not read as 15)."""
+    return round(pixels, 1)
+
+
+def shown_margin_px(pixels: float) -> int:
+    """Room in whole pixels, rounded down (39.9 px is not 40)."""
+    return math.floor(pixels)

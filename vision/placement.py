@@ -3,8 +3,9 @@
 It finds the markers, estimates the camera's pose from them (OpenCV's own calibration arithmetic, on the markers'
 corners), says where a missing marker should have been (outside the picture, too near its edge, or inside but
 hidden), which spaces of the track cannot be seen (their printed outline is missing where the markers say it
-is: the pyramid, the palm tree or a hand is in the way), how tall a camel looks on the farthest space, and
-gives advice in words against the numbers of :mod:`vision.guidance`.
+is: the pyramid, the palm tree or a hand is in the way), how tall a camel looks where it looks smallest (and on
+which space: from a camera looking down that is often the nearest one, seen most from above), and gives advice
+in words against the numbers of :mod:`vision.guidance`, each limit checked on the figure it shows.
 """
 
 from __future__ import annotations
@@ -197,7 +198,8 @@ def assess_placement(
             facts["expected"] = expected.round(1).tolist()
             room = _room(expected, size)
             facts["edge_px"] = round(room, 1)
-            facts["why"] = "outside" if room < 0 else ("edge" if room < guidance.MARGIN_PX else "hidden")
+            shown = guidance.shown_margin_px(room)
+            facts["why"] = "outside" if room < 0 else ("edge" if shown < guidance.MARGIN_PX else "hidden")
         report.markers[marker] = facts
     if pose is not None:
         homography = pose[0] @ np.column_stack([pose[1][:, 0], pose[1][:, 1], pose[2]])
@@ -212,8 +214,11 @@ def assess_placement(
             foot, top = _project(pose, np.array([(x, y, 0.0), (x, y, -guidance.CAMEL_HEIGHT_MM)]))
             heights[space] = float(np.linalg.norm(top - foot))
         smallest = min(heights, key=heights.get)
-        report.camel_px = {"smallest": round(heights[smallest], 1), "space": smallest,
-                           "largest": round(max(heights.values()), 1)}
+        farthest = max(template.spaces, key=lambda space: float(np.linalg.norm(
+            np.array([*template.space_centre(space), 0.0]) - camera_at)))
+        report.camel_px = {"smallest": guidance.shown_px(heights[smallest]), "space": smallest,
+                           "largest": guidance.shown_px(max(heights.values())), "farthest_space": farthest,
+                           "on_farthest": guidance.shown_px(heights[farthest])}
     report.advice = _advice(template, report, camera_at)
     return report
 
@@ -244,30 +249,34 @@ def _advice(template: BoardTemplate, report: Placement, camera_at: np.ndarray | 
             advice.append(f"{name} is hidden or not recognised: take away what covers it (a hand, a card, a box) "
                           "and check that it is flat and lit without glare")
     for marker, facts in report.markers.items():
-        if facts["found"] and facts["edge_px"] < guidance.MARGIN_PX:
-            advice.append(f"marker {marker} ({PLACES[marker]}) is only {int(facts['edge_px'])} px from the picture's "
+        if facts["found"] and guidance.shown_margin_px(facts["edge_px"]) < guidance.MARGIN_PX:
+            advice.append(f"marker {marker} ({PLACES[marker]}) is only {guidance.shown_margin_px(facts['edge_px'])} "
+                          "px from the picture's "
                           f"edge: leave at least {guidance.MARGIN_PX} px (turn the camera towards it or move it back)")
     pose = report.pose
     low, high = guidance.DISTANCE_MM
-    if pose["distance_mm"] < low * (1 - DISTANCE_TOLERANCE):
-        advice.append(f"the camera is {pose['distance_mm'] / 10:.0f} cm from the middle of the board: move it back "
+    cm = guidance.shown_cm(pose["distance_mm"])
+    if cm < low / 10 * (1 - DISTANCE_TOLERANCE):
+        advice.append(f"the camera is {cm} cm from the middle of the board: move it back "
                       f"to {low / 10:.0f}–{high / 10:.0f} cm")
-    elif pose["distance_mm"] > high * (1 + DISTANCE_TOLERANCE):
-        advice.append(f"the camera is {pose['distance_mm'] / 10:.0f} cm from the middle of the board: move it "
+    elif cm > high / 10 * (1 + DISTANCE_TOLERANCE):
+        advice.append(f"the camera is {cm} cm from the middle of the board: move it "
                       f"closer, to {low / 10:.0f}–{high / 10:.0f} cm")
     low, high = guidance.ELEVATION_DEG
-    if pose["elevation_deg"] < low - ANGLE_TOLERANCE_DEG:
-        advice.append(f"the camera looks down at {pose['elevation_deg']:.0f}°: raise it (to {low:.0f}–{high:.0f}°), "
+    elevation = guidance.shown_deg(pose["elevation_deg"])
+    if elevation < low - ANGLE_TOLERANCE_DEG:
+        advice.append(f"the camera looks down at {elevation}°: raise it (to {low:.0f}–{high:.0f}°), "
                       "or stacks will hide the spaces behind them")
-    elif pose["elevation_deg"] > high + ANGLE_TOLERANCE_DEG:
-        advice.append(f"the camera looks down at {pose['elevation_deg']:.0f}°: lower it (to {low:.0f}–{high:.0f}°), "
+    elif elevation > high + ANGLE_TOLERANCE_DEG:
+        advice.append(f"the camera looks down at {elevation}°: lower it (to {low:.0f}–{high:.0f}°), "
                       "so it sees the stacks from the side")
     azimuth = pose["azimuth_deg"]
-    if abs(azimuth) > 60:
+    round_by = guidance.shown_deg(abs(azimuth))
+    if round_by > 60:
         advice.append("put the camera on the side of spaces 9 to 13 (the bottom row, space 1 at the far left)")
-    elif abs(azimuth) > guidance.AZIMUTH_DEG + ANGLE_TOLERANCE_DEG:
+    elif round_by > guidance.AZIMUTH_DEG + ANGLE_TOLERANCE_DEG:
         side = 9 if azimuth > 0 else 13
-        advice.append(f"the camera is {abs(azimuth):.0f}° round towards space {side}'s corner: move it towards "
+        advice.append(f"the camera is {round_by}° round towards space {side}'s corner: move it towards "
                       f"space 11 (within {guidance.AZIMUTH_DEG:.0f}° of straight on)")
     hidden = report.hidden_spaces
     if hidden:
@@ -280,14 +289,14 @@ def _advice(template: BoardTemplate, report: Placement, camera_at: np.ndarray | 
         advice.append(f"space{'s' if len(hidden) > 1 else ''} {names} cannot be seen ({cause}): raise the camera, "
                       "move what is in the way, or take it away while the camera reads")
     if report.camel_px and report.camel_px["smallest"] < guidance.MIN_CAMEL_PX:
-        advice.append(f"camels on space {report.camel_px['space']} are only {report.camel_px['smallest']:.0f} px tall "
+        advice.append(f"camels on space {report.camel_px['space']} are only {report.camel_px['smallest']:.1f} px tall "
                       f"(at least {guidance.MIN_CAMEL_PX:.0f}): move the camera closer or use a higher resolution")
     return advice
 
 
 def draw_placement(image: np.ndarray, report: Placement) -> np.ndarray:
     """The frame with the assistant's findings drawn over it: markers (green found, red where missing), the
-    track's spaces (green seen, red hidden), the camel size on the farthest space, and the advice."""
+    track's spaces (green seen, red hidden), the smallest camel's size, and the advice."""
     out = image.copy()
     scale = max(1.0, image.shape[1] / 1280)
     thick = max(1, round(2 * scale))
@@ -306,8 +315,11 @@ def draw_placement(image: np.ndarray, report: Placement) -> np.ndarray:
     lines = ["camera placement: OK"] if report.ok else report.advice
     if report.pose:
         p = report.pose
-        lines = [f"{p['distance_mm'] / 10:.0f} cm, {p['elevation_deg']:.0f} deg down, {p['azimuth_deg']:+.0f} deg"
-                 + (f", camels {report.camel_px['smallest']:.0f} px" if report.camel_px else ""), *lines]
+        azimuth = guidance.shown_deg(abs(p["azimuth_deg"]))
+        lines = [f"{guidance.shown_cm(p['distance_mm'])} cm, {guidance.shown_deg(p['elevation_deg'])} deg down, "
+                 f"{'-' if p['azimuth_deg'] < 0 and azimuth else '+'}{azimuth} deg"
+                 + (f", smallest camel {report.camel_px['smallest']:.1f} px (space {report.camel_px['space']})"
+                    if report.camel_px else ""), *lines]
     y = round(24 * scale)
     ascii_only = str.maketrans({"–": "-", "°": " deg", "×": "x"})
     for line in (line.translate(ascii_only) for line in lines):

@@ -18,6 +18,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from vision.guidance import shown_cm, shown_deg, shown_margin_px
+
 DISTANCE_TOLERANCE = 0.04
 ANGLE_TOLERANCE_DEG = 2.0
 """vision.placement's margins for the pose measured from the markers alone (advice only beyond them)."""
@@ -72,27 +74,31 @@ def advice_items(report: Mapping[str, Any]) -> list[Item]:
         else:
             items.append(_hidden_marker(marker, markers[marker], advice))
     for marker, facts in sorted(markers.items()):
-        if facts["found"] and facts["edge_px"] < guidance["margin_px"]:
-            items.append(("placement.marker_edge_px", {"marker": marker, "edge": int(facts["edge_px"]),
+        # Each limit on the figure shown (vision's too): a number and its verdict never disagree.
+        if facts["found"] and shown_margin_px(facts["edge_px"]) < guidance["margin_px"]:
+            items.append(("placement.marker_edge_px", {"marker": marker, "edge": shown_margin_px(facts["edge_px"]),
                                                        "margin": guidance["margin_px"]}))
     pose = report["pose"]
     low, high = guidance["distance_mm"]
-    span = {"low": f"{low / 10:.0f}", "high": f"{high / 10:.0f}", "now": f"{pose['distance_mm'] / 10:.0f}"}
-    if pose["distance_mm"] < low * (1 - DISTANCE_TOLERANCE):
+    cm = shown_cm(pose["distance_mm"])
+    span = {"low": f"{low / 10:.0f}", "high": f"{high / 10:.0f}", "now": str(cm)}
+    if cm < low / 10 * (1 - DISTANCE_TOLERANCE):
         items.append(("placement.too_near", span))
-    elif pose["distance_mm"] > high * (1 + DISTANCE_TOLERANCE):
+    elif cm > high / 10 * (1 + DISTANCE_TOLERANCE):
         items.append(("placement.too_far", span))
     low, high = guidance["elevation_deg"]
-    span = {"low": f"{low:.0f}", "high": f"{high:.0f}", "now": f"{pose['elevation_deg']:.0f}"}
-    if pose["elevation_deg"] < low - ANGLE_TOLERANCE_DEG:
+    elevation = shown_deg(pose["elevation_deg"])
+    span = {"low": f"{low:.0f}", "high": f"{high:.0f}", "now": str(elevation)}
+    if elevation < low - ANGLE_TOLERANCE_DEG:
         items.append(("placement.too_low", span))
-    elif pose["elevation_deg"] > high + ANGLE_TOLERANCE_DEG:
+    elif elevation > high + ANGLE_TOLERANCE_DEG:
         items.append(("placement.too_steep", span))
     azimuth = pose["azimuth_deg"]
-    if abs(azimuth) > WRONG_SIDE_DEG:
+    round_by = shown_deg(abs(azimuth))
+    if round_by > WRONG_SIDE_DEG:
         items.append(("placement.wrong_side", {}))
-    elif abs(azimuth) > guidance["azimuth_deg"] + ANGLE_TOLERANCE_DEG:
-        items.append(("placement.turned", {"angle": f"{abs(azimuth):.0f}", "corner": 9 if azimuth > 0 else 13,
+    elif round_by > guidance["azimuth_deg"] + ANGLE_TOLERANCE_DEG:
+        items.append(("placement.turned", {"angle": str(round_by), "corner": 9 if azimuth > 0 else 13,
                                            "limit": f"{guidance['azimuth_deg']:.0f}"}))
     hidden = list(report.get("hidden_spaces", []))
     outside = [space for space in hidden if _off_picture(report, space)]
@@ -110,7 +116,7 @@ def advice_items(report: Mapping[str, Any]) -> list[Item]:
         items.append((key, {"spaces": hidden}))
     camels = report.get("camel_px")
     if camels and camels["smallest"] < guidance["min_camel_px"]:
-        items.append(("placement.camels_small", {"space": camels["space"], "px": f"{camels['smallest']:.0f}",
+        items.append(("placement.camels_small", {"space": camels["space"], "px": f"{camels['smallest']:.1f}",
                                                  "least": f"{guidance['min_camel_px']:.0f}"}))
     return items
 

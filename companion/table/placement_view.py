@@ -122,6 +122,7 @@ def placement_words(settings: Any) -> tuple[bool, str]:
     """For ``camelup doctor``: one frame from the configured camera, checked; (placed well, what to change)."""
     from vision.board import TemplateError
     from vision.calibrate import CalibrationError, reading_colours
+    from vision.guidance import shown_cm, shown_deg
     from vision.placement import assess_placement
     from vision.sources import CameraError, open_source
 
@@ -137,6 +138,8 @@ def placement_words(settings: Any) -> tuple[bool, str]:
     report = assess_placement(template, frame)
     if report.ok:
         pose = report.pose or {}
-        return True, (f"well placed: {pose.get('distance_mm', 0) / 10:.0f} cm from the board's middle, "
-                      f"{pose.get('elevation_deg', 0):.0f}° down, camels {report.camel_px['smallest']:.0f} px tall")
+        camels = report.camel_px or {}
+        return True, (f"well placed: {shown_cm(pose.get('distance_mm', 0))} cm from the board's middle, "
+                      f"{shown_deg(pose.get('elevation_deg', 0))}° down, the smallest camel "
+                      f"{camels.get('smallest', 0):.1f} px tall (space {camels.get('space')})")
     return False, "; ".join(report.advice)

@@ -156,7 +156,9 @@ def camera(game_id: str) -> Any:
         return jsonify({"state": "off", "message": "no camera: the board is not checked"})
     game = service().game(game_id)
     if watch.template.edition != game.row.edition:
-        message = f"the camera is set up for the {watch.template.edition} board"
+        from companion.table.camera_edition import other_board_remedy
+
+        message = other_board_remedy(watch.template.edition, game.row.edition)
         return jsonify({"state": "other board", "message": message})
     language = request.args.get("lang", "en")
     language = language if language in LANGUAGES else "en"
@@ -193,7 +195,9 @@ def correct_from_camera(game_id: str) -> Any:
     board = watch.template.edition
     game = service().game(game_id)
     if board != game.row.edition:
-        raise ApiError(409, f"the camera is set up for the {board} board, not this game's", "CameraOtherBoard")
+        from companion.table.camera_edition import other_board_refusal
+
+        raise ApiError(409, other_board_refusal(board, game.row.edition), "CameraOtherBoard")
     if who.role != "host":
         raise ApiError(403, "only the host can correct the game from the camera")
     verdict = watch.verdict(game_id, service().game_start(game_id), game.actions)

@@ -32,10 +32,15 @@
   // A number stays on one line with its unit (a narrow phone wraps the words between them).
   const keep = (text) => text.replace(/(\d) /g, "$1\u00a0");
 
-  function row(name, now, aim) {
-    const bad = report.change_keys && (ROW_KEYS[name] || []).some((key) => report.change_keys.includes(key));
+  const said = (name) => report.change_keys && (ROW_KEYS[name] || []).some((key) => report.change_keys.includes(key));
+
+  // outside: the figure shown is outside the aim. Marked "to change" only with advice about it; else it is within
+  // what the markers can measure (vision allows for that) and says so, so a figure and its verdict never disagree.
+  function row(name, now, aim, outside = false) {
+    const bad = said(name);
+    const note = bad ? ` — ${t("placement_bad")}` : outside ? ` — ${t("placement_near")}` : "";
     return el("tr", { class: bad ? "bad" : "" }, el("th", { scope: "row" }, t(`placement_row_${name}`)),
-      el("td", {}, now === null ? t("placement_unknown") : keep(now), bad ? el("b", {}, ` — ${t("placement_bad")}`) : ""),
+      el("td", {}, now === null ? t("placement_unknown") : keep(now), note ? el("b", {}, note) : ""),
       el("td", {}, keep(aim)));
   }
 
@@ -47,19 +52,31 @@
     // The least room any marker has, found or where a missing one should be (below 0: outside the picture).
     const edges = Object.values(report.markers).map((m) => m.edge_px).filter((px) => px !== undefined);
     const room = edges.length ? Math.min(...edges) : null;
+    // The figures as vision judges them (vision.guidance.shown_*): whole cm and degrees, camels to 0.1 px.
+    const distance = p ? Math.round(p.distance_mm / 10) : null;
+    const height = p ? Math.round(p.height_mm / 10) : null;
+    const elevation = p ? Math.round(p.elevation_deg) : null;
+    const azimuth = p ? Math.round(Math.abs(p.azimuth_deg)) : null;
+    const heights = [Math.round((g.distance_mm[0] / 10) * sine(g.elevation_deg[0])),
+      Math.round((g.distance_mm[1] / 10) * sine(g.elevation_deg[1]))];
+    const out = (value, low, high) => value !== null && (value < low || value > high);
+    const camels = report.camel_px;
     return [
       row("distance", p ? cm(p.distance_mm) : null,
-        t("placement_cm_span", { low: g.distance_mm[0] / 10, high: g.distance_mm[1] / 10 })),
-      row("height", p ? cm(p.height_mm) : null, t("placement_cm_span", {
-        low: Math.round((g.distance_mm[0] / 10) * sine(g.elevation_deg[0])),
-        high: Math.round((g.distance_mm[1] / 10) * sine(g.elevation_deg[1])) })),
-      row("elevation", p ? t("placement_deg", { n: Math.round(p.elevation_deg) }) : null,
-        t("placement_deg_span", { low: g.elevation_deg[0], high: g.elevation_deg[1] })),
-      row("azimuth", p ? t("placement_deg", { n: Math.round(Math.abs(p.azimuth_deg)) }) : null,
-        t("placement_within_deg", { n: g.azimuth_deg })),
+        t("placement_cm_span", { low: g.distance_mm[0] / 10, high: g.distance_mm[1] / 10 }),
+        out(distance, g.distance_mm[0] / 10, g.distance_mm[1] / 10)),
+      // The height follows from the distance and the angle: outside its span it is what those rows say.
+      row("height", p ? cm(p.height_mm) : null, t("placement_cm_span", { low: heights[0], high: heights[1] }),
+        out(height, heights[0], heights[1]) && !said("distance") && !said("elevation")),
+      row("elevation", p ? t("placement_deg", { n: elevation }) : null,
+        t("placement_deg_span", { low: g.elevation_deg[0], high: g.elevation_deg[1] }),
+        out(elevation, g.elevation_deg[0], g.elevation_deg[1])),
+      row("azimuth", p ? t("placement_deg", { n: azimuth }) : null,
+        t("placement_within_deg", { n: g.azimuth_deg }), out(azimuth, 0, g.azimuth_deg)),
       row("margin", room === null ? null : room < 0 ? t("placement_off_picture") : t("placement_px", { n: Math.floor(room) }),
         t("placement_least_px", { n: g.margin_px })),
-      row("camels", report.camel_px ? t("placement_px", { n: Math.round(report.camel_px.smallest) }) : null,
+      // The smallest a camel looks, and on which space (from a camera looking down, often the nearest one).
+      row("camels", camels ? t("placement_px_on_space", { n: camels.smallest.toFixed(1), space: camels.space }) : null,
         t("placement_least_px", { n: g.min_camel_px })),
     ];
   }

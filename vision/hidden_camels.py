@@ -1,0 +1,63 @@
+"""Camels a photo cannot show where the board puts them: the spaces the reader finds covered (the pyramid, the
+palm tree, a hand, a card, or their deep shadow over the space), and the words for a camel not seen there, with
+where and what may hide it. Calibration says "not seen" for such a camel, never "swapped" or "alike": what covers
+it is measured as the camel, so its colour says nothing about it (:mod:`vision.calibrate`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from vision.board import BoardTemplate
+from vision.read import Observation
+from vision.silhouette import FitConfig, SilhouetteScorer
+
+
+def covered_spaces(
+    observation: Observation,
+    template: BoardTemplate,
+    camels: Sequence[str],
+    track: Mapping[int, Sequence[str]],
+    board_colour: tuple[float, float, float],
+    fit: FitConfig,
+) -> set[int]:
+    """The spaces of ``track`` the reader finds covered (its floor around the camels unlike the board: the
+    pyramid, the palm tree, a hand, a card over it; see :meth:`vision.silhouette.SilhouetteScorer.covered`)."""
+    scorer = SilhouetteScorer(observation, dict.fromkeys(camels), template, fit=fit, board_bgr=board_colour)
+    return {space for space in track if scorer.covered(dict(track), space)}
+
+
+def _behind_middle(observation: Observation, template: BoardTemplate, space: int, inset: float = 80.0) -> bool:
+    """Whether the camera looks at ``space`` over the board's middle (the track's inside), where the pyramid and
+    the palm tree stand."""
+    corners = np.array([c for cs in template.spaces.values() for c in cs])
+    low, high = corners.min(axis=0) + inset, corners.max(axis=0) - inset
+    camera = np.asarray(observation.camera_at, float)[:2]
+    target = np.array(template.space_centre(space), float)
+    return any(((low <= point) & (point <= high)).all()
+               for point in (camera + t * (target - camera) for t in np.linspace(0, 0.98, 60)))
+
+
+def not_seen_message(
+    unseen: Sequence[str],
+    where: Mapping[str, int],
+    covered: set[int],
+    observation: Observation,
+    template: BoardTemplate,
+) -> str:
+    """The message for camels not seen where the board puts them, with where and why they may be hidden."""
+    said = ", nor ".join(f"on space {where[camel]}, where the {camel} camel should stand" for camel in unseen)
+    spaces = sorted({where[camel] for camel in unseen})
+    behind = [space for space in spaces if _behind_middle(observation, template, space)]
+    hidden = [space for space in spaces if space in covered or space in behind]
+    if not hidden:
+        return f"no camel is seen {said}"
+    names = " and ".join(map(str, hidden))
+    if all(space in behind for space in hidden):
+        why = (f"the pyramid or the palm tree in the middle of the board may hide space{'s' if len(hidden) > 1 else ''}"
+               f" {names} from the camera")
+    else:
+        why = (f"something covers or shades space{'s' if len(hidden) > 1 else ''} {names} (a hand, a card, the "
+               "pyramid or the palm tree, or their shadow)")
+    return f"no camel is seen {said}: {why}; take away what is in the way, or raise the camera"
