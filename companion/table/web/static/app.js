@@ -213,6 +213,29 @@ function putBackText(undo) {
   return labelled(by, what);
 }
 
+// After a correction (the host took the camera's word): what changed and what that changed, for everyone.
+// "Cy's draw corrected: red 1 → red 3 · Ann 3 → 5 · leg 1 scored again"
+function correctionNoticeText(correction) {
+  const was = correction.was;
+  const parts = [t("correction_notice", { player: was.player, was: entryDieText(was), becomes: entryDieText(correction.becomes) })];
+  for (const change of correction.money) parts.push(t("correction_money", { player: change.player, before: money(change.before), after: money(change.after) }));
+  for (const leg of correction.legs) parts.push(t(`correction_leg_${leg.change}`, { leg: leg.leg }));
+  if (correction.race) parts.push(t(correction.race === "over" ? "correction_race_over" : "correction_race_on"));
+  if (!correction.money.length && !correction.legs.length && !correction.race) parts.push(t("correction_no_money"));
+  return parts.join(" · ");
+}
+
+// A ticker line; an entry corrected since says what it was entered as.
+function tickerText(action) {
+  const text = actionText(action);
+  return action.corrected_from ? `${text} ${t("ticker_corrected", { was: entryDieText(action.corrected_from) })}` : text;
+}
+
+function renderCorrectionNotice(box, state) {
+  box.hidden = !state.correction;
+  box.textContent = state.correction ? correctionNoticeText(state.correction) : "";
+}
+
 function rewardText(reward) {
   if (reward.source === "pyramid_ticket") return t("reward_pyramid", { amount: signed(reward.amount) });
   if (reward.source === "partner") return t("reward_partner", { partner: reward.partner, line: rewardText(reward.copied), amount: signed(reward.amount) });

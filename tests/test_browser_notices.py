@@ -1,0 +1,77 @@
+"""A real browser: when the host takes the camera's word for a draw, everyone at the table is told — the table
+screen's notice and ticker and every phone say which draw changed, from what to what, and what it changed
+(money, a leg scored again), instead of the ticker silently rewriting "Bob drew red 1" as "Bob drew blue 3"."""
+
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from companion.table.web import create_app
+from tests.browser_kit import PHONE, SHOTS, new_page, said
+from tests.test_correction import SETUP, StillCamera, board_after, draws
+from tests.test_crash import free_port, request
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
+
+# Ann bets on blue; the leg ends with Bob's draw, entered as red 1 though red showed 3 (the camera's board):
+# red, not blue, comes second, and Ann's ticket loses.
+ENTERED = [{**obj, "player": "Ann" if obj["player"] == "Bob" else "Bob"}  # Bob draws first, after Ann's bet
+           for obj in draws(("yellow", 1), ("green", 1), ("purple", 1), ("blue", 1), ("red", 1))]
+SEEN = board_after(draws(("yellow", 1), ("green", 1), ("purple", 1), ("blue", 1), ("red", 3)))
+
+
+@pytest.fixture()
+def camera_server(tmp_path):
+    """The companion in this process (its camera a still picture of ``SEEN``), served over HTTP."""
+    app = create_app(tmp_path / "data", None, "http://t", testing=True, camera=StillCamera(SEEN))
+    port = free_port()
+    http = make_server("127.0.0.1", port, app, threaded=True)
+    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread.start()
+    yield port
+    http.shutdown()
+
+
+def test_a_correction_is_announced_on_the_table_and_every_phone(camera_server, browser):
+    port = camera_server
+    setup = {"track": {str(space): list(stack) for space, stack in SETUP.items()}}
+    _, game = request(port, "POST", "/api/games", {"edition": "2018", "players": ["Ann", "Bob"], "dice": "manual",
+                                                   "setup": setup})
+    game_id, token = game["game_id"], game["host_token"]
+    seats = {seat["player"]: seat["token"] for seat in game["seats"]}
+    request(port, "POST", f"/api/games/{game_id}/actions", {"player": "Ann", "type": "leg_bet", "camel": "blue"}, token)
+    for obj in ENTERED:
+        request(port, "POST", f"/api/games/{game_id}/actions", obj, token)
+    errors: list[str] = []
+    table = new_page(browser, errors, "table", viewport={"width": 1280, "height": 720})
+    table.goto(f"http://127.0.0.1:{port}/table/{game_id}#{game['table_token']}")
+    ann = new_page(browser, errors, "Ann", **PHONE)
+    ann.goto(f"http://127.0.0.1:{port}/join/{seats['Ann']}")
+    bob = new_page(browser, errors, "Bob", "fr", **PHONE)
+    bob.goto(f"http://127.0.0.1:{port}/join/{seats['Bob']}")
+    expect(table.locator("#ticker li").first).to_have_text(said("Bob drew red 1"))
+    expect(table.locator("#correction-notice")).to_be_hidden()
+    expect(ann.locator("#correction-notice")).to_be_hidden()
+    status, _ = request(port, "POST", f"/api/games/{game_id}/camera/correct", None, token)
+    assert status == 200
+    told = said("Bob's draw corrected: red 1 → red 3 · Ann 10 EP → 6 EP · leg 1 scored again")
+    expect(table.locator("#correction-notice")).to_have_text(told)
+    expect(ann.locator("#correction-notice")).to_have_text(told)
+    expect(bob.locator("#correction-notice")).to_have_text(
+        said("Tirage de Bob corrigé : rouge 1 → rouge 3 · Ann 10 £ → 6 £ · manche 1 recomptée"))
+    expect(table.locator("#ticker li").first).to_have_text(said("Bob drew red 3 · corrected from red 1"))
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    table.screenshot(path=str(SHOTS / "notice-correction-table.png"))
+    ann.screenshot(path=str(SHOTS / "notice-correction-phone.png"))
+    # The next action ends the notice; the ticker still says the draw was corrected.
+    _, now = request(port, "GET", f"/api/games/{game_id}/state", None, token)
+    request(port, "POST", f"/api/games/{game_id}/actions", {"type": "leg_bet", "camel": "red"},
+            seats[now["next_player"]])
+    expect(table.locator("#correction-notice")).to_be_hidden()
+    expect(ann.locator("#correction-notice")).to_be_hidden()
+    expect(table.locator("#ticker li").nth(1)).to_have_text(said("Bob drew red 3 · corrected from red 1"))
+    assert errors == []
+    for page in (table, ann, bob):
+        page.context.close()
