@@ -8,7 +8,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from companion.table.web import create_app
-from tests.browser_kit import PHONE, SHOTS, new_page, said
+from tests.browser_kit import PHONE, SHOTS, new_page, phone, said
 from tests.test_correction import SETUP, StillCamera, board_after, draws
 from tests.test_crash import free_port, request
 
@@ -74,4 +74,27 @@ def test_a_correction_is_announced_on_the_table_and_every_phone(camera_server, b
     expect(table.locator("#ticker li").nth(1)).to_have_text(said("Bob drew red 3 · corrected from red 1"))
     assert errors == []
     for page in (table, ann, bob):
+        page.context.close()
+
+
+def test_an_undo_that_takes_back_a_leg_s_end_says_so_on_the_table_and_phones(server, browser):
+    setup = {"track": {str(space): list(stack) for space, stack in SETUP.items()}}
+    game = server.create(["Ann", "Bob"], setup)
+    server.act(game, "Ann", type="leg_bet", camel="blue")
+    for obj in ENTERED:
+        server.act(game, obj["player"], **{key: value for key, value in obj.items() if key != "player"})
+    errors: list[str] = []
+    table = new_page(browser, errors, "table", viewport={"width": 1280, "height": 720})
+    table.goto(server.table_url(game))
+    ann = phone(browser, server, game, "Ann", errors)
+    expect(table.locator("#ticker li").first).to_have_text(said("Bob drew red 1"))
+    status, _ = request(server.port, "POST", f"/api/games/{game['game_id']}/undo", None, game["host_token"])
+    assert status == 200
+    told = said("The undo changed: Ann 10 EP → 3 EP · Bob 6 EP → 3 EP · leg 1 is not over after all")
+    expect(table.locator("#correction-notice")).to_have_text(told)
+    expect(ann.locator("#correction-notice")).to_have_text(told)
+    expect(ann.locator("#instruction")).to_contain_text("Undone by the host: move red back")
+    table.screenshot(path=str(SHOTS / "notice-undo-table.png"))
+    assert errors == []
+    for page in (table, ann):
         page.context.close()

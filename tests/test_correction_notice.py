@@ -60,3 +60,18 @@ def test_a_correction_back_to_what_was_entered_marks_nothing(client):
     assert "corrected_from" not in table["ticker"][-1]
     assert table["correction"]["was"]["value"] == 3 and table["correction"]["money"] == [
         {"player": "Ann", "before": 5, "after": 3}]
+
+
+def test_an_undo_says_what_it_changed_beyond_the_board(client):
+    game = create(client)
+    play_a_leg(client, game)
+    scored = state(client, game, game["table_token"])
+    assert client.post(f"/api/games/{game['game_id']}/undo", headers=bearer(game["host_token"])).status_code == 200
+    undone = state(client, game, game["table_token"])
+    told = undone["undo"]
+    assert told["legs"] == [{"leg": 1, "change": "unscored"}] and told["race"] is None
+    assert told["money"] == [{"player": p, "before": scored["money"][p], "after": undone["money"][p]}
+                             for p in ("Ann", "Bob", "Cy") if scored["money"][p] != undone["money"][p]]
+    assert told["money"]  # the leg's payouts are taken back
+    assert client.post(f"/api/games/{game['game_id']}/undo", headers=bearer(game["host_token"])).status_code == 200
+    assert state(client, game, game["table_token"])["undo"]["money"] == []  # a draw mid-leg pays nobody

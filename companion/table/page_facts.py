@@ -112,10 +112,22 @@ def _leg_results(state: GameState) -> dict[int, tuple[Any, ...]]:
             for scoring in state.leg_scorings}
 
 
+def effects(before: GameState, after: GameState) -> dict[str, Any]:
+    """What a change to the history (a correction, an undo) changed for everyone: each player's money that
+    moved, the legs scored, scored again or no longer over, and whether the race's end moved."""
+    old, new = _leg_results(before), _leg_results(after)
+    return {
+        "money": [{"player": player, "before": before.money_of(player), "after": after.money_of(player)}
+                  for player in after.players if before.money_of(player) != after.money_of(player)],
+        "legs": [{"leg": leg, "change": "scored" if leg not in old else "unscored" if leg not in new else "rescored"}
+                 for leg in sorted(set(old) | set(new)) if old.get(leg) != new.get(leg)],
+        "race": None if before.game_over == after.game_over else "over" if after.game_over else "on again",
+    }
+
+
 def correction_facts(row: GameRow, entries: Sequence[Entry], state: GameState) -> dict[str, Any] | None:
     """When the latest entry corrects an earlier one: which (``n``, counted as the ticker counts), what it was
-    and what it became (as ticker facts), who asked and why, and what that changed for everyone: each player's
-    money that moved, the legs scored, scored again or no longer over, and whether the race's end moved."""
+    and what it became (as ticker facts), who asked and why, and its ``effects``."""
     last = entries[-1] if entries else None
     if last is None or last.kind != "correct":
         return None
@@ -124,19 +136,13 @@ def correction_facts(row: GameRow, entries: Sequence[Entry], state: GameState) -
     before_steps = _replay(row, before_actions)
     after_steps = _replay(row, effective_actions(list(entries)))
     before = before_steps[-1][2] if before_steps else state
-    old, new = _leg_results(before), _leg_results(state)
-    legs = [{"leg": leg, "change": "scored" if leg not in old else "unscored" if leg not in new else "rescored"}
-            for leg in sorted(set(old) | set(new)) if old.get(leg) != new.get(leg)]
     return {
         "by": last.by,
         "source": last.body.get("source"),
         "n": index + 1,
         "was": action_facts(*before_steps[index]),
         "becomes": action_facts(*after_steps[index]),
-        "money": [{"player": player, "before": before.money_of(player), "after": state.money_of(player)}
-                  for player in state.players if before.money_of(player) != state.money_of(player)],
-        "legs": legs,
-        "race": None if before.game_over == state.game_over else "over" if state.game_over else "on again",
+        **effects(before, state),
     }
 
 
@@ -157,7 +163,7 @@ def table_facts(row: GameRow, entries: Sequence[Entry], state: GameState, public
         before_undo = effective_actions(list(entries[:-1]))
         undone = before_undo[-1]
         previous = _replay(row, before_undo)[-1]
-        undo = {"by": last_entry.by, **put_back(previous[2], undone, state)}
+        undo = {"by": last_entry.by, **put_back(previous[2], undone, state), **effects(previous[2], state)}
     if public.get("leg_scoring") and state.leg_scorings:
         scores = {score.player: score for score in state.leg_scorings[-1].scores}
         for line in public["leg_scoring"]["players"]:

@@ -217,12 +217,25 @@ function putBackText(undo) {
 // "Cy's draw corrected: red 1 → red 3 · Ann 3 → 5 · leg 1 scored again"
 function correctionNoticeText(correction) {
   const was = correction.was;
-  const parts = [t("correction_notice", { player: was.player, was: entryDieText(was), becomes: entryDieText(correction.becomes) })];
-  for (const change of correction.money) parts.push(t("correction_money", { player: change.player, before: money(change.before), after: money(change.after) }));
-  for (const leg of correction.legs) parts.push(t(`correction_leg_${leg.change}`, { leg: leg.leg }));
-  if (correction.race) parts.push(t(correction.race === "over" ? "correction_race_over" : "correction_race_on"));
-  if (!correction.money.length && !correction.legs.length && !correction.race) parts.push(t("correction_no_money"));
-  return parts.join(" · ");
+  const said = t("correction_notice", { player: was.player, was: entryDieText(was), becomes: entryDieText(correction.becomes) });
+  return [said, ...effectsWords(correction)].join(" · ");
+}
+
+// What a correction or an undo changed for everyone: money, legs scored, the race's end ("no money changes").
+function effectsWords(facts) {
+  const unbroken = (amount) => money(amount).replace(/ /g, "\u00a0");  // "3 EP" never split over two lines
+  const parts = (facts.money || []).map((change) => t("correction_money", { player: change.player, before: unbroken(change.before), after: unbroken(change.after) }));
+  for (const leg of facts.legs || []) parts.push(t(`correction_leg_${leg.change}`, { leg: leg.leg }));
+  if (facts.race) parts.push(t(facts.race === "over" ? "correction_race_over" : "correction_race_on"));
+  return parts.length ? parts : [t("correction_no_money")];
+}
+
+// The notice under the instruction: a correction, or what an undo changed beyond the board (money, a leg).
+function noticeText(state) {
+  if (state.correction) return correctionNoticeText(state.correction);
+  const undo = state.undo;
+  if (undo && ((undo.money || []).length || (undo.legs || []).length || undo.race)) return labelled(t("undo_changed"), effectsWords(undo).join(" · "));
+  return "";
 }
 
 // A ticker line; an entry corrected since says what it was entered as.
@@ -232,8 +245,9 @@ function tickerText(action) {
 }
 
 function renderCorrectionNotice(box, state) {
-  box.hidden = !state.correction;
-  box.textContent = state.correction ? correctionNoticeText(state.correction) : "";
+  const text = noticeText(state);
+  box.hidden = !text;
+  box.textContent = text;
 }
 
 function rewardText(reward) {

@@ -85,7 +85,7 @@
     document.getElementById("undo").disabled = !state.actions_taken;
     if (!before || before.version !== state.version) {
       const now = instructionOf(state);
-      announce([state.correction ? correctionNoticeText(state.correction) : "", now ? now.text : "", turn.textContent].filter(Boolean).join(". "));
+      announce([noticeText(state), now ? now.text : "", turn.textContent].filter(Boolean).join(". "));
     }
   }
 

@@ -139,7 +139,7 @@
     if (state.game_over) followRematch(gameId, token, "seat", "play");
     if (!before || before.version !== state.version) {
       const now = instructionOf(state);
-      announce([state.correction ? correctionNoticeText(state.correction) : "", now ? now.text : "", turn.textContent].filter(Boolean).join(". "));
+      announce([noticeText(state), now ? now.text : "", turn.textContent].filter(Boolean).join(". "));
     }
   }
 

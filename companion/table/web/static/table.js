@@ -116,7 +116,7 @@
     fit();
     if (!before || before.version !== state.version) {
       const now = instructionOf(state);
-      const news = state.correction ? correctionNoticeText(state.correction) : state.last_action ? actionText(state.last_action) : "";
+      const news = noticeText(state) || (state.last_action ? actionText(state.last_action) : "");
       announce([news, now ? now.text : "", turn.textContent].filter(Boolean).join(". "));
       if (odds) loadOdds();
     }
