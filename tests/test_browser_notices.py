@@ -1,6 +1,6 @@
 """A real browser: when the host takes the camera's word for a draw, everyone at the table is told — the table
 screen's notice and ticker and every phone say which draw changed, from what to what, and what it changed
-(money, a leg scored again), instead of the ticker silently rewriting "Bob drew red 1" as "Bob drew blue 3"."""
+(money, a leg scored again), instead of the ticker silently rewriting "Bob drew red 1" as "Bob drew red 3"."""
 
 import threading
 
@@ -9,6 +9,7 @@ from werkzeug.serving import make_server
 
 from companion.table.web import create_app
 from tests.browser_kit import PHONE, SHOTS, new_page, phone, said
+from tests.layout_kit import CameraStub
 from tests.test_correction import SETUP, StillCamera, board_after, draws
 from tests.test_crash import free_port, request
 
@@ -97,4 +98,37 @@ def test_an_undo_that_takes_back_a_leg_s_end_says_so_on_the_table_and_phones(ser
     table.screenshot(path=str(SHOTS / "notice-undo-table.png"))
     assert errors == []
     for page in (table, ann):
+        page.context.close()
+
+
+NOT_FOUND = {"state": "board not found",
+             "message": "board not found: markers 3, 7 not seen; has the camera moved?"}
+
+
+@pytest.mark.parametrize("report, short", [
+    (NOT_FOUND, "Board not found"),
+    ({"state": "unsettled", "message": "waiting for the board to stay still"}, "Waiting for a still board"),
+])
+def test_the_camera_s_state_is_one_plain_sentence_for_the_players_the_detail_for_the_host(server, browser, report,
+                                                                                          short):
+    game = server.create(["Ann", "Bob"], {"track": {str(space): list(stack) for space, stack in SETUP.items()}})
+    stub = CameraStub(report)
+    errors: list[str] = []
+    table = new_page(browser, errors, "table", viewport={"width": 1280, "height": 720})
+    host_page = new_page(browser, errors, "host", viewport={"width": 420, "height": 900})
+    ann = new_page(browser, errors, "Ann", **PHONE)
+    for page in (table, host_page, ann):
+        stub.attach(page)
+    table.goto(server.table_url(game))
+    host_page.goto(server.host_url(game))
+    ann.goto(server.join_url(game, "Ann"))
+    for page in (table, ann):
+        expect(page.locator("#camera > p")).to_have_text([short])  # one sentence, no bracketed repeat
+    said_to_host = [short, report["message"]] if report["state"] == "board not found" else [short]
+    expect(host_page.locator("#camera > p")).to_have_text(said_to_host)
+    if report["state"] == "board not found":
+        table.screenshot(path=str(SHOTS / "notice-camera-not-found-table.png"))
+        host_page.screenshot(path=str(SHOTS / "notice-camera-not-found-host.png"))
+    assert errors == []
+    for page in (table, host_page, ann):
         page.context.close()

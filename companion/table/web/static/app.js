@@ -409,13 +409,16 @@ function verdictEls(verdict, { fold = false } = {}) {
 }
 
 // Today's words for the camera's state when there is no verdict: a reading's differences, or the state.
-function stateEls(camera) {
+function stateEls(camera, host = false) {
   const differences = camera.differences || [];
-  // Readings come worded in the page's language; other news is translated by state.
+  // Readings come worded in the page's language; other news is translated by state: a short plain sentence
+  // for everyone, the server's technical words (markers, a file's path) for the host only, on a line of their own.
   const key = `camera.${camera.state}`;
-  const message = camera.differences || !hasText(key) ? camera.message || camera.state
-    : LANG === "en" && camera.message ? `${t(key)} (${camera.message})` : t(key);
+  const known = !camera.differences && hasText(key);
+  const message = known ? t(key) : camera.message || camera.state;
+  const detail = known && host && LANG === "en" && camera.message && !["unsettled", "starting", "off"].includes(camera.state);
   return [el("p", { class: differences.length ? "instruction" : "muted" }, message),
+    detail ? el("p", { class: "muted camera-detail" }, camera.message) : null,
     differences.length ? el("ul", {}, differences.map((text) => el("li", {}, text))) : null];
 }
 
@@ -461,7 +464,7 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
       box.replaceChildren(...[
         // The heading and, for the host, the placement assistant's link on one line: the box costs one line less.
         el("div", { class: "camera-head" }, el("h2", {}, t("camera")), placement),
-        ...(verdict ? verdictEls(verdict, { fold: !tv }) : stateEls(camera)),
+        ...(verdict ? verdictEls(verdict, { fold: !tv }) : stateEls(camera, host)),
         host && offered ? el("button", { type: "button", id: "camera-correct", onclick: correct }, t("camera_correct")) : null,
         // Whether the camera learnt this table's colours from a board the game confirmed (the host's concern).
         host && camera.learnt ? el("p", { class: "muted camera-learnt" }, labelledEls(t("camera_learnt"), serverWords(camera.learnt))) : null,
