@@ -132,3 +132,24 @@ def test_the_camera_s_state_is_one_plain_sentence_for_the_players_the_detail_for
     assert errors == []
     for page in (table, host_page, ann):
         page.context.close()
+
+
+def test_after_the_race_the_pages_wait_for_a_rematch_without_console_errors(server, browser):
+    setup = {"track": {"16": ["yellow"], "1": ["green", "red", "blue", "purple"], "2": ["black"], "3": ["white"]}}
+    game = server.create(["Ann", "Bob"], setup)
+    server.act(game, "Ann", type="pyramid", die="yellow", value=1)  # over the finish line: the race is over
+    errors: list[str] = []
+    table = new_page(browser, errors, "table", viewport={"width": 1280, "height": 720})
+    console: list[str] = []
+    table.on("console", lambda message: console.append(message.text) if message.type == "error" else None)
+    looks: list[int] = []
+    table.on("response", lambda response: looks.append(response.status) if response.url.endswith("/rematch") else None)
+    table.goto(server.table_url(game))
+    table.wait_for_function("() => document.querySelector('#reveal') !== null")
+    table.wait_for_timeout(3500)  # the page looks again every 3 s
+    assert len(looks) >= 2 and set(looks) == {204}, looks
+    status, made = request(server.port, "POST", f"/api/games/{game['game_id']}/rematch", None, game["host_token"])
+    assert status == 201
+    table.wait_for_url(f"**/table/{made['game_id']}", timeout=8000)  # the waiting page follows the rematch
+    assert console == [] and errors == []
+    table.context.close()

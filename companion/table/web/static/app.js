@@ -482,6 +482,7 @@ let rematchTimer = null;
 function followRematch(gameId, token, kind, page) {
   if (rematchTimer) return;
   const look = () => api("GET", `/api/games/${gameId}/rematch`, token).then((next) => {
+    if (!next) return;  // 204: no rematch yet
     clearInterval(rematchTimer);
     localStorage.setItem(`camelup:${kind}:${next.game_id}`, next.token);
     location.replace(`/${page}/${next.game_id}`);
