@@ -153,3 +153,26 @@ def test_after_the_race_the_pages_wait_for_a_rematch_without_console_errors(serv
     table.wait_for_url(f"**/table/{made['game_id']}", timeout=8000)  # the waiting page follows the rematch
     assert console == [] and errors == []
     table.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_phone_s_header_keeps_the_money_on_one_line_at_360_px(server, browser, lang):
+    game = server.create(["Annabelle-Marguerite", "Bob"], {"track": {str(s): list(c) for s, c in SETUP.items()}},
+                         characters={"Annabelle-Marguerite": "Pharaoh"})
+    errors: list[str] = []
+    page = new_page(browser, errors, "Ann", lang, viewport={"width": 360, "height": 640}, is_mobile=True,
+                    has_touch=True)
+    page.goto(server.join_url(game, "Annabelle-Marguerite"))
+    expect(page.locator("#money")).to_have_text("3 EP" if lang == "en" else "3 £")
+    expect(page.locator("#who")).to_contain_text("Pharaoh")
+    lines = page.evaluate("""() => {
+        const money = document.getElementById('money'), range = document.createRange();
+        range.selectNodeContents(money);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        const width = document.documentElement.clientWidth;
+        return { lines: tops.size, right: money.getBoundingClientRect().right, width };
+    }""")
+    assert lines["lines"] == 1 and lines["right"] <= lines["width"], lines
+    page.screenshot(path=str(SHOTS / f"notice-header-360-{lang}.png"))
+    assert errors == []
+    page.context.close()
