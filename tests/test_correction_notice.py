@@ -33,6 +33,8 @@ def test_a_correction_says_what_changed_and_what_it_changed_to_every_page(client
         assert (told["becomes"]["die"], told["becomes"]["value"]) == ("red", 3)
         assert told["money"] == [{"player": "Ann", "before": 3, "after": 5}]
         assert told["legs"] == [{"leg": 1, "change": "rescored"}] and told["race"] is None
+    assert before["move_current"] is True
+    assert state(client, game, game["table_token"])["move_current"] is False  # the camels already stand there
     ticker = state(client, game, game["seat"]["Ann"])["ticker"]
     assert ticker[-1]["corrected_from"] == {"die": "red", "value": 1, "crazy": None} and ticker[-1]["value"] == 3
     assert all("corrected_from" not in line for line in ticker[:-1])

@@ -176,7 +176,10 @@ def table_facts(row: GameRow, entries: Sequence[Entry], state: GameState, public
         "ticker": ticker,
         "last_action": ticker[-1] if ticker else None,
         "last_action_by": last_entry.by if last_entry is not None and last_entry.kind == "action" else None,
-        "move_current": bool(ticker) and ticker[-1]["type"] == "pyramid" and undo is None,
+        # After the camera's correction the camels already stand where the corrected draw puts them (the camera
+        # saw them there): nothing to move, the notice says what changed.
+        "move_current": bool(ticker) and ticker[-1]["type"] == "pyramid" and undo is None
+        and not (last_entry is not None and last_entry.kind == "correct"),
         "undo": undo,
         "correction": correction_facts(row, entries, state),
         # Seats whose phone has joined (kept by the server model where it has them): they play their own finish
