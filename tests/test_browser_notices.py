@@ -176,3 +176,41 @@ def test_a_phone_s_header_keeps_the_money_on_one_line_at_360_px(server, browser,
     page.screenshot(path=str(SHOTS / f"notice-header-360-{lang}.png"))
     assert errors == []
     page.context.close()
+
+
+def test_the_correction_notice_leaves_eight_players_in_sight_on_a_small_tv(camera_server, browser):
+    """The longest words (French), the leg's end, the pyramid's notice, the camera's difference and the
+    correction's notice at once, with eight players: everything still at a glance (as the layout tests measure)."""
+    from tests.layout_kit import CAMERA
+    from tests.test_browser_layout import check_table
+
+    port = camera_server
+    players = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    setup = {"track": {str(space): list(stack) for space, stack in SETUP.items()}}
+    _, game = request(port, "POST", "/api/games", {"edition": "2018", "players": players, "dice": "manual",
+                                                   "setup": setup})
+    game_id, token = game["game_id"], game["host_token"]
+    request(port, "POST", f"/api/games/{game_id}/actions", {"player": "Ann", "type": "leg_bet", "camel": "blue"}, token)
+    for player, obj in zip(players[1:], ENTERED, strict=False):
+        request(port, "POST", f"/api/games/{game_id}/actions", {**obj, "player": player}, token)
+    assert request(port, "POST", f"/api/games/{game_id}/camera/correct", None, token)[0] == 200
+    errors: list[str] = []
+    for width, height, smallest in ((1920, 1080, 24), (1280, 720, 16)):
+        page = new_page(browser, errors, "table", "fr", viewport={"width": width, "height": height})
+        CameraStub(CAMERA["differs"]).attach(page)
+        page.goto(f"http://127.0.0.1:{port}/table/{game_id}#{game['table_token']}")
+        expect(page.locator("#correction-notice")).to_contain_text("Tirage de")
+        page.wait_for_selector('#camera[data-verdict="differs"]')
+        page.evaluate("""() => {  // the pyramid's notice too, as the server sends it with a stuck die
+          const notice = document.getElementById('pyramid-notice');
+          notice.hidden = false;
+          notice.textContent = 'The pyramid is stuck: a die did not drop. Lift the pyramid and shake it gently.';
+          window.dispatchEvent(new Event('resize'));
+        }""")
+        page.evaluate("document.fonts.ready.then(() => true)")
+        check_table(page, f"correction notice, {width}x{height}", 8, "differs", smallest)
+        notice = page.locator("#correction-notice").bounding_box()
+        assert notice["y"] + notice["height"] <= height, "the correction notice is out of sight"
+        page.screenshot(path=str(SHOTS / f"notice-correction-8-{width}x{height}.png"))
+        page.context.close()
+    assert errors == []
