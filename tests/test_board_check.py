@@ -79,6 +79,12 @@ def two_tracks(draw):
     """A game's board and a camera's reading: the same camels shuffled over a few spaces, some unseen, maybe one
     stranger."""
     camels = draw(st.lists(st.sampled_from(CAMELS[:7]), min_size=1, max_size=7, unique=True))
+    if draw(st.booleans()):  # the same spaces, each stack maybe put down in another order, maybe on a stranger
+        expected = _track(draw, camels)
+        seen = {space: list(draw(st.permutations(stack))) for space, stack in expected.items()}
+        if draw(st.booleans()):
+            seen[draw(st.sampled_from(sorted(seen)))].insert(0, "black")
+        return expected, seen
     seen_camels = draw(st.permutations(camels))
     seen_camels = [c for c in seen_camels if draw(st.integers(0, 9)) > 0]
     if draw(st.booleans()):
