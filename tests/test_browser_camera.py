@@ -49,7 +49,7 @@ def test_the_host_takes_the_camera_s_word_and_the_lobby_reads_the_setup(tmp_path
         steady(port, game_id, token)  # the camera's steady reading, whichever board the server corrects from
         camera.locator("#camera-correct").click()
         expect(host.locator(".toast").last).to_have_text(
-            said("Corrected: Bob's draw is now blue 3 (it was entered as blue 2)"))
+            said("Corrected: Bob's draw is now blue 3; it was entered as blue 2"))
         expect(camera).to_contain_text("The camera agrees with the board", timeout=5000)
         expect(camera.locator("#camera-correct")).to_have_count(0)
         expect(host.locator("#instruction")).to_contain_text("blue 3")
@@ -323,7 +323,7 @@ def test_the_verdict_in_french(server, browser):
     camera.answer = {"state": state, "correction": "Bob's pyramid ticket: blue 2 → blue 3"}
     pages["host"].locator("#camera-correct").click()
     expect(pages["host"].locator(".toast")).to_have_text(
-        said("Corrigé : le tirage de Bob est maintenant bleu 3 (il avait été saisi bleu 2)"))
+        said("Corrigé : le tirage de Bob est maintenant bleu 3 ; il avait été saisi bleu 2"))
     expect(pages["host"].locator(".toast")).not_to_have_attribute("lang", "en")
 
     camera.report = {**CANNOT_TELL, **FR_BLIND}

@@ -102,7 +102,9 @@ def test_a_rematch_is_the_host_s_and_every_seat_finds_its_place(client):
     assert early.status_code == 409
     act(client, game, game["seat"]["Ann"], type="pyramid", die="yellow", value=1)
     assert client.post(f"/api/games/{gid}/rematch", headers=bearer(game["seat"]["Ann"])).status_code == 403
-    assert client.get(f"/api/games/{gid}/rematch", headers=bearer(game["seat"]["Bob"])).status_code == 404
+    waiting = client.get(f"/api/games/{gid}/rematch", headers=bearer(game["seat"]["Bob"]))
+    assert waiting.status_code == 204 and waiting.data == b""  # nothing yet: not an error for the waiting pages
+    assert client.get("/api/games/nosuchgame/rematch", headers=bearer(game["seat"]["Bob"])).status_code in (401, 404)
     made = client.post(f"/api/games/{gid}/rematch", headers=bearer(game["host_token"])).get_json()
     again = client.post(f"/api/games/{gid}/rematch", headers=bearer(game["host_token"])).get_json()
     assert again["game_id"] == made["game_id"] != gid  # a second tap does not make a third game

@@ -1,6 +1,7 @@
 """What the pages show beyond the spec's state, as facts the pages word in their own language: the action
-ticker, whether the move instruction is still current, what to put back after an undo, the starting
-positions, each leg-scoring line as data and each player's final breakdown.
+ticker, whether the move instruction is still current, what to put back after an undo, what a correction
+changed (the entry, the money, the legs scored), the starting positions, each leg-scoring line as data and
+each player's final breakdown.
 
 Everything here is public: a face-down finish card is told only by its pile, never by its camel, until the
 race is over (the reveal then names every card anyway).
@@ -90,19 +91,79 @@ def breakdown(state: GameState) -> dict[str, dict[str, int]]:
     return out
 
 
+def _standing_corrections(entries: Sequence[Entry]) -> list[dict[str, Any] | None]:
+    """For each standing action (as ``effective_actions`` gives them), what it was entered as if a correction
+    changed it since (the first entry's action), else None."""
+    was: list[dict[str, Any] | None] = []
+    for entry in entries:
+        if entry.kind == "undo":
+            if was:
+                was.pop()
+        elif entry.kind == "correct":
+            index = entry.body["index"]
+            was[index] = was[index] or entry.body.get("was")
+        else:
+            was.append(None)
+    return was
+
+
+def _leg_results(state: GameState) -> dict[int, tuple[Any, ...]]:
+    return {scoring.leg: (scoring.ranking, tuple((s.player, s.after) for s in scoring.scores))
+            for scoring in state.leg_scorings}
+
+
+def effects(before: GameState, after: GameState) -> dict[str, Any]:
+    """What a change to the history (a correction, an undo) changed for everyone: each player's money that
+    moved, the legs scored, scored again or no longer over, and whether the race's end moved."""
+    old, new = _leg_results(before), _leg_results(after)
+    return {
+        "money": [{"player": player, "before": before.money_of(player), "after": after.money_of(player)}
+                  for player in after.players if before.money_of(player) != after.money_of(player)],
+        "legs": [{"leg": leg, "change": "scored" if leg not in old else "unscored" if leg not in new else "rescored"}
+                 for leg in sorted(set(old) | set(new)) if old.get(leg) != new.get(leg)],
+        "race": None if before.game_over == after.game_over else "over" if after.game_over else "on again",
+    }
+
+
+def correction_facts(row: GameRow, entries: Sequence[Entry], state: GameState) -> dict[str, Any] | None:
+    """When the latest entry corrects an earlier one: which (``n``, counted as the ticker counts), what it was
+    and what it became (as ticker facts), who asked and why, and its ``effects``."""
+    last = entries[-1] if entries else None
+    if last is None or last.kind != "correct":
+        return None
+    index = last.body["index"]
+    before_actions = effective_actions(list(entries[:-1]))
+    before_steps = _replay(row, before_actions)
+    after_steps = _replay(row, effective_actions(list(entries)))
+    before = before_steps[-1][2] if before_steps else state
+    return {
+        "by": last.by,
+        "source": last.body.get("source"),
+        "n": index + 1,
+        "was": action_facts(*before_steps[index]),
+        "becomes": action_facts(*after_steps[index]),
+        **effects(before, state),
+    }
+
+
 def table_facts(row: GameRow, entries: Sequence[Entry], state: GameState, public: dict[str, Any]) -> dict[str, Any]:
     """The keys this module adds to the public state (``public`` is that state, enriched in place where a
     spec key carries a list of facts)."""
     actions = effective_actions(list(entries))
     steps = _replay(row, actions)
+    corrected = _standing_corrections(entries)
     ticker = [{"n": index + 1, **action_facts(*step)} for index, step in enumerate(steps)][-TICKER_LENGTH:]
+    for line in ticker:  # a corrected entry says so for as long as the ticker shows it
+        was = corrected[line["n"] - 1]
+        if was is not None and any(was.get(key) != line.get(key) for key in ("die", "value", "crazy")):
+            line["corrected_from"] = {key: was.get(key) for key in ("die", "value", "crazy")}
     last_entry = entries[-1] if entries else None
     undo = None
     if last_entry is not None and last_entry.kind == "undo":
         before_undo = effective_actions(list(entries[:-1]))
         undone = before_undo[-1]
         previous = _replay(row, before_undo)[-1]
-        undo = {"by": last_entry.by, **put_back(previous[2], undone, state)}
+        undo = {"by": last_entry.by, **put_back(previous[2], undone, state), **effects(previous[2], state)}
     if public.get("leg_scoring") and state.leg_scorings:
         scores = {score.player: score for score in state.leg_scorings[-1].scores}
         for line in public["leg_scoring"]["players"]:
@@ -115,8 +176,12 @@ def table_facts(row: GameRow, entries: Sequence[Entry], state: GameState, public
         "ticker": ticker,
         "last_action": ticker[-1] if ticker else None,
         "last_action_by": last_entry.by if last_entry is not None and last_entry.kind == "action" else None,
-        "move_current": bool(ticker) and ticker[-1]["type"] == "pyramid" and undo is None,
+        # After the camera's correction the camels already stand where the corrected draw puts them (the camera
+        # saw them there): nothing to move, the notice says what changed.
+        "move_current": bool(ticker) and ticker[-1]["type"] == "pyramid" and undo is None
+        and not (last_entry is not None and last_entry.kind == "correct"),
         "undo": undo,
+        "correction": correction_facts(row, entries, state),
         # Seats whose phone has joined (kept by the server model where it has them): they play their own finish
         # cards, so the scorekeeper page leaves those to the phone. Read at each new version.
         "joined": list(getattr(row, "joined", ())),

@@ -42,12 +42,14 @@ def start_rematch(games: GameService, rematches: dict[str, str], game_id: str, c
         return made
 
 
-def place_in_rematch(games: GameService, rematches: dict[str, str], game_id: str, caller: Caller) -> dict[str, Any]:
+def place_in_rematch(games: GameService, rematches: dict[str, str], game_id: str,
+                     caller: Caller) -> dict[str, Any] | None:
     """Where ``caller`` of a finished game sits in its rematch: the new game and the token for the same seat
-    (or table screen, or host). 404 while there is none."""
+    (or table screen, or host). None while there is none (the game itself must exist)."""
+    games.game(game_id)  # an unknown game is still a 404
     new_id = rematches.get(game_id)
     if new_id is None:
-        raise ApiError(404, "no rematch of this game yet", "NoRematch")
+        return None
     row = games.game(new_id).row
     token = row.seat_tokens[caller.player] if caller.role == "seat" and caller.player else (
         row.host_token if caller.role == "host" else row.table_token)
@@ -65,4 +67,7 @@ def start(game_id: str) -> Any:
 def follow(game_id: str) -> Any:
     from companion.table.web.api import caller
 
-    return jsonify(place_in_rematch(service(), _rematches(), game_id, caller(game_id)))
+    place = place_in_rematch(service(), _rematches(), game_id, caller(game_id))
+    # No rematch yet is the usual answer while the finished game's pages wait for one: not an error (a 404 every
+    # few seconds filled the browser's console), just nothing yet.
+    return ("", 204) if place is None else jsonify(place)

@@ -213,6 +213,43 @@ function putBackText(undo) {
   return labelled(by, what);
 }
 
+// After a correction (the host took the camera's word): what changed and what that changed, for everyone.
+// "Cy's draw corrected: red 1 → red 3 · Ann 3 → 5 · leg 1 scored again"
+function correctionNoticeText(correction) {
+  const was = correction.was;
+  const said = t("correction_notice", { player: was.player, was: entryDieText(was), becomes: entryDieText(correction.becomes) });
+  return [said, ...effectsWords(correction)].join(" · ");
+}
+
+// What a correction or an undo changed for everyone: money, legs scored, the race's end ("no money changes").
+function effectsWords(facts) {
+  const unbroken = (amount) => money(amount).replace(/ /g, "\u00a0");  // "3 EP" never split over two lines
+  const parts = (facts.money || []).map((change) => t("correction_money", { player: change.player, before: unbroken(change.before), after: unbroken(change.after) }));
+  for (const leg of facts.legs || []) parts.push(t(`correction_leg_${leg.change}`, { leg: leg.leg }));
+  if (facts.race) parts.push(t(facts.race === "over" ? "correction_race_over" : "correction_race_on"));
+  return parts.length ? parts : [t("correction_no_money")];
+}
+
+// The notice under the instruction: a correction, or what an undo changed beyond the board (money, a leg).
+function noticeText(state) {
+  if (state.correction) return correctionNoticeText(state.correction);
+  const undo = state.undo;
+  if (undo && ((undo.money || []).length || (undo.legs || []).length || undo.race)) return labelled(t("undo_changed"), effectsWords(undo).join(" · "));
+  return "";
+}
+
+// A ticker line; an entry corrected since says what it was entered as.
+function tickerText(action) {
+  const text = actionText(action);
+  return action.corrected_from ? `${text} ${t("ticker_corrected", { was: entryDieText(action.corrected_from) })}` : text;
+}
+
+function renderCorrectionNotice(box, state) {
+  const text = noticeText(state);
+  box.hidden = !text;
+  box.textContent = text;
+}
+
 function rewardText(reward) {
   if (reward.source === "pyramid_ticket") return t("reward_pyramid", { amount: signed(reward.amount) });
   if (reward.source === "partner") return t("reward_partner", { partner: reward.partner, line: rewardText(reward.copied), amount: signed(reward.amount) });
@@ -372,13 +409,16 @@ function verdictEls(verdict, { fold = false } = {}) {
 }
 
 // Today's words for the camera's state when there is no verdict: a reading's differences, or the state.
-function stateEls(camera) {
+function stateEls(camera, host = false) {
   const differences = camera.differences || [];
-  // Readings come worded in the page's language; other news is translated by state.
+  // Readings come worded in the page's language; other news is translated by state: a short plain sentence
+  // for everyone, the server's technical words (markers, a file's path) for the host only, on a line of their own.
   const key = `camera.${camera.state}`;
-  const message = camera.differences || !hasText(key) ? camera.message || camera.state
-    : LANG === "en" && camera.message ? `${t(key)} (${camera.message})` : t(key);
+  const known = !camera.differences && hasText(key);
+  const message = known ? t(key) : camera.message || camera.state;
+  const detail = known && host && LANG === "en" && camera.message && !["unsettled", "starting", "off"].includes(camera.state);
   return [el("p", { class: differences.length ? "instruction" : "muted" }, message),
+    detail ? el("p", { class: "muted camera-detail" }, camera.message) : null,
     differences.length ? el("ul", {}, differences.map((text) => el("li", {}, text))) : null];
 }
 
@@ -424,7 +464,7 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
       box.replaceChildren(...[
         // The heading and, for the host, the placement assistant's link on one line: the box costs one line less.
         el("div", { class: "camera-head" }, el("h2", {}, t("camera")), placement),
-        ...(verdict ? verdictEls(verdict, { fold: !tv }) : stateEls(camera)),
+        ...(verdict ? verdictEls(verdict, { fold: !tv }) : stateEls(camera, host)),
         host && offered ? el("button", { type: "button", id: "camera-correct", onclick: correct }, t("camera_correct")) : null,
         // Whether the camera learnt this table's colours from a board the game confirmed (the host's concern).
         host && camera.learnt ? el("p", { class: "muted camera-learnt" }, labelledEls(t("camera_learnt"), serverWords(camera.learnt))) : null,
@@ -442,6 +482,7 @@ let rematchTimer = null;
 function followRematch(gameId, token, kind, page) {
   if (rematchTimer) return;
   const look = () => api("GET", `/api/games/${gameId}/rematch`, token).then((next) => {
+    if (!next) return;  // 204: no rematch yet
     clearInterval(rematchTimer);
     localStorage.setItem(`camelup:${kind}:${next.game_id}`, next.token);
     location.replace(`/${page}/${next.game_id}`);

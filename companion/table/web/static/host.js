@@ -72,6 +72,7 @@
     const turn = document.getElementById("turn");
     turn.textContent = state.game_over ? t("race_over") : `${t("leg", { leg: state.leg })} · ${t("acting_for", { player: playerLabel(state, state.next_player) })}`;
     renderInstruction(document.getElementById("instruction"), state);
+    renderCorrectionNotice(document.getElementById("correction-notice"), state);
     const pyramidNotice = document.getElementById("pyramid-notice");  // the dice pyramid asks for a hand
     pyramidNotice.hidden = !(state.pyramid && state.pyramid.notice);
     pyramidNotice.textContent = (state.pyramid && state.pyramid.notice) || "";
@@ -84,7 +85,7 @@
     document.getElementById("undo").disabled = !state.actions_taken;
     if (!before || before.version !== state.version) {
       const now = instructionOf(state);
-      announce([now ? now.text : "", turn.textContent].filter(Boolean).join(". "));
+      announce([noticeText(state), now ? now.text : "", turn.textContent].filter(Boolean).join(". "));
     }
   }
 

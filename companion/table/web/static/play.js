@@ -126,6 +126,7 @@
     partnerLine.hidden = !partner;
     partnerLine.textContent = partner ? `🤝 ${t("partner_is", { player: partner })}` : "";
     renderInstruction(document.getElementById("instruction"), state);
+    renderCorrectionNotice(document.getElementById("correction-notice"), state);
     renderTakeBack();
     renderControls(document.getElementById("actions"), state, send);
     renderTickets(me);
@@ -138,7 +139,7 @@
     if (state.game_over) followRematch(gameId, token, "seat", "play");
     if (!before || before.version !== state.version) {
       const now = instructionOf(state);
-      announce([now ? now.text : "", turn.textContent].filter(Boolean).join(". "));
+      announce([noticeText(state), now ? now.text : "", turn.textContent].filter(Boolean).join(". "));
     }
   }
 

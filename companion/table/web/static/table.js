@@ -88,7 +88,7 @@
 
   function renderTicker() {
     document.getElementById("ticker").replaceChildren(...state.ticker.slice(-3).reverse().map((action, index) =>
-      el("li", { class: index ? "muted" : "" }, actionText(action))));
+      el("li", { class: `${index ? "muted" : ""}${action.corrected_from ? " corrected" : ""}`.trim() }, tickerText(action))));
   }
 
   async function loadOdds() {
@@ -109,13 +109,15 @@
     const pyramidNotice = document.getElementById("pyramid-notice");  // the dice pyramid asks for a hand
     pyramidNotice.hidden = !(state.pyramid && state.pyramid.notice);
     pyramidNotice.textContent = (state.pyramid && state.pyramid.notice) || "";
+    renderCorrectionNotice(document.getElementById("correction-notice"), state);
     renderStacks();
     renderPlayers();
     renderTicker();
     fit();
     if (!before || before.version !== state.version) {
       const now = instructionOf(state);
-      announce([state.last_action ? actionText(state.last_action) : "", now ? now.text : "", turn.textContent].filter(Boolean).join(". "));
+      const news = noticeText(state) || (state.last_action ? actionText(state.last_action) : "");
+      announce([news, now ? now.text : "", turn.textContent].filter(Boolean).join(". "));
       if (odds) loadOdds();
     }
     if (state.race_scoring) startReveal(state);
