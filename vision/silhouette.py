@@ -624,6 +624,8 @@ class SilhouetteScorer:
         """Whether the floor of the space that a stack of ``count`` at ``offset`` leaves in view, and the stacks
         ``in_front`` too, is mostly unlike the board (see ``FitConfig.covered_distance``): unlike its own colour
         and the others it may have (``_Window.others``) alike (one can mislead; a tile is unlike them all)."""
+        if self._floor_unlike(window)[1] < 5:
+            return False  # then no floor it leaves in view (8 pixels or more) is mostly unlike the board
         key = (offset, count, in_front)
         covered = window.covers.get(key)
         if covered is None:
@@ -637,16 +639,26 @@ class SilhouetteScorer:
             window.covers[key] = covered
         return covered
 
-    def _may_be_covered(self, window: _Window, offset: int) -> bool:
-        """Whether a lone camel's space at ``offset`` can be covered at all, from areas alone (no drawing): only
-        if the floor's pixels unlike the board outnumber half of what the camel's reach can leave of it."""
+    def _may_be_covered(self, window: _Window) -> np.ndarray:
+        """Per offset, whether a lone camel's space there can be covered at all, from areas alone (no drawing):
+        only if the floor's pixels unlike the board outnumber half of what the camel's reach (at most its
+        bounding rectangle) can leave of the floor."""
+        floor, unlike = self._floor_unlike(window)
+        if unlike < 5:
+            return np.zeros(len(self._offsets), bool)
+        if window.reach is None:
+            window.reach = self._reach_corners(window)
+        corners = window.reach[0, :, 0] / 4  # offsets × 8 × 2
+        sides = corners.max(axis=1) - corners.min(axis=1)
+        return 2 * unlike > floor - sides[:, 0] * sides[:, 1]
+
+    def _floor_unlike(self, window: _Window) -> tuple[int, int]:
+        """How many pixels the space's floor has, and how many of them are unlike its board's colour."""
         if window.floor_unlike is None:
             floor = self._floor_mask(window).view(np.uint8)
             window.floor_unlike = (cv2.countNonZero(floor),
                                    cv2.countNonZero(cv2.bitwise_and(floor, next(self._unlike_board(window)))))
-        floor, unlike = window.floor_unlike
-        reach = cv2.contourArea(self._reach_outline(window, offset, 0).astype(np.float32)) / 16
-        return 2 * unlike > floor - reach
+        return window.floor_unlike
 
     def _unlike_board(self, window: _Window) -> Iterator[np.ndarray]:
         """The window's pixels (uint8 masks) beyond ``covered_distance`` of its board's colour, then of each
@@ -831,8 +843,9 @@ def _lone_scores(scorer: SilhouetteScorer, space: int) -> np.ndarray:
     integral = _integral(window.evidence[: y1.max(), : x1.max()], (height + 1, width + 1))
     sums = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
     scores = (sums / area).reshape(offsets, levels, camels).astype(np.float32)
+    maybe = scorer._may_be_covered(window)
     for offset in range(offsets):
-        if scorer._may_be_covered(window, offset) and scorer._covered(window, offset, 1, ()):
+        if maybe[offset] and scorer._covered(window, offset, 1, ()):
             scores[offset] = -scorer.covered_cost
         else:
             scores[offset, 0] -= scorer._ground_doubt(window, offset, 1, None)
