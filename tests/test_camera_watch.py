@@ -1,6 +1,7 @@
 """The companion watching the board: stable readings compared with the game, and a camera that fails."""
 
 import random
+import time
 
 import cv2
 import pytest
@@ -66,8 +67,17 @@ def test_the_table_screen_gets_the_camera_report(tmp_path):
     setup = {"track": {str(space): stack for space, stack in TRACK.items()}}
     game = client.post("/api/games", json={"edition": "2018", "players": ["A", "B"], "dice": "manual",
                                            "setup": setup}).get_json()
-    report = client.get(f"/api/games/{game['game_id']}/camera",
-                        headers={"Authorization": f"Bearer {game['table_token']}"}).get_json()
+    def report_now():
+        return client.get(f"/api/games/{game['game_id']}/camera",
+                          headers={"Authorization": f"Bearer {game['table_token']}"}).get_json()
+
+    # The still picture of the moment the game was created is not judged: the camera waits for a new still run.
+    report = report_now()
+    assert report["state"] == "unsettled" and "verdict" not in report, report
+    deadline = time.monotonic() + 10
+    while "verdict" not in report and time.monotonic() < deadline:
+        time.sleep(0.02)
+        report = report_now()
     assert report["state"] == "reading" and report["differences"] == []
     # The game's board verified against the latest frame, with the slips that could explain a difference.
     assert report["verdict"]["matches"] is True and report["verdict"]["answer"] == "matches"
@@ -253,6 +263,9 @@ def test_a_still_board_with_a_camel_hidden_in_every_frame_is_read(tmp_path):
     assert status.track == {space: stack for space, stack in TRACK.items() if space != 12}
     assert status.unseen == ("purple",)
     client, game, host = host_client(tmp_path, watch)
+    assert client.get(f"/api/games/{game['game_id']}/camera", headers=host).get_json()["state"] == "unsettled"
+    watch.step(Frames(hidden))
+    watch.step(Frames(hidden))  # a still run that began after the game was created
     report = client.get(f"/api/games/{game['game_id']}/camera", headers=host).get_json()
     assert report["state"] == "reading" and report["verdict"]["matches"] is not False, report
     # Nothing to correct, and the host is told so (not that the board is moving).
@@ -275,6 +288,7 @@ def test_no_verdict_while_a_hand_passes_and_none_worked_out_for_frames_that_are_
     start = new_game(EDITION_2018, ["A", "B"], TRACK)
     watch = CameraWatch(lambda: None, template, profiles(), agree=2)
     source = Frames(image, image, hand, image, image)
+    assert watch.verdict("g", start, []) is None  # no frame yet (and the camera now knows the game)
     answers = []
     for _ in range(5):
         watch.step(source)
@@ -338,6 +352,7 @@ def test_the_host_corrects_the_die_the_verdict_names(tmp_path):
     url = f"/api/games/{game['game_id']}/camera"
     draw = {"player": "A", "type": "pyramid", "die": "red", "value": 1}
     assert client.post(f"/api/games/{game['game_id']}/actions", json=draw, headers=host).status_code == 200
+    assert client.get(url, headers=host).get_json()["state"] == "starting"  # the camera now knows the draw
     watch.step(Frames(image))
     moving = client.post(f"{url}/correct", headers=host)
     assert moving.status_code == 409 and moving.get_json() == {
@@ -347,6 +362,9 @@ def test_the_host_corrects_the_die_the_verdict_names(tmp_path):
     assert client.get(url, headers=host).get_json()["verdict"]["correction"]["becomes"]["value"] == 2
     response = client.post(f"{url}/correct", headers=host)
     assert response.status_code == 200 and response.get_json()["correction"] == "A's pyramid ticket: red 1 → red 2"
+    assert "verdict" not in client.get(url, headers=host).get_json()  # the game changed: a new still run first
+    watch.step(Frames(image))
+    watch.step(Frames(image))
     assert client.get(url, headers=host).get_json()["verdict"]["answer"] == "matches"
 
 
@@ -431,3 +449,44 @@ def test_a_still_board_is_steady_though_its_uncalibrated_reading_flickers_and_a_
     states = [watch.step(source).state for _ in range(7)]
     assert "reading" not in states[:4]
     assert states[4:] == ["unsettled", "unsettled", "reading"]
+
+
+def test_a_picture_taken_before_the_game_changed_is_never_judged_against_it(tmp_path):
+    # The board stands still and matches the new game; a draw is entered (red 1: red 7 -> 8) and nobody has
+    # touched a camel yet. The still picture of the moment shows the board before the draw: no verdict on it,
+    # the pages are told to wait for a still board. Frames taken after the draw are judged.
+    template = load_template("2018")
+    before, _ = render_scene(template, TRACK, 3, CLEAN)
+    moved = {**{space: stack for space, stack in TRACK.items() if space != 7}, 8: ["red"]}
+    after, _ = render_scene(template, moved, 3, CLEAN)
+    watch = CameraWatch(lambda: None, template, profiles(), agree=2)
+    for _ in range(3):  # the board was set up and still before the game was created
+        watch.step(Frames(before))
+    assert watch.status.state == "reading"
+    client, game, host = host_client(tmp_path, watch)
+    url = f"/api/games/{game['game_id']}/camera"
+    fresh = client.get(url, headers=host).get_json()
+    assert "verdict" not in fresh and "differences" not in fresh, fresh
+    assert fresh["state"] == "unsettled" and fresh["message"] == "waiting for the board to stay still"
+    watch.step(Frames(before))
+    assert "verdict" not in client.get(url, headers=host).get_json()  # one still frame since: not yet steady
+    watch.step(Frames(before))
+    assert client.get(url, headers=host).get_json()["verdict"]["answer"] == "matches"
+
+    draw = {"player": "A", "type": "pyramid", "die": "red", "value": 1}
+    assert client.post(f"/api/games/{game['game_id']}/actions", json=draw, headers=host).status_code == 200
+    watch.step(Frames(before))  # a frame read after the draw, before any page asked: the old still run goes on
+    stale = client.get(url, headers=host).get_json()
+    assert "verdict" not in stale and stale["state"] == "unsettled", stale
+    # Nothing to correct from a picture of the board before the draw either.
+    refused = client.post(f"{url}/correct", headers=host)
+    assert refused.status_code == 409 and refused.get_json()["code"] == "CameraNotReady"
+    watch.step(Frames(after))  # red put down on 8
+    watch.step(Frames(after))
+    assert client.get(url, headers=host).get_json()["verdict"]["answer"] == "matches"
+    # Undone: the game changed again, the picture did not; it is judged again only from frames after the undo.
+    assert client.post(f"/api/games/{game['game_id']}/undo", headers=host).status_code == 200
+    assert "verdict" not in client.get(url, headers=host).get_json()
+    watch.step(Frames(after))
+    watch.step(Frames(after))
+    assert client.get(url, headers=host).get_json()["verdict"]["matches"] is False

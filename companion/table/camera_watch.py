@@ -53,6 +53,8 @@ class SteadyFrame:
     """The ``vision.silhouette.SilhouetteScorer`` the reading used: the game's boards are judged with it."""
     camels: tuple[str, ...]
     location: BoardLocation
+    run: int = 0
+    """Which still run it belongs to (``vision.stable.StableReadings.run``)."""
 
 
 @dataclass
@@ -110,6 +112,12 @@ class CameraWatch:
         self._verdict_lock = threading.Lock()
         self._verdicts_of: SteadyFrame | None = None
         self._verdicts: dict[object, dict[str, Any]] = {}
+        self._changes: dict[object, tuple[str, int]] = {}
+        """Per game (anything that names it): its actions' digest as last asked about, and the first still run
+        that may judge it (one that began after the camera noticed the change: a picture taken before a draw or
+        a new game must never be judged against it)."""
+        self._restart = False
+        """A game changed: the next frame starts a new still run, whatever the picture shows."""
 
     def verdict(self, game: object, start: Any, actions: list[Any], language: str = "en") -> dict[str, Any] | None:
         """The latest steady frame checked against the game's board and the boards a slip would give
@@ -118,17 +126,28 @@ class CameraWatch:
         it gives no verdict, so never a correction). Worked out once per steady frame, ``game`` (anything that
         names it), its actions and ``language``: pages that ask again cost nothing, and frames that are not
         steady cost no verdict at all."""
-        steady = self._steady
-        if steady is None:
-            return None
         actions = list(actions)  # the game's own list may grow meanwhile
+        digest = _digest(actions)
+        with self._lock:
+            known = self._changes.get(game)
+            if known is None or known[0] != digest:
+                # New to the camera (a game just created, an entry, an undo, a correction): the still run of
+                # this moment may show the board before the change. Only a run that begins with the next frame
+                # may judge it.
+                self._restart = True
+                known = self._changes[game] = (digest, self._stable.run + 1)
+                if len(self._changes) > 64:  # many games over a long evening: the oldest are forgotten
+                    del self._changes[next(iter(self._changes))]
+            steady = self._steady
+        if steady is None or steady.run < known[1]:
+            return None
 
         def hypotheses() -> list[Any]:
             from companion.table.board_hypotheses import board_hypotheses
 
             return board_hypotheses(start, actions)
 
-        return self._judged(steady, (game, _digest(actions), language), hypotheses, language)
+        return self._judged(steady, (game, digest, language), hypotheses, language)
 
     def _judged(
         self, steady: SteadyFrame, key: object, hypotheses: Callable[[], list[Any]], language: str
@@ -183,6 +202,10 @@ class CameraWatch:
             lesson = self._lesson
         if lesson is None:
             return
+        with self._lock:
+            known = self._changes.get(lesson.game)
+        if known is not None and steady.run < known[1]:
+            return  # a picture from before the game's latest change
         # The same still picture: its consensus reading may still change a little, the lesson's answer would not.
         run = self._stable.run
         tried = lesson.tried
@@ -275,13 +298,17 @@ class CameraWatch:
             self.status = CameraStatus("unavailable", message=f"{error}: play goes on by hand")
             return self.status
         # Steady is judged from the pictures (a still board whose blind reading flickers is still steady).
+        with self._lock:
+            restart, self._restart = self._restart, False
+        if restart:  # a game changed since the last frame: a new still run begins with this frame
+            self._stable.restart()
         track = self._stable.feed(reading, frame, board_region(self.template, observation.location, frame.shape))
         agreed = self._stable.reading
         if track is None or agreed is None:
             self._steady = None
             self.status = CameraStatus("unsettled", message="waiting for the board to stay still")
             return self.status
-        steady = self._steady = SteadyFrame(frame, agreed, scorer, camels, observation.location)
+        steady = self._steady = SteadyFrame(frame, agreed, scorer, camels, observation.location, self._stable.run)
         self.status = CameraStatus("reading", track=track, unseen=self._stable.unseen)
         self._take_lesson(steady, source)
         return self.status

@@ -177,6 +177,11 @@ def camera(game_id: str) -> Any:
         verdict = watch.verdict(game_id, start, game.actions, language)
         if verdict is not None:
             report["verdict"] = verdict
+        elif report["state"] == "reading":
+            # A still picture from before the game's latest change (a draw, a new game): it is not judged, and
+            # its blind reading is no news either. The board is looked at again once it is still after it.
+            report = {**report, "state": "unsettled", "message": "waiting for the board to stay still"}
+            report.pop("differences", None)
     return jsonify(report)
 
 
