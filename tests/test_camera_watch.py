@@ -489,4 +489,134 @@ def test_a_picture_taken_before_the_game_changed_is_never_judged_against_it(tmp_
     assert "verdict" not in client.get(url, headers=host).get_json()
     watch.step(Frames(after))
     watch.step(Frames(after))
-    assert client.get(url, headers=host).get_json()["verdict"]["matches"] is False
+    # Red stands on 8 and no draw is entered: with dice entered by hand, a draw not typed in yet.
+    assert client.get(url, headers=host).get_json()["verdict"]["answer"] == "pending: a draw not entered yet: red 1"
+
+
+class FixedPyramid:
+    """An electronic pyramid that releases the dice it is told to, in order."""
+
+    name = "fixed"
+
+    def __init__(self, *draws):
+        self.draws = list(draws)
+
+    def roll(self, state):
+        return self.draws.pop(0)
+
+    def setup(self, edition):
+        return {}
+
+
+def pyramid_client(tmp_path, watch, *draws):
+    app = create_app(tmp_path / "data", FixedPyramid(*draws), "http://t", testing=True, camera=watch)
+    client = app.test_client()
+    setup = {"track": {str(space): stack for space, stack in TRACK.items()}}
+    game = client.post("/api/games", json={"edition": "2018", "players": ["A", "B"], "dice": "pyramid",
+                                           "setup": setup}).get_json()
+    return client, game, {"Authorization": f"Bearer {game['host_token']}"}
+
+
+def test_a_pyramid_game_s_draw_is_a_fact_the_camera_says_which_camel_to_put_back(tmp_path):
+    # The pyramid released red 1 (red 7 -> 8); a hand put red on 9. In a game whose dice are entered by hand
+    # that is a die entered as 1 that showed 2; here the draw is a fact: put red back on 8, no correction.
+    template = load_template("2018")
+    really = {**{space: stack for space, stack in TRACK.items() if space != 7}, 9: ["red"]}
+    image, _ = render_scene(template, really, 3, CLEAN)
+    watch = CameraWatch(lambda: None, template, profiles(), agree=2)
+    client, game, host = pyramid_client(tmp_path, watch, ("red", 1, None))
+    url = f"/api/games/{game['game_id']}/camera"
+    drawn = client.post(f"/api/games/{game['game_id']}/actions", json={"player": "A", "type": "pyramid"},
+                        headers=host)
+    assert drawn.status_code == 200
+    assert "verdict" not in client.get(url, headers=host).get_json()  # no frame yet
+    watch.step(Frames(image))
+    watch.step(Frames(image))
+    verdict = client.get(url, headers=host).get_json()["verdict"]
+    assert verdict["matches"] is False and "correction" not in verdict, verdict
+    assert verdict["most_likely"] == "put red back alone on 8: it stands alone on 9"
+    assert verdict["answer"] == "differs: most likely put red back alone on 8: it stands alone on 9"
+    refused = client.post(f"{url}/correct", headers=host)
+    assert refused.status_code == 409 and refused.get_json()["code"] == "NoCorrection"
+    drawn = client.application.extensions["camelup"].game(game["game_id"]).actions
+    assert drawn == [{"player": "A", "type": "pyramid", "die": "red", "value": 1}]  # the pyramid's draw stands
+
+
+def test_the_service_refuses_to_change_a_draw_of_the_electronic_pyramid(tmp_path):
+    from companion.table.correction import Amendment
+    from companion.table.live import ApiError, Caller
+
+    watch = CameraWatch(lambda: None, load_template("2018"), profiles(), agree=2)
+    client, game, host = pyramid_client(tmp_path, watch, ("red", 1, None))
+    gid = game["game_id"]
+    assert client.post(f"/api/games/{gid}/actions", json={"player": "A", "type": "pyramid"},
+                       headers=host).status_code == 200
+    service = client.application.extensions["camelup"]
+    was = dict(service.game(gid).actions[0])
+    amendment = Amendment(0, was, {**was, "die": "blue", "value": 2})
+    with pytest.raises(ApiError) as refused:
+        service.correct_entry(gid, Caller("host"), amendment)
+    assert refused.value.status == 409 and refused.value.code == "PyramidDraw"
+    assert refused.value.message.startswith("the electronic pyramid drew this game's dice")
+    assert service.game(gid).actions == [was] and len(service.game(gid).entries) == 1  # nothing changed
+
+
+def test_pyramid_games_weigh_the_hand_s_slips_only_and_word_them_as_what_to_put_back():
+    from companion.rules import EDITION_2018, new_game
+    from companion.table.board_hypotheses import board_hypotheses
+
+    start = new_game(EDITION_2018, ["A", "B"], {**TRACK, 5: ["yellow", "blue"], 10: []})
+    drawn = [{"player": "A", "type": "pyramid", "die": "red", "value": 1}]
+    manual = board_hypotheses(start, drawn)
+    pyramid = board_hypotheses(start, drawn, "pyramid")
+    assert any(hypothesis.amendment for hypothesis in manual)
+    assert not any(hypothesis.amendment or hypothesis.pending for hypothesis in pyramid)
+    words = {hypothesis.why for hypothesis in pyramid}
+    assert "put red back alone on 8: it stands alone on 9" in words
+    assert "put yellow with blue on it back on 5 under blue: it stands on 6 under blue" in words
+    assert "swap yellow and blue back on 5: they stand the wrong way round" in words
+    # The same hand's slips, worded for the game whose board is a fact.
+    assert {repr(sorted(h.track.items())) for h in pyramid} <= {repr(sorted(h.track.items())) for h in manual}
+
+
+def test_a_draw_moved_on_the_board_before_it_is_typed_in_is_no_alarm(tmp_path):
+    # Dice entered by hand: A rolls red 2 and moves red 7 -> 9, then types it in. Meanwhile the picture is the
+    # board after one draw not entered yet: said calmly, nothing to correct; once entered, it matches.
+    template = load_template("2018")
+    rolled = {**{space: stack for space, stack in TRACK.items() if space != 7}, 9: ["red"]}
+    image, _ = render_scene(template, rolled, 3, CLEAN)
+    watch = CameraWatch(lambda: None, template, profiles(), agree=2)
+    client, game, host = host_client(tmp_path, watch)
+    url = f"/api/games/{game['game_id']}/camera"
+    assert "verdict" not in client.get(url, headers=host).get_json()
+    watch.step(Frames(image))
+    watch.step(Frames(image))
+    verdict = client.get(url, headers=host).get_json()["verdict"]
+    assert verdict["answer"] == "pending: a draw not entered yet: red 2", verdict
+    assert verdict["matches"] is None and verdict["pending"] == {"player": "A", "die": "red", "value": 2}
+    assert verdict["differences"] == [] and "correction" not in verdict
+    refused = client.post(f"{url}/correct", headers=host)
+    assert refused.status_code == 409 and refused.get_json()["code"] == "NoCorrection"
+    draw = {"player": "A", "type": "pyramid", "die": "red", "value": 2}
+    assert client.post(f"/api/games/{game['game_id']}/actions", json=draw, headers=host).status_code == 200
+    assert "verdict" not in client.get(url, headers=host).get_json()  # the picture from before the entry
+    watch.step(Frames(image))
+    watch.step(Frames(image))
+    assert client.get(url, headers=host).get_json()["verdict"]["answer"] == "matches"
+
+
+def test_the_draws_not_entered_yet_are_every_die_in_the_pyramid_and_the_grey_die_s_colours():
+    from companion.rules import EDITION_2018, new_game
+    from companion.table.board_hypotheses import board_hypotheses
+
+    start = new_game(EDITION_2018, ["A", "B"], TRACK)
+    drawn = [{"player": "A", "type": "pyramid", "die": "red", "value": 1}]
+    pending = [hypothesis.pending for hypothesis in board_hypotheses(start, drawn) if hypothesis.pending]
+    dice = {(draw["die"], draw["value"], draw.get("crazy")) for draw in pending}
+    assert {draw["player"] for draw in pending} == {"B"}  # whoever's turn it is
+    assert ("red", 1, None) not in dice and ("blue", 3, None) in dice and ("grey", 2, "black") in dice
+    assert ("grey", 1, "white") in dice
+    grey = next(h for h in board_hypotheses(start, drawn) if h.pending == {
+        "player": "B", "type": "pyramid", "die": "grey", "value": 1, "crazy": "black"})
+    assert grey.why == "a draw not entered yet: grey 1 (black number)" and grey.track[13] == ["black"]
+    assert not any(hypothesis.pending for hypothesis in board_hypotheses(start, drawn, "pyramid"))

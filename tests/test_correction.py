@@ -82,11 +82,12 @@ class StillCamera(CameraWatch):
         self.status = CameraStatus("reading", track=track) if track else CameraStatus("unsettled", message="moving")
         self.sees = sees if sees is not None else track
 
-    def verdict(self, game, start, actions, language="en"):
+    def verdict(self, game, start, actions, language="en", dice="manual"):
         if self.status.track is None:
             return None
         board = {int(space): list(stack) for space, stack in self.sees.items() if stack}
-        found = next((hypothesis for hypothesis in board_hypotheses(start, actions) if hypothesis.track == board), None)
+        found = next((hypothesis for hypothesis in board_hypotheses(start, actions, dice) if hypothesis.track == board),
+                     None)
         if found is not None and found.why == "the game's board":
             return {"answer": "matches", "matches": True, "unseen": [], "differences": []}
         why = found.why if found is not None else "the camera's own reading of the board"

@@ -66,6 +66,7 @@ class Lesson:
     track: dict[int, list[str]]
     start: Any = None
     actions: list[Any] | None = None
+    dice: str = "manual"
     tried: tuple[Any, int] | None = None
     """The still run it was last tried on (``vision.stable.StableReadings.run``), and the frame count then (see
     LESSON_RETRY_FRAMES)."""
@@ -119,13 +120,15 @@ class CameraWatch:
         self._restart = False
         """A game changed: the next frame starts a new still run, whatever the picture shows."""
 
-    def verdict(self, game: object, start: Any, actions: list[Any], language: str = "en") -> dict[str, Any] | None:
+    def verdict(self, game: object, start: Any, actions: list[Any], language: str = "en",
+                dice: str = "manual") -> dict[str, Any] | None:
         """The latest steady frame checked against the game's board and the boards a slip would give
         (:func:`companion.table.camera_verdict.camera_verdict`): ``{"answer", "matches", "most_likely",
-        "unseen", "differences", "correction"?}``, or None while the board is not steady (a hand passing over
-        it gives no verdict, so never a correction). Worked out once per steady frame, ``game`` (anything that
-        names it), its actions and ``language``: pages that ask again cost nothing, and frames that are not
-        steady cost no verdict at all."""
+        "unseen", "differences", "correction"?, "pending"?}``, or None while the board is not steady (a hand
+        passing over it gives no verdict, so never a correction) or still shows the moment before the game's
+        latest change. ``dice``: the game's (``"pyramid"``: its draws are facts, never corrected). Worked out
+        once per steady frame, ``game`` (anything that names it), its actions and ``language``: pages that ask
+        again cost nothing, and frames that are not steady cost no verdict at all."""
         actions = list(actions)  # the game's own list may grow meanwhile
         digest = _digest(actions)
         with self._lock:
@@ -145,9 +148,9 @@ class CameraWatch:
         def hypotheses() -> list[Any]:
             from companion.table.board_hypotheses import board_hypotheses
 
-            return board_hypotheses(start, actions)
+            return board_hypotheses(start, actions, dice)
 
-        return self._judged(steady, (game, digest, language), hypotheses, language)
+        return self._judged(steady, (game, digest, language, dice), hypotheses, language)
 
     def _judged(
         self, steady: SteadyFrame, key: object, hypotheses: Callable[[], list[Any]], language: str
@@ -170,7 +173,8 @@ class CameraWatch:
             return result
 
     def learn(
-        self, game: object, leg: int, track: dict[int, list[str]], start: Any = None, actions: list[Any] | None = None
+        self, game: object, leg: int, track: dict[int, list[str]], start: Any = None, actions: list[Any] | None = None,
+        dice: str = "manual",
     ) -> None:
         """The game's board is ``track`` at the start of ``leg`` (the confirmed starting positions, a leg's
         start; ``start`` and ``actions``: the game, to weigh the boards a slip would give): the camera
@@ -184,7 +188,7 @@ class CameraWatch:
             if self._lesson is not None and (self._lesson.game, self._lesson.leg) == (game, leg):
                 return
             board = {int(space): list(stack) for space, stack in track.items() if stack}
-            self._lesson = Lesson(game, leg, board, start, None if actions is None else list(actions))
+            self._lesson = Lesson(game, leg, board, start, None if actions is None else list(actions), dice=dice)
             if not self._calibrated:
                 self.learnt = "not calibrated yet: waiting for a steady frame of the board the game confirmed"
 
@@ -222,11 +226,11 @@ class CameraWatch:
             from companion.table.board_hypotheses import Hypothesis, board_hypotheses
 
             if lesson.start is not None and lesson.actions is not None:
-                return board_hypotheses(lesson.start, lesson.actions)
+                return board_hypotheses(lesson.start, lesson.actions, lesson.dice)
             return [Hypothesis(lesson.track, "the game's board")]
 
         if lesson.actions is not None:  # the game's verdict, as its pages ask for it (worked out once)
-            key: object = (lesson.game, _digest(lesson.actions), "en")
+            key: object = (lesson.game, _digest(lesson.actions), "en", lesson.dice)
         else:
             key = ("lesson", _digest(sorted(lesson.track.items())))
         verdict = self._judged(steady, key, hypotheses, "en")

@@ -376,12 +376,18 @@ class GameService:
         stands as the verdict saw it.
 
         Raises:
-            ApiError: 403 not the host; 409 the entry changed meanwhile, the game refuses the amended draws, or
-                another entry would give the same board.
+            ApiError: 403 not the host; 409 the game's dice come from the electronic pyramid (its draws are facts),
+                the entry changed meanwhile, the game refuses the amended draws, or another entry would give the
+                same board.
         """
         if caller.role != "host":
             raise ApiError(403, "only the host can correct the game from the camera")
         game = self.game(game_id)
+        if game.row.dice == "pyramid":
+            # The electronic pyramid released that die: what it drew is a fact, a board that differs is a hand's
+            # slip (and a changed draw would leave the game's pyramid unlike the real one).
+            raise ApiError(409, "the electronic pyramid drew this game's dice: its draws are not changed from the "
+                           "camera; put the camels back where the game shows them", "PyramidDraw")
         with game.lock:
             index = amendment.index
             if not 0 <= index < len(game.actions) or dict(game.actions[index]) != amendment.was:

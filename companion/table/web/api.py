@@ -166,7 +166,7 @@ def camera(game_id: str) -> Any:
         # A leg's start (or the game's): the board is the one the game confirmed; the camera learns this
         # table's colours from the first steady frame that shows it (once per leg).
         track = {space: list(stack) for space, stack in state.track.as_dict().items()}
-        watch.learn(game_id, state.leg, track, start, list(game.actions))
+        watch.learn(game_id, state.leg, track, start, list(game.actions), game.row.dice)
     else:
         watch.forget(game_id)  # the leg has moved on: its start's board is no longer on the table
     report = camera_report(watch.status, state.track.as_dict(), language)
@@ -174,7 +174,7 @@ def camera(game_id: str) -> Any:
     if not state.game_over:
         # The game's board verified against the latest steady frame, with the slips that could explain a
         # difference (none while the board is not steady).
-        verdict = watch.verdict(game_id, start, game.actions, language)
+        verdict = watch.verdict(game_id, start, game.actions, language, game.row.dice)
         if verdict is not None:
             report["verdict"] = verdict
         elif report["state"] == "reading":
@@ -201,7 +201,7 @@ def correct_from_camera(game_id: str) -> Any:
         raise ApiError(409, f"the camera is set up for the {board} board, not this game's", "CameraOtherBoard")
     if who.role != "host":
         raise ApiError(403, "only the host can correct the game from the camera")
-    verdict = watch.verdict(game_id, service().game_start(game_id), game.actions)
+    verdict = watch.verdict(game_id, service().game_start(game_id), game.actions, dice=game.row.dice)
     if verdict is None:
         status = watch.status
         raise ApiError(409, f"the board is not steady yet ({status.message or status.state}): try again in a "
