@@ -50,7 +50,8 @@ def test_the_host_takes_the_camera_s_word_and_the_lobby_reads_the_setup(tmp_path
         camera.locator("#camera-correct").click()
         expect(host.locator(".toast").last).to_have_text(
             said("Corrected: Bob's draw is now blue 3 (it was entered as blue 2)"))
-        expect(camera).to_contain_text("The camera agrees with the board", timeout=5000)
+        # Judged again on a still picture taken after the correction (three frames a second apart, then a poll).
+        expect(camera).to_contain_text("The camera agrees with the board", timeout=15000)
         expect(camera.locator("#camera-correct")).to_have_count(0)
         expect(host.locator("#instruction")).to_contain_text("blue 3")
 
@@ -477,3 +478,49 @@ def urllib_status(port: int, method: str, path: str, token: str) -> tuple[int, d
         return request(port, method, path, None, token)
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read())
+
+
+PENDING = {**BLIND, "verdict": {
+    "answer": "pending: a draw not entered yet: grey 2 (black number)", "matches": None, "unseen": [],
+    "differences": [], "most_likely": "a draw not entered yet: grey 2 (black number)", "margin": 2.2,
+    "pending": {"player": "Ann", "die": "grey", "value": 2, "crazy": "black"}}}
+PUT_BACK = {**BLIND, "verdict": {
+    "answer": "differs: most likely put blue with purple on it back on 4: it stands on 5 on top of yellow",
+    "matches": False, "unseen": [],
+    "differences": ["blue should be on 4 under purple; the camera sees it on 5 on top of yellow"],
+    "most_likely": "put blue with purple on it back on 4: it stands on 5 on top of yellow",
+    "margin": 1.9}}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_draw_not_entered_yet_is_calm_and_a_slip_in_a_pyramid_game_says_what_to_put_back(server, browser, lang):
+    words = {
+        "en": ("The board shows a draw not entered yet: grey 2 (black number)?",
+               "To put it right: put blue, with purple on it, back on 4: the camera sees it on 5 on top of yellow"),
+        "fr": ("Le plateau montre un tirage pas encore saisi : gris 2 (chiffre noir) ?",
+               "Pour rectifier : remettez bleu, avec violet dessus, sur la case 4 : la caméra le voit sur la case 5, "
+               "sur jaune"),
+    }[lang]
+    camera = StubbedCamera(PENDING if lang == "en" else {**PENDING, **FR_BLIND})
+    errors: list[str] = []
+    pages = open_pages(browser, server, camera, errors, lang)
+    for page in pages.values():
+        box = page.locator("#camera")
+        expect(box).to_have_attribute("data-verdict", "pending", timeout=8000)
+        expect(box.locator(".camera-verdict")).to_have_text(words[0])
+        expect(box.locator(".instruction")).to_have_count(0)  # no alarm
+        expect(box.locator("#camera-correct")).to_have_count(0)
+        expect(page.locator("#announce")).not_to_contain_text(words[0])
+    shoot_and_check(pages, f"pending-{lang}", lang)
+    french = ["bleu devrait être sur la case 4, sous violet ; la caméra le voit sur la case 5, sur jaune"]
+    camera.report = PUT_BACK if lang == "en" else {
+        **PUT_BACK, **FR_BLIND, "verdict": {**PUT_BACK["verdict"], "differences": french}}
+    for page in pages.values():
+        box = page.locator("#camera")
+        expect(box).to_have_attribute("data-verdict", "differs", timeout=8000)
+        expect(box.locator(".camera-why")).to_have_text(said(words[1]))
+        expect(box.locator("#camera-correct")).to_have_count(0)
+    shoot_and_check(pages, f"put-back-{lang}", lang)
+    assert errors == []
+    for page in pages.values():
+        page.context.close()

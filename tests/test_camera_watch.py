@@ -573,7 +573,7 @@ def test_pyramid_games_weigh_the_hand_s_slips_only_and_word_them_as_what_to_put_
     assert not any(hypothesis.amendment or hypothesis.pending for hypothesis in pyramid)
     words = {hypothesis.why for hypothesis in pyramid}
     assert "put red back alone on 8: it stands alone on 9" in words
-    assert "put yellow with blue on it back on 5 under blue: it stands on 6 under blue" in words
+    assert "put yellow with blue on it back on 5: it stands on 6 under blue" in words
     assert "swap yellow and blue back on 5: they stand the wrong way round" in words
     # The same hand's slips, worded for the game whose board is a fact.
     assert {repr(sorted(h.track.items())) for h in pyramid} <= {repr(sorted(h.track.items())) for h in manual}

@@ -156,6 +156,8 @@ def hand_slips(
                         if put_back:
                             should = describe_place(space, level, stack)
                             carry = f" with {' and '.join(unit[1:])} on it" if len(unit) > 1 else ""
+                            if carry:  # where it goes, below the camels it carries: on the space or on a camel
+                                should = describe_place(space, level, stack[: level + 1]) if level else f"on {space}"
                             slips.append(Hypothesis(moved, f"put {camel}{carry} back {should}: it stands {where}"))
                         else:
                             slips.append(Hypothesis(moved, f"{camel} set down {where}, not on {space}"))

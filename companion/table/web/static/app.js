@@ -326,6 +326,8 @@ function correctionText(correction) {
 function placeText(words) {
   let found = /^alone on (\d+)$/.exec(words);
   if (found) return t("camera_place.alone", { space: found[1] });
+  found = /^on (\d+)$/.exec(words);
+  if (found) return t("camera_place.on", { space: found[1] });
   found = /^on (\d+) (under|on top of) (\w+)$/.exec(words);
   if (found) return t(found[2] === "under" ? "camera_place.under" : "camera_place.on_top", { space: found[1], other: camelName(found[3]) });
   return null;
