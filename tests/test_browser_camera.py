@@ -458,7 +458,7 @@ def test_a_pyramid_draw_is_never_judged_on_the_picture_before_it_and_a_slip_is_p
         host.screenshot(path=SHOTS / "camera-pyramid-put-back-host.png")
         box.screenshot(path=SHOTS / "camera-pyramid-put-back-host-box.png")
         refused = urllib_status(port, "POST", f"{url}/correct", token)
-        assert refused[0] == 409, refused
+        assert refused[0] == 409 and refused[1]["code"] == "PyramidDraw", refused
         assert [entry["die"] for entry in drawn["state"]["ticker"]] == [
             entry["die"] for entry in request(port, "GET", f"/api/games/{game_id}/state", None, token)[1]["ticker"]]
         show_board(picture, {int(space): stack for space, stack in drawn["state"]["track"].items() if stack})

@@ -537,7 +537,9 @@ def test_a_pyramid_game_s_draw_is_a_fact_the_camera_says_which_camel_to_put_back
     assert verdict["most_likely"] == "put red back alone on 8: it stands alone on 9"
     assert verdict["answer"] == "differs: most likely put red back alone on 8: it stands alone on 9"
     refused = client.post(f"{url}/correct", headers=host)
-    assert refused.status_code == 409 and refused.get_json()["code"] == "NoCorrection"
+    assert refused.status_code == 409 and refused.get_json() == {
+        "error": "the electronic pyramid drew this game's dice: its draws are not changed from the camera; put the "
+                 "camels back where the game shows them", "code": "PyramidDraw"}
     drawn = client.application.extensions["camelup"].game(game["game_id"]).actions
     assert drawn == [{"player": "A", "type": "pyramid", "die": "red", "value": 1}]  # the pyramid's draw stands
 

@@ -43,6 +43,18 @@ TAKE_BACK_SECONDS = 15.0
 """How long a player may take back their own last tap (the phone offers it for a little less)."""
 
 
+def refuse_pyramid_change(row: GameRow) -> None:
+    """A game whose dice come from the electronic pyramid: what it drew is a fact, a board that differs is a
+    hand's slip (and a changed draw would leave the game's pyramid unlike the real one).
+
+    Raises:
+        ApiError: 409 for such a game.
+    """
+    if row.dice == "pyramid":
+        raise ApiError(409, "the electronic pyramid drew this game's dice: its draws are not changed from the "
+                       "camera; put the camels back where the game shows them", "PyramidDraw")
+
+
 class DiceSource(Protocol):
     """Where the dice of ``dice: "pyramid"`` games come from: the electronic pyramid, real or simulated."""
 
@@ -383,11 +395,7 @@ class GameService:
         if caller.role != "host":
             raise ApiError(403, "only the host can correct the game from the camera")
         game = self.game(game_id)
-        if game.row.dice == "pyramid":
-            # The electronic pyramid released that die: what it drew is a fact, a board that differs is a hand's
-            # slip (and a changed draw would leave the game's pyramid unlike the real one).
-            raise ApiError(409, "the electronic pyramid drew this game's dice: its draws are not changed from the "
-                           "camera; put the camels back where the game shows them", "PyramidDraw")
+        refuse_pyramid_change(game.row)
         with game.lock:
             index = amendment.index
             if not 0 <= index < len(game.actions) or dict(game.actions[index]) != amendment.was:

@@ -190,6 +190,7 @@ def correct_from_camera(game_id: str) -> Any:
     """The host takes the camera's verdict as right: the die entry it names as the likeliest explanation of
     the steady board is corrected."""
     from companion.table.correction import Amendment
+    from companion.table.service import refuse_pyramid_change
 
     who = caller(game_id)
     watch = current_app.extensions.get("camera")
@@ -201,6 +202,7 @@ def correct_from_camera(game_id: str) -> Any:
         raise ApiError(409, f"the camera is set up for the {board} board, not this game's", "CameraOtherBoard")
     if who.role != "host":
         raise ApiError(403, "only the host can correct the game from the camera")
+    refuse_pyramid_change(game.row)  # before the picture: its draws are facts, whatever the camera sees
     verdict = watch.verdict(game_id, service().game_start(game_id), game.actions, dice=game.row.dice)
     if verdict is None:
         status = watch.status
