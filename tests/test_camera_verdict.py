@@ -229,7 +229,7 @@ def test_an_earlier_slip_costs_more_before_the_picture_is_looked_at():
 
     settings = VerifyConfig()
     camera_verdict(SimpleNamespace(**{**vars(fake_scorer(None)), "judge": judge}), hypotheses, {}, (), CAMELS)
-    expected_priors = [0.0] + [settings.entry_prior if h.amendment or h.pending
+    expected_priors = [0.0] + [settings.entry_prior if h.amendment or h.pending or h.unmoved
                                else settings.earlier_slip_prior if h.earlier
                                else settings.slip_prior for h in hypotheses[1:]]
     assert asked[0] == expected_priors

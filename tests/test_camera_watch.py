@@ -317,7 +317,8 @@ def test_learning_waits_for_the_board_the_game_confirmed_and_tries_again(tmp_pat
     watch.step(source)
     assert watch.learnt == "not calibrated yet: waiting for a steady frame of the board the game confirmed"
     watch.step(source)
-    assert watch.learnt.startswith("not calibrated yet: the camera sees the board differently from the game (differs")
+    assert watch.learnt.startswith("not calibrated yet: the camera sees the board differently from the game "
+                                   "(pending: the latest draw not moved yet: red 1)"), watch.learnt
     assert watch.profiles == profiles() and not learnt.exists()
     assert watch.step(source).state == "reading"
     # Red put down on 8 between two frames, no hand in view: the picture changed, so the board is not steady
@@ -622,3 +623,22 @@ def test_the_draws_not_entered_yet_are_every_die_in_the_pyramid_and_the_grey_die
         "player": "B", "type": "pyramid", "die": "grey", "value": 1, "crazy": "black"})
     assert grey.why == "a draw not entered yet: grey 1 (black number)" and grey.track[13] == ["black"]
     assert not any(hypothesis.pending for hypothesis in board_hypotheses(start, drawn, "pyramid"))
+
+
+def test_a_draw_whose_camel_is_not_moved_yet_is_waited_for_not_an_alarm(tmp_path):
+    # The pyramid released red 1; the players have not moved red yet. Frames taken after the draw show the board
+    # before it: the camera waits for the move, calmly, and learns nothing from it.
+    template = load_template("2018")
+    image, _ = render_scene(template, TRACK, 3, CLEAN)
+    watch = CameraWatch(lambda: None, template, profiles(), agree=2)
+    client, game, host = pyramid_client(tmp_path, watch, ("red", 1, None))
+    url = f"/api/games/{game['game_id']}/camera"
+    assert client.post(f"/api/games/{game['game_id']}/actions", json={"player": "A", "type": "pyramid"},
+                       headers=host).status_code == 200
+    assert "verdict" not in client.get(url, headers=host).get_json()
+    watch.step(Frames(image))
+    watch.step(Frames(image))
+    verdict = client.get(url, headers=host).get_json()["verdict"]
+    assert verdict["answer"] == "pending: the latest draw not moved yet: red 1", verdict
+    assert verdict["matches"] is None and verdict["unmoved"] == {"player": "A", "die": "red", "value": 1}
+    assert "correction" not in verdict and verdict["differences"] == []

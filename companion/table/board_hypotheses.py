@@ -3,6 +3,8 @@
 - A die entered wrongly: every other die, value and grey colour for each pyramid ticket of the latest leg
   with draws (the boards :mod:`companion.table.correction` can then put right). Only where the players enter
   the dice by hand: the electronic pyramid's draw is a fact, and a board that differs is a hand's slip.
+- The latest draw not moved on the board yet (the pyramid released a die, or a roll was typed in, and nobody has
+  moved its camel yet): the board before it. Not a slip either.
 - A draw not entered yet (dice entered by hand: people roll, move the camel, then type the roll in): each die
   still in the pyramid, each value (and the grey die's colours), for whoever's turn it is. Not a slip at all.
 - A hand's mistake on the table: a camel (with what stands on it, or alone) set one space off, on top of
@@ -38,6 +40,8 @@ class Hypothesis:
     pending: dict[str, Any] | None = None
     """A draw not entered yet that gives this board (a game log ``pyramid`` action), in a game whose dice are
     entered by hand."""
+    unmoved: dict[str, Any] | None = None
+    """The game's latest draw, whose camel this board shows not moved yet (the board before it)."""
 
 
 def _board(state: GameState) -> Board:
@@ -72,6 +76,13 @@ def board_hypotheses(
             found.append(hypothesis)
 
     by_hand = dice != "pyramid"
+    # The latest entry that moved a camel, if a draw: its camel may simply not be moved on the board yet.
+    boards = [_board(state) for state in before]
+    moves = [_moved_camels(after, board) for board, after in pairwise(boards)]
+    latest = next((index for index in reversed(range(len(moves))) if moves[index]), None)
+    if latest is not None and actions[latest].get("type") == "pyramid":
+        draw = dict(actions[latest])
+        add(Hypothesis(boards[latest], f"the latest draw not moved yet: {_die_words(draw)}", unmoved=draw))
     draws = [index for index, obj in enumerate(actions) if obj.get("type") == "pyramid"]
     if draws and by_hand:
         leg = before[draws[-1]].leg
@@ -89,8 +100,6 @@ def board_hypotheses(
                 add(Hypothesis(_board(state), f"a draw not entered yet: {_die_words(draw)}", pending=draw))
     tiles = {tile.space for tile in before[-1].tiles}
     # The camels the latest entry that moved any (a draw; a bet moves none): a slip of the hand is likeliest there.
-    boards = [_board(state) for state in before]
-    moves = [_moved_camels(after, board) for board, after in pairwise(boards)]
     touched = next((moved for moved in reversed(moves) if moved), None)
     for hypothesis in hand_slips(expected, start.edition.track_length, tiles, put_back=not by_hand):
         if touched is not None and not _moved_camels(hypothesis.track, expected) & touched:

@@ -221,7 +221,7 @@ class CameraWatch:
         again = "; it tries again on the next steady frames"
 
         # Only from a board the verdict does not contradict (a camel moved by hand, two swapped, or a camel not
-        # moved yet after the last die would teach it wrong colours).
+        # moved yet after the last die would teach it wrong colours), nor calls a draw not moved or not entered.
         def hypotheses() -> list[Any]:
             from companion.table.board_hypotheses import Hypothesis, board_hypotheses
 
@@ -234,7 +234,7 @@ class CameraWatch:
         else:
             key = ("lesson", _digest(sorted(lesson.track.items())))
         verdict = self._judged(steady, key, hypotheses, "en")
-        if verdict["matches"] is False:
+        if verdict["matches"] is False or "pending" in verdict or "unmoved" in verdict:
             self.learnt = f"{waiting}the camera sees the board differently from the game ({verdict['answer']}){again}"
             return
         # A lesson is worth a full-resolution still where the camera can take one (picamera2).

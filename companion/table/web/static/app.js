@@ -378,8 +378,12 @@ function verdictEls(verdict, { fold = false } = {}) {
     const key = spaces.length > 1 ? "camera_verdict.cannot_tell_spaces" : spaces.length ? "camera_verdict.cannot_tell_space" : "camera_verdict.cannot_tell";
     return [el("p", { class: "camera-verdict cannot-tell" }, t(key, { spaces: spaces.join(", ") }))];
   }
-  // Dice entered by hand: the camel was moved before its roll was typed in. No alarm, nothing to correct.
+  // The latest draw's camel not moved yet, or (dice entered by hand) a camel moved before its roll was typed in:
+  // the usual course of play. No alarm, nothing to correct.
   if (kind === "pending") {
+    if (verdict.unmoved && verdict.unmoved.die) {
+      return [el("p", { class: "camera-verdict cannot-tell pending" }, t("camera_verdict.unmoved", { die: entryDieText(verdict.unmoved) }))];
+    }
     const die = verdict.pending && verdict.pending.die ? entryDieText(verdict.pending) : "";
     return [el("p", { class: "camera-verdict cannot-tell pending" }, t(die ? "camera_verdict.pending" : "camera_verdict.pending_any", { die }))];
   }
