@@ -439,6 +439,15 @@ def test_a_pyramid_draw_is_never_judged_on_the_picture_before_it_and_a_slip_is_p
         _, drawn = request(port, "POST", f"/api/games/{game_id}/actions", {"player": "Ann", "type": "pyramid"}, token)
         stale = request(port, "GET", url, None, token)[1]
         assert "verdict" not in stale and stale["state"] == "unsettled", stale
+        record_verdicts(host)
+        # Pictures taken after the draw, the camel not moved yet: the camera waits for the move, calmly.
+        last = drawn["state"]["last_action"]
+        die = f"grey {last['value']} ({last['crazy']} number)" if last["crazy"] else f"{last['die']} {last['value']}"
+        expect(box).to_have_attribute("data-verdict", "pending", timeout=15000)
+        expect(box.locator(".camera-verdict")).to_have_text(f"The camera waits for {die} to be moved on the board")
+        expect(box.locator("#camera-correct")).to_have_count(0)
+        host.screenshot(path=SHOTS / "camera-pyramid-unmoved-host.png")
+        assert "differs" not in host.evaluate("window.verdicts"), host.evaluate("window.verdicts")
         # A hand sets the drawn camel (and what it carries) down one space too far.
         move = drawn["state"]["last_movement"]
         camel, end = move["camel"], move["end"]
@@ -521,6 +530,15 @@ def test_a_draw_not_entered_yet_is_calm_and_a_slip_in_a_pyramid_game_says_what_t
         expect(box.locator(".camera-why")).to_have_text(said(words[1]))
         expect(box.locator("#camera-correct")).to_have_count(0)
     shoot_and_check(pages, f"put-back-{lang}", lang)
+    unmoved = {"player": "Ann", "die": "red", "value": 3}
+    camera.report = {**camera.report, "verdict": {
+        "answer": "pending: the latest draw not moved yet: red 3", "matches": None, "unseen": [], "differences": [],
+        "most_likely": "the latest draw not moved yet: red 3", "unmoved": unmoved, "margin": 2.0}}
+    waits = {"en": "The camera waits for red 3 to be moved on the board",
+             "fr": "La caméra attend que rouge 3 soit joué sur le plateau"}[lang]
+    for page in pages.values():
+        expect(page.locator("#camera .camera-verdict.pending")).to_have_text(waits, timeout=8000)
+        expect(page.locator("#camera-correct")).to_have_count(0)
     assert errors == []
     for page in pages.values():
         page.context.close()
