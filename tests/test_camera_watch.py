@@ -614,15 +614,19 @@ def test_the_draws_not_entered_yet_are_every_die_in_the_pyramid_and_the_grey_die
 
     start = new_game(EDITION_2018, ["A", "B"], TRACK)
     drawn = [{"player": "A", "type": "pyramid", "die": "red", "value": 1}]
-    pending = [hypothesis.pending for hypothesis in board_hypotheses(start, drawn) if hypothesis.pending]
+    # A log checked after the fact (vision read --expect) weighs no such boards: a board one draw off differs.
+    assert not any(h.pending or h.unmoved for h in board_hypotheses(start, drawn))
+    pending = [hypothesis.pending for hypothesis in board_hypotheses(start, drawn, in_play=True) if hypothesis.pending]
     dice = {(draw["die"], draw["value"], draw.get("crazy")) for draw in pending}
     assert {draw["player"] for draw in pending} == {"B"}  # whoever's turn it is
     assert ("red", 1, None) not in dice and ("blue", 3, None) in dice and ("grey", 2, "black") in dice
     assert ("grey", 1, "white") in dice
-    grey = next(h for h in board_hypotheses(start, drawn) if h.pending == {
+    grey = next(h for h in board_hypotheses(start, drawn, in_play=True) if h.pending == {
         "player": "B", "type": "pyramid", "die": "grey", "value": 1, "crazy": "black"})
     assert grey.why == "a draw not entered yet: grey 1 (black number)" and grey.track[13] == ["black"]
-    assert not any(hypothesis.pending for hypothesis in board_hypotheses(start, drawn, "pyramid"))
+    assert not any(hypothesis.pending for hypothesis in board_hypotheses(start, drawn, "pyramid", in_play=True))
+    unmoved = [h for h in board_hypotheses(start, drawn, "pyramid", in_play=True) if h.unmoved]
+    assert [h.track for h in unmoved] == [TRACK] and unmoved[0].why == "the latest draw not moved yet: red 1"
 
 
 def test_a_draw_whose_camel_is_not_moved_yet_is_waited_for_not_an_alarm(tmp_path):

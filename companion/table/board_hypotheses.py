@@ -53,11 +53,13 @@ def _key(track: Mapping[int, Sequence[str]]) -> tuple[tuple[int, tuple[str, ...]
 
 
 def board_hypotheses(
-    start: GameState, actions: Sequence[Mapping[str, Any]], dice: str = "manual"
+    start: GameState, actions: Sequence[Mapping[str, Any]], dice: str = "manual", in_play: bool = False
 ) -> list[Hypothesis]:
-    """The expected board first, then each distinct board a mis-entered die, a draw not entered yet or a
-    hand's slip would give. ``dice``: the game's (``"manual"`` or ``"pyramid"``, whose draws are facts: its
-    boards are the hand's slips only, worded as what to put back where).
+    """The expected board first, then each distinct board a mis-entered die or a hand's slip would give.
+    ``dice``: the game's (``"manual"`` or ``"pyramid"``, whose draws are facts: its boards are the hand's slips
+    only, worded as what to put back where). ``in_play``: the camera watching a game being played, where the
+    latest draw's camel may not be moved yet and (dice entered by hand) a roll may be moved before it is typed
+    in; those boards are weighed too (not for a log checked after the fact: ``vision read --expect``).
 
     Raises:
         companion.rules.RuleError: an action the rules refuse (check the log before).
@@ -80,7 +82,7 @@ def board_hypotheses(
     boards = [_board(state) for state in before]
     moves = [_moved_camels(after, board) for board, after in pairwise(boards)]
     latest = next((index for index in reversed(range(len(moves))) if moves[index]), None)
-    if latest is not None and actions[latest].get("type") == "pyramid":
+    if in_play and latest is not None and actions[latest].get("type") == "pyramid":
         draw = dict(actions[latest])
         add(Hypothesis(boards[latest], f"the latest draw not moved yet: {_die_words(draw)}", unmoved=draw))
     draws = [index for index, obj in enumerate(actions) if obj.get("type") == "pyramid"]
@@ -93,7 +95,7 @@ def board_hypotheses(
                     amendment = Amendment(index, dict(actions[index]), becomes)
                     add(Hypothesis(_board(state), amendment.describe(), amendment))
     player = before[-1].current_player
-    if by_hand and player is not None and not before[-1].game_over:
+    if in_play and by_hand and player is not None and not before[-1].game_over:
         for draw in _draws(before[-1], player):
             state = _replay(before[-1], [draw])
             if state is not None:

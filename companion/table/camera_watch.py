@@ -148,7 +148,7 @@ class CameraWatch:
         def hypotheses() -> list[Any]:
             from companion.table.board_hypotheses import board_hypotheses
 
-            return board_hypotheses(start, actions, dice)
+            return board_hypotheses(start, actions, dice, in_play=True)
 
         return self._judged(steady, (game, digest, language, dice), hypotheses, language)
 
@@ -226,7 +226,7 @@ class CameraWatch:
             from companion.table.board_hypotheses import Hypothesis, board_hypotheses
 
             if lesson.start is not None and lesson.actions is not None:
-                return board_hypotheses(lesson.start, lesson.actions, lesson.dice)
+                return board_hypotheses(lesson.start, lesson.actions, lesson.dice, in_play=True)
             return [Hypothesis(lesson.track, "the game's board")]
 
         if lesson.actions is not None:  # the game's verdict, as its pages ask for it (worked out once)
