@@ -481,7 +481,9 @@ def test_a_picture_taken_before_the_game_changed_is_never_judged_against_it(tmp_
     assert "verdict" not in stale and stale["state"] == "unsettled", stale
     # Nothing to correct from a picture of the board before the draw either.
     refused = client.post(f"{url}/correct", headers=host)
-    assert refused.status_code == 409 and refused.get_json()["code"] == "CameraNotReady"
+    assert refused.status_code == 409 and refused.get_json() == {
+        "error": "the board is not steady yet (waiting for the board to stay still): try again in a moment",
+        "code": "CameraNotReady"}
     watch.step(Frames(after))  # red put down on 8
     watch.step(Frames(after))
     assert client.get(url, headers=host).get_json()["verdict"]["answer"] == "matches"

@@ -124,7 +124,7 @@ class CameraWatch:
                 dice: str = "manual") -> dict[str, Any] | None:
         """The latest steady frame checked against the game's board and the boards a slip would give
         (:func:`companion.table.camera_verdict.camera_verdict`): ``{"answer", "matches", "most_likely",
-        "unseen", "differences", "correction"?, "pending"?}``, or None while the board is not steady (a hand
+        "unseen", "differences", "correction"?, "pending"?, "unmoved"?}``, or None while the board is not steady (a hand
         passing over it gives no verdict, so never a correction) or still shows the moment before the game's
         latest change. ``dice``: the game's (``"pyramid"``: its draws are facts, never corrected). Worked out
         once per steady frame, ``game`` (anything that names it), its actions and ``language``: pages that ask

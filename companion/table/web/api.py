@@ -206,8 +206,9 @@ def correct_from_camera(game_id: str) -> Any:
     verdict = watch.verdict(game_id, service().game_start(game_id), game.actions, dice=game.row.dice)
     if verdict is None:
         status = watch.status
-        raise ApiError(409, f"the board is not steady yet ({status.message or status.state}): try again in a "
-                       "moment", "CameraNotReady")
+        # A steady picture from before the game's latest change is no picture of this game yet.
+        why = "waiting for the board to stay still" if status.state == "reading" else status.message or status.state
+        raise ApiError(409, f"the board is not steady yet ({why}): try again in a moment", "CameraNotReady")
     found = verdict.get("correction")
     if not verdict["answer"].startswith("differs") or found is None:
         raise ApiError(409, f"the camera does not see a difference that one entry explains ({verdict['answer']})",
