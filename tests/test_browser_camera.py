@@ -50,7 +50,8 @@ def test_the_host_takes_the_camera_s_word_and_the_lobby_reads_the_setup(tmp_path
         camera.locator("#camera-correct").click()
         expect(host.locator(".toast").last).to_have_text(
             said("Corrected: Bob's draw is now blue 3; it was entered as blue 2"))
-        expect(camera).to_contain_text("The camera agrees with the board", timeout=5000)
+        # Judged again on a still picture taken after the correction (three frames a second apart, then a poll).
+        expect(camera).to_contain_text("The camera agrees with the board", timeout=15000)
         expect(camera.locator("#camera-correct")).to_have_count(0)
         expect(host.locator("#instruction")).to_contain_text("blue 3")
 
@@ -343,6 +344,201 @@ def test_the_verdict_in_french(server, browser):
     expect(learnt).to_have_text("Étalonnage : calibrated from the board the game confirmed")
     expect(learnt.locator('span[lang="en"]')).to_have_text(MATCHES["learnt"])
     shoot_and_check(pages, "matches-fr", "fr")
+    assert errors == []
+    for page in pages.values():
+        page.context.close()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The real server with a camera in "files" mode, the picture replaced as the people at the table move camels.
+APART = {2: ["green"], 5: ["yellow"], 7: ["red"], 10: ["blue"], 12: ["purple"], 14: ["black"], 16: ["white"]}
+
+
+def show_board(path, track) -> None:
+    """The camera's picture becomes ``track`` (written beside it, then moved over it: never half a file)."""
+    import os
+
+    import cv2
+
+    image, _ = render_scene(load_template("2018"), track, 3, CLEAN)
+    partial = path.with_name("next-board.png")
+    cv2.imwrite(str(partial), image)
+    os.replace(partial, path)
+
+
+def record_verdicts(page) -> None:
+    """Every kind of verdict the page's camera box shows from now on, in order (``window.verdicts``)."""
+    page.evaluate("""() => {
+      const box = document.querySelector('#camera');
+      window.verdicts = [box.dataset.verdict || ''];
+      new MutationObserver(() => {
+        const kind = box.dataset.verdict || '';
+        if (window.verdicts[window.verdicts.length - 1] !== kind) window.verdicts.push(kind);
+      }).observe(box, { attributes: true, attributeFilter: ['data-verdict'] });
+    }""")
+
+
+def test_a_roll_moved_before_it_is_typed_in_is_no_alarm_and_the_entry_is_judged_on_a_fresh_picture(tmp_path, browser):
+    image, _ = render_scene(load_template("2018"), APART, 3, CLEAN)
+    port, server = start_with_camera(tmp_path, image)
+    picture = tmp_path / "board.png"
+    errors: list[str] = []
+    try:
+        setup = {"track": {str(space): stack for space, stack in APART.items()}}
+        _, game = request(port, "POST", "/api/games",
+                          {"edition": "2018", "players": ["Ann", "Bob"], "dice": "manual", "setup": setup})
+        token, game_id = game["host_token"], game["game_id"]
+        host = new_page(browser, errors, "host", **HOST)
+        host.goto(f"http://127.0.0.1:{port}/host/{game_id}#{token}")
+        table = new_page(browser, errors, "table", **TV)
+        table.goto(f"http://127.0.0.1:{port}/table/{game_id}#{game['table_token']}")
+        for page in (host, table):
+            expect(page.locator("#camera")).to_contain_text("The camera agrees with the board", timeout=20000)
+            record_verdicts(page)
+        # Ann rolls red 2 and moves red from 7 to 9; she has not typed it in yet.
+        moved = {**{space: stack for space, stack in APART.items() if space != 7}, 9: ["red"]}
+        show_board(picture, moved)
+        for page in (host, table):
+            box = page.locator("#camera")
+            expect(box).to_have_attribute("data-verdict", "pending", timeout=15000)
+            expect(box.locator(".camera-verdict")).to_have_text("The board shows a draw not entered yet: red 2?")
+            expect(box).not_to_contain_text("differs")
+            expect(box.locator("#camera-correct")).to_have_count(0)
+        host.screenshot(path=SHOTS / "camera-pending-host.png")
+        table.screenshot(path=SHOTS / "camera-pending-table.png")
+        # Typed in: judged again on pictures taken after the entry, which match.
+        request(port, "POST", f"/api/games/{game_id}/actions",
+                {"player": "Ann", "type": "pyramid", "die": "red", "value": 2}, token)
+        for page in (host, table):
+            expect(page.locator("#camera")).to_have_attribute("data-verdict", "matches", timeout=15000)
+            assert "differs" not in page.evaluate("window.verdicts"), page.evaluate("window.verdicts")
+        assert errors == []
+        for page in (host, table):
+            page.context.close()
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def test_a_pyramid_draw_is_never_judged_on_the_picture_before_it_and_a_slip_is_put_back(tmp_path, browser):
+    image, _ = render_scene(load_template("2018"), APART, 3, CLEAN)
+    port, server = start_with_camera(tmp_path, image)
+    picture = tmp_path / "board.png"
+    errors: list[str] = []
+    try:
+        setup = {"track": {str(space): stack for space, stack in APART.items()}}
+        _, game = request(port, "POST", "/api/games",
+                          {"edition": "2018", "players": ["Ann", "Bob"], "dice": "pyramid", "setup": setup})
+        token, game_id = game["host_token"], game["game_id"]
+        url = f"/api/games/{game_id}/camera"
+        host = new_page(browser, errors, "host", **HOST)
+        host.goto(f"http://127.0.0.1:{port}/host/{game_id}#{token}")
+        box = host.locator("#camera")
+        expect(box).to_contain_text("The camera agrees with the board", timeout=20000)
+        # The pyramid releases a die; nobody has touched a camel: that picture is no verdict on the new game.
+        _, drawn = request(port, "POST", f"/api/games/{game_id}/actions", {"player": "Ann", "type": "pyramid"}, token)
+        stale = request(port, "GET", url, None, token)[1]
+        assert "verdict" not in stale and stale["state"] == "unsettled", stale
+        record_verdicts(host)
+        # Pictures taken after the draw, the camel not moved yet: the camera waits for the move, calmly.
+        last = drawn["state"]["last_action"]
+        die = f"grey {last['value']} ({last['crazy']} number)" if last["crazy"] else f"{last['die']} {last['value']}"
+        expect(box).to_have_attribute("data-verdict", "pending", timeout=15000)
+        expect(box.locator(".camera-verdict")).to_have_text(f"The camera waits for {die} to be moved on the board")
+        expect(box.locator("#camera-correct")).to_have_count(0)
+        host.screenshot(path=SHOTS / "camera-pyramid-unmoved-host.png")
+        assert "differs" not in host.evaluate("window.verdicts"), host.evaluate("window.verdicts")
+        # A hand sets the drawn camel (and what it carries) down one space too far.
+        move = drawn["state"]["last_movement"]
+        camel, end = move["camel"], move["end"]
+        start = next(space for space, stack in APART.items() if camel in stack)
+        beyond = end + (1 if end > start else -1)
+        board = {int(space): list(stack) for space, stack in drawn["state"]["track"].items()}
+        unit = board[end][board[end].index(camel):]
+        board[end] = [other for other in board[end] if other not in unit]
+        board[beyond] = board.get(beyond, []) + unit
+        show_board(picture, {space: stack for space, stack in board.items() if stack})
+        expect(box).to_have_attribute("data-verdict", "differs", timeout=15000)
+        expect(box.locator(".camera-why")).to_contain_text(f"To put it right: put {camel} back")
+        expect(box.locator(".camera-why")).to_contain_text(f"on {end}")
+        alone = "alone " if len(board[beyond]) == 1 else ""
+        expect(box.locator(".camera-why")).to_contain_text(f"the camera sees it {alone}on {beyond}")
+        expect(box.locator("#camera-correct")).to_have_count(0)  # the pyramid's draw is a fact
+        host.screenshot(path=SHOTS / "camera-pyramid-put-back-host.png")
+        box.screenshot(path=SHOTS / "camera-pyramid-put-back-host-box.png")
+        refused = urllib_status(port, "POST", f"{url}/correct", token)
+        assert refused[0] == 409 and refused[1]["code"] == "PyramidDraw", refused
+        assert [entry["die"] for entry in drawn["state"]["ticker"]] == [
+            entry["die"] for entry in request(port, "GET", f"/api/games/{game_id}/state", None, token)[1]["ticker"]]
+        show_board(picture, {int(space): stack for space, stack in drawn["state"]["track"].items() if stack})
+        expect(box).to_have_attribute("data-verdict", "matches", timeout=15000)
+        assert errors == []
+        host.context.close()
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def urllib_status(port: int, method: str, path: str, token: str) -> tuple[int, dict]:
+    """A request whose refusal is the answer looked for: its status and body."""
+    import urllib.error
+
+    try:
+        return request(port, method, path, None, token)
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+PENDING = {**BLIND, "verdict": {
+    "answer": "pending: a draw not entered yet: grey 2 (black number)", "matches": None, "unseen": [],
+    "differences": [], "most_likely": "a draw not entered yet: grey 2 (black number)", "margin": 2.2,
+    "pending": {"player": "Ann", "die": "grey", "value": 2, "crazy": "black"}}}
+PUT_BACK = {**BLIND, "verdict": {
+    "answer": "differs: most likely put blue with purple on it back on 4: it stands on 5 on top of yellow",
+    "matches": False, "unseen": [],
+    "differences": ["blue should be on 4 under purple; the camera sees it on 5 on top of yellow"],
+    "most_likely": "put blue with purple on it back on 4: it stands on 5 on top of yellow",
+    "margin": 1.9}}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_draw_not_entered_yet_is_calm_and_a_slip_in_a_pyramid_game_says_what_to_put_back(server, browser, lang):
+    words = {
+        "en": ("The board shows a draw not entered yet: grey 2 (black number)?",
+               "To put it right: put blue, with purple on it, back on 4: the camera sees it on 5 on top of yellow"),
+        "fr": ("Le plateau montre un tirage pas encore saisi : gris 2 (chiffre noir) ?",
+               "Pour rectifier : remettez bleu, avec violet dessus, sur la case 4 : la caméra le voit sur la case 5, "
+               "sur jaune"),
+    }[lang]
+    camera = StubbedCamera(PENDING if lang == "en" else {**PENDING, **FR_BLIND})
+    errors: list[str] = []
+    pages = open_pages(browser, server, camera, errors, lang)
+    for page in pages.values():
+        box = page.locator("#camera")
+        expect(box).to_have_attribute("data-verdict", "pending", timeout=8000)
+        expect(box.locator(".camera-verdict")).to_have_text(words[0])
+        expect(box.locator(".instruction")).to_have_count(0)  # no alarm
+        expect(box.locator("#camera-correct")).to_have_count(0)
+        expect(page.locator("#announce")).not_to_contain_text(words[0])
+    shoot_and_check(pages, f"pending-{lang}", lang)
+    french = ["bleu devrait être sur la case 4, sous violet ; la caméra le voit sur la case 5, sur jaune"]
+    camera.report = PUT_BACK if lang == "en" else {
+        **PUT_BACK, **FR_BLIND, "verdict": {**PUT_BACK["verdict"], "differences": french}}
+    for page in pages.values():
+        box = page.locator("#camera")
+        expect(box).to_have_attribute("data-verdict", "differs", timeout=8000)
+        expect(box.locator(".camera-why")).to_have_text(said(words[1]))
+        expect(box.locator("#camera-correct")).to_have_count(0)
+    shoot_and_check(pages, f"put-back-{lang}", lang)
+    unmoved = {"player": "Ann", "die": "red", "value": 3}
+    camera.report = {**camera.report, "verdict": {
+        "answer": "pending: the latest draw not moved yet: red 3", "matches": None, "unseen": [], "differences": [],
+        "most_likely": "the latest draw not moved yet: red 3", "unmoved": unmoved, "margin": 2.0}}
+    waits = {"en": "The camera waits for red 3 to be moved on the board",
+             "fr": "La caméra attend que rouge 3 soit joué sur le plateau"}[lang]
+    for page in pages.values():
+        expect(page.locator("#camera .camera-verdict.pending")).to_have_text(waits, timeout=8000)
+        expect(page.locator("#camera-correct")).to_have_count(0)
     assert errors == []
     for page in pages.values():
         page.context.close()

@@ -214,7 +214,9 @@ def test_slips_of_camels_the_latest_draw_did_not_move_are_marked_earlier():
 
 
 def test_an_earlier_slip_costs_more_before_the_picture_is_looked_at():
-    hypotheses = hypotheses_of(SLIP_LOG)
+    game = loads(json.dumps(SLIP_LOG))
+    hypotheses = board_hypotheses(game.start(), list(game.actions), in_play=True)
+    assert any(h.pending for h in hypotheses) and any(h.unmoved for h in hypotheses)  # as likely as a die entry
     asked = []
 
     def judge(tracks, priors):
@@ -223,7 +225,8 @@ def test_an_earlier_slip_costs_more_before_the_picture_is_looked_at():
 
     settings = VerifyConfig()
     camera_verdict(SimpleNamespace(**{**vars(fake_scorer(None)), "judge": judge}), hypotheses, {}, (), CAMELS)
-    expected_priors = [0.0] + [settings.entry_prior if h.amendment else settings.earlier_slip_prior if h.earlier
+    expected_priors = [0.0] + [settings.entry_prior if h.amendment or h.pending or h.unmoved
+                               else settings.earlier_slip_prior if h.earlier
                                else settings.slip_prior for h in hypotheses[1:]]
     assert asked[0] == expected_priors
     assert settings.entry_prior < settings.slip_prior < settings.earlier_slip_prior

@@ -212,6 +212,11 @@ class StableReadings:
         """How many frames in a row have shown the same still picture (0 after a frame without the board)."""
         return self._count
 
+    def restart(self) -> None:
+        """The next frame starts a new still run even if its picture is unchanged (what the board is judged
+        against changed: a picture taken before that must not count)."""
+        self._picture.reset()
+
     def feed(self, reading: Reading | None, frame: np.ndarray | None = None,
              region: Region | None = None) -> dict[int, list[str]] | None:
         """The steady board's track after this frame, or None while it is not steady.

@@ -34,12 +34,19 @@ class CameraVerdict:
     matches: bool | None
     """True: the board is the game's; False: it is not; None: it agrees as far as it can be seen."""
     answer: str
-    """``"matches"``, ``"differs: most likely …"`` or ``"cannot tell (space 10 not clear)"``."""
+    """``"matches"``, ``"differs: most likely …"``, ``"cannot tell (space 10 not clear)"``, or
+    ``"pending: the latest draw not moved yet: red 2"`` and, where the dice are entered by hand, ``"pending: a
+    draw not entered yet: yellow 2"`` (no slip: the players move the camel before they type the roll in);
+    ``matches`` is None for these."""
     margin: float
     most_likely: Hypothesis | None = None
     differences: list[str] = field(default_factory=list)
     unclear: tuple[int, ...] = ()
     """With "cannot tell": the spaces of the track the picture cannot tell (for pages to name in their language)."""
+    pending: dict[str, Any] | None = None
+    """With "pending": the one draw not entered yet that explains the picture (dice entered by hand)."""
+    unmoved: dict[str, Any] | None = None
+    """With "pending": the game's latest draw, whose camel the picture shows not moved yet."""
 
     def as_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -53,6 +60,9 @@ class CameraVerdict:
         }
         if self.unclear:
             data["unclear"] = list(self.unclear)
+        for name, draw in (("pending", self.pending), ("unmoved", self.unmoved)):
+            if draw is not None:
+                data[name] = {key: value for key, value in draw.items() if key != "type"}
         if self.most_likely is not None:
             data["most_likely"] = self.most_likely.why
             if self.most_likely.amendment is not None:
@@ -84,7 +94,8 @@ def camera_verdict(
     def priors() -> list[float]:
         settings = scorer.verify
         return [0.0] + [
-            settings.entry_prior if hypothesis.amendment is not None
+            settings.entry_prior
+            if hypothesis.amendment is not None or hypothesis.pending is not None or hypothesis.unmoved is not None
             else settings.earlier_slip_prior if hypothesis.earlier else settings.slip_prior
             for hypothesis in candidates[1:]
         ]
@@ -114,6 +125,11 @@ def camera_verdict(
         words = f"space{'s' if len(hidden) > 1 else ''} {', '.join(map(str, hidden))} hidden"
         return CameraVerdict(seen, unseen, expected, None, f"cannot tell ({words})", verdict.margin,
                              unclear=tuple(hidden))
+    if verdict.answer == "differs" and (best.pending is not None or best.unmoved is not None):
+        # The board after one draw nobody has typed in yet, or before the latest draw's camel is moved: the usual
+        # course of play, no alarm.
+        return CameraVerdict(_on(best.track, shown), (), expected, None, f"pending: {best.why}", verdict.margin, best,
+                             pending=best.pending, unmoved=best.unmoved)
     if verdict.answer == "differs":
         seen = _on(best.track, shown)
         unseen: tuple[str, ...] = ()

@@ -53,6 +53,8 @@ class SteadyFrame:
     """The ``vision.silhouette.SilhouetteScorer`` the reading used: the game's boards are judged with it."""
     camels: tuple[str, ...]
     location: BoardLocation
+    run: int = 0
+    """Which still run it belongs to (``vision.stable.StableReadings.run``)."""
 
 
 @dataclass
@@ -64,6 +66,7 @@ class Lesson:
     track: dict[int, list[str]]
     start: Any = None
     actions: list[Any] | None = None
+    dice: str = "manual"
     tried: tuple[Any, int] | None = None
     """The still run it was last tried on (``vision.stable.StableReadings.run``), and the frame count then (see
     LESSON_RETRY_FRAMES)."""
@@ -110,25 +113,44 @@ class CameraWatch:
         self._verdict_lock = threading.Lock()
         self._verdicts_of: SteadyFrame | None = None
         self._verdicts: dict[object, dict[str, Any]] = {}
+        self._changes: dict[object, tuple[str, int]] = {}
+        """Per game (anything that names it): its actions' digest as last asked about, and the first still run
+        that may judge it (one that began after the camera noticed the change: a picture taken before a draw or
+        a new game must never be judged against it)."""
+        self._restart = False
+        """A game changed: the next frame starts a new still run, whatever the picture shows."""
 
-    def verdict(self, game: object, start: Any, actions: list[Any], language: str = "en") -> dict[str, Any] | None:
+    def verdict(self, game: object, start: Any, actions: list[Any], language: str = "en",
+                dice: str = "manual") -> dict[str, Any] | None:
         """The latest steady frame checked against the game's board and the boards a slip would give
         (:func:`companion.table.camera_verdict.camera_verdict`): ``{"answer", "matches", "most_likely",
-        "unseen", "differences", "correction"?}``, or None while the board is not steady (a hand passing over
-        it gives no verdict, so never a correction). Worked out once per steady frame, ``game`` (anything that
-        names it), its actions and ``language``: pages that ask again cost nothing, and frames that are not
-        steady cost no verdict at all."""
-        steady = self._steady
-        if steady is None:
-            return None
+        "unseen", "differences", "correction"?, "pending"?, "unmoved"?}``, or None while the board is not steady (a hand
+        passing over it gives no verdict, so never a correction) or still shows the moment before the game's
+        latest change. ``dice``: the game's (``"pyramid"``: its draws are facts, never corrected). Worked out
+        once per steady frame, ``game`` (anything that names it), its actions and ``language``: pages that ask
+        again cost nothing, and frames that are not steady cost no verdict at all."""
         actions = list(actions)  # the game's own list may grow meanwhile
+        digest = _digest(actions)
+        with self._lock:
+            known = self._changes.get(game)
+            if known is None or known[0] != digest:
+                # New to the camera (a game just created, an entry, an undo, a correction): the still run of
+                # this moment may show the board before the change. Only a run that begins with the next frame
+                # may judge it.
+                self._restart = True
+                known = self._changes[game] = (digest, self._stable.run + 1)
+                if len(self._changes) > 64:  # many games over a long evening: the oldest are forgotten
+                    del self._changes[next(iter(self._changes))]
+            steady = self._steady
+        if steady is None or steady.run < known[1]:
+            return None
 
         def hypotheses() -> list[Any]:
             from companion.table.board_hypotheses import board_hypotheses
 
-            return board_hypotheses(start, actions)
+            return board_hypotheses(start, actions, dice, in_play=True)
 
-        return self._judged(steady, (game, _digest(actions), language), hypotheses, language)
+        return self._judged(steady, (game, digest, language, dice), hypotheses, language)
 
     def _judged(
         self, steady: SteadyFrame, key: object, hypotheses: Callable[[], list[Any]], language: str
@@ -151,7 +173,8 @@ class CameraWatch:
             return result
 
     def learn(
-        self, game: object, leg: int, track: dict[int, list[str]], start: Any = None, actions: list[Any] | None = None
+        self, game: object, leg: int, track: dict[int, list[str]], start: Any = None, actions: list[Any] | None = None,
+        dice: str = "manual",
     ) -> None:
         """The game's board is ``track`` at the start of ``leg`` (the confirmed starting positions, a leg's
         start; ``start`` and ``actions``: the game, to weigh the boards a slip would give): the camera
@@ -165,7 +188,7 @@ class CameraWatch:
             if self._lesson is not None and (self._lesson.game, self._lesson.leg) == (game, leg):
                 return
             board = {int(space): list(stack) for space, stack in track.items() if stack}
-            self._lesson = Lesson(game, leg, board, start, None if actions is None else list(actions))
+            self._lesson = Lesson(game, leg, board, start, None if actions is None else list(actions), dice=dice)
             if not self._calibrated:
                 self.learnt = "not calibrated yet: waiting for a steady frame of the board the game confirmed"
 
@@ -183,6 +206,10 @@ class CameraWatch:
             lesson = self._lesson
         if lesson is None:
             return
+        with self._lock:
+            known = self._changes.get(lesson.game)
+        if known is not None and steady.run < known[1]:
+            return  # a picture from before the game's latest change
         # The same still picture: its consensus reading may still change a little, the lesson's answer would not.
         run = self._stable.run
         tried = lesson.tried
@@ -194,20 +221,20 @@ class CameraWatch:
         again = "; it tries again on the next steady frames"
 
         # Only from a board the verdict does not contradict (a camel moved by hand, two swapped, or a camel not
-        # moved yet after the last die would teach it wrong colours).
+        # moved yet after the last die would teach it wrong colours), nor calls a draw not moved or not entered.
         def hypotheses() -> list[Any]:
             from companion.table.board_hypotheses import Hypothesis, board_hypotheses
 
             if lesson.start is not None and lesson.actions is not None:
-                return board_hypotheses(lesson.start, lesson.actions)
+                return board_hypotheses(lesson.start, lesson.actions, lesson.dice, in_play=True)
             return [Hypothesis(lesson.track, "the game's board")]
 
         if lesson.actions is not None:  # the game's verdict, as its pages ask for it (worked out once)
-            key: object = (lesson.game, _digest(lesson.actions), "en")
+            key: object = (lesson.game, _digest(lesson.actions), "en", lesson.dice)
         else:
             key = ("lesson", _digest(sorted(lesson.track.items())))
         verdict = self._judged(steady, key, hypotheses, "en")
-        if verdict["matches"] is False:
+        if verdict["matches"] is False or "pending" in verdict or "unmoved" in verdict:
             self.learnt = f"{waiting}the camera sees the board differently from the game ({verdict['answer']}){again}"
             return
         # A lesson is worth a full-resolution still where the camera can take one (picamera2).
@@ -275,13 +302,17 @@ class CameraWatch:
             self.status = CameraStatus("unavailable", message=f"{error}: play goes on by hand")
             return self.status
         # Steady is judged from the pictures (a still board whose blind reading flickers is still steady).
+        with self._lock:
+            restart, self._restart = self._restart, False
+        if restart:  # a game changed since the last frame: a new still run begins with this frame
+            self._stable.restart()
         track = self._stable.feed(reading, frame, board_region(self.template, observation.location, frame.shape))
         agreed = self._stable.reading
         if track is None or agreed is None:
             self._steady = None
             self.status = CameraStatus("unsettled", message="waiting for the board to stay still")
             return self.status
-        steady = self._steady = SteadyFrame(frame, agreed, scorer, camels, observation.location)
+        steady = self._steady = SteadyFrame(frame, agreed, scorer, camels, observation.location, self._stable.run)
         self.status = CameraStatus("reading", track=track, unseen=self._stable.unseen)
         self._take_lesson(steady, source)
         return self.status

@@ -43,6 +43,18 @@ TAKE_BACK_SECONDS = 15.0
 """How long a player may take back their own last tap (the phone offers it for a little less)."""
 
 
+def refuse_pyramid_change(row: GameRow) -> None:
+    """A game whose dice come from the electronic pyramid: what it drew is a fact, a board that differs is a
+    hand's slip (and a changed draw would leave the game's pyramid unlike the real one).
+
+    Raises:
+        ApiError: 409 for such a game.
+    """
+    if row.dice == "pyramid":
+        raise ApiError(409, "the electronic pyramid drew this game's dice: its draws are not changed from the "
+                       "camera; put the camels back where the game shows them", "PyramidDraw")
+
+
 class DiceSource(Protocol):
     """Where the dice of ``dice: "pyramid"`` games come from: the electronic pyramid, real or simulated."""
 
@@ -376,12 +388,14 @@ class GameService:
         stands as the verdict saw it.
 
         Raises:
-            ApiError: 403 not the host; 409 the entry changed meanwhile, the game refuses the amended draws, or
-                another entry would give the same board.
+            ApiError: 403 not the host; 409 the game's dice come from the electronic pyramid (its draws are facts),
+                the entry changed meanwhile, the game refuses the amended draws, or another entry would give the
+                same board.
         """
         if caller.role != "host":
             raise ApiError(403, "only the host can correct the game from the camera")
         game = self.game(game_id)
+        refuse_pyramid_change(game.row)
         with game.lock:
             index = amendment.index
             if not 0 <= index < len(game.actions) or dict(game.actions[index]) != amendment.was:

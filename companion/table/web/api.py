@@ -168,7 +168,7 @@ def camera(game_id: str) -> Any:
         # A leg's start (or the game's): the board is the one the game confirmed; the camera learns this
         # table's colours from the first steady frame that shows it (once per leg).
         track = {space: list(stack) for space, stack in state.track.as_dict().items()}
-        watch.learn(game_id, state.leg, track, start, list(game.actions))
+        watch.learn(game_id, state.leg, track, start, list(game.actions), game.row.dice)
     else:
         watch.forget(game_id)  # the leg has moved on: its start's board is no longer on the table
     report = camera_report(watch.status, state.track.as_dict(), language)
@@ -176,9 +176,14 @@ def camera(game_id: str) -> Any:
     if not state.game_over:
         # The game's board verified against the latest steady frame, with the slips that could explain a
         # difference (none while the board is not steady).
-        verdict = watch.verdict(game_id, start, game.actions, language)
+        verdict = watch.verdict(game_id, start, game.actions, language, game.row.dice)
         if verdict is not None:
             report["verdict"] = verdict
+        elif report["state"] == "reading":
+            # A still picture from before the game's latest change (a draw, a new game): it is not judged, and
+            # its blind reading is no news either. The board is looked at again once it is still after it.
+            report = {**report, "state": "unsettled", "message": "waiting for the board to stay still"}
+            report.pop("differences", None)
     return jsonify(report)
 
 
@@ -187,6 +192,7 @@ def correct_from_camera(game_id: str) -> Any:
     """The host takes the camera's verdict as right: the die entry it names as the likeliest explanation of
     the steady board is corrected."""
     from companion.table.correction import Amendment
+    from companion.table.service import refuse_pyramid_change
 
     who = caller(game_id)
     watch = current_app.extensions.get("camera")
@@ -200,11 +206,13 @@ def correct_from_camera(game_id: str) -> Any:
         raise ApiError(409, other_board_refusal(board, game.row.edition), "CameraOtherBoard")
     if who.role != "host":
         raise ApiError(403, "only the host can correct the game from the camera")
-    verdict = watch.verdict(game_id, service().game_start(game_id), game.actions)
+    refuse_pyramid_change(game.row)  # before the picture: its draws are facts, whatever the camera sees
+    verdict = watch.verdict(game_id, service().game_start(game_id), game.actions, dice=game.row.dice)
     if verdict is None:
         status = watch.status
-        raise ApiError(409, f"the board is not steady yet ({status.message or status.state}): try again in a "
-                       "moment", "CameraNotReady")
+        # A steady picture from before the game's latest change is no picture of this game yet.
+        why = "waiting for the board to stay still" if status.state == "reading" else status.message or status.state
+        raise ApiError(409, f"the board is not steady yet ({why}): try again in a moment", "CameraNotReady")
     found = verdict.get("correction")
     if not verdict["answer"].startswith("differs") or found is None:
         raise ApiError(409, f"the camera does not see a difference that one entry explains ({verdict['answer']})",

@@ -337,6 +337,7 @@ function winnersText(race) {
 // the difference (the verdict's correction).
 function verdictKind(verdict) {
   const answer = String(verdict.answer || "");
+  if (answer.startsWith("pending")) return "pending";
   if (answer.startsWith("cannot tell")) return "cannot-tell";
   if (answer.startsWith("differs")) return "differs";
   if (answer.startsWith("matches")) return "matches";
@@ -362,6 +363,8 @@ function correctionText(correction) {
 function placeText(words) {
   let found = /^alone on (\d+)$/.exec(words);
   if (found) return t("camera_place.alone", { space: found[1] });
+  found = /^on (\d+)$/.exec(words);
+  if (found) return t("camera_place.on", { space: found[1] });
   found = /^on (\d+) (under|on top of) (\w+)$/.exec(words);
   if (found) return t(found[2] === "under" ? "camera_place.under" : "camera_place.on_top", { space: found[1], other: camelName(found[3]) });
   return null;
@@ -373,11 +376,23 @@ function mostLikelyText(verdict) {
   const why = String(verdict.most_likely || "");
   let found = /^(\w+) set down (.+), not on (\d+)$/.exec(why);
   if (found && placeText(found[2])) return t("camera_why.set_down", { camel: camelName(found[1]), place: placeText(found[2]), space: found[3] });
+  // A game whose dice come from the electronic pyramid: its draw is a fact, the hand puts the board right.
+  found = /^put (\w+)(?: with ([\w ]+) on it)? back (.+): it stands (.+)$/.exec(why);
+  if (found && placeText(found[3]) && placeText(found[4])) {
+    const others = found[2] ? found[2].split(" and ").map(camelName).join(", ") : "";
+    return t(others ? "camera_why.put_back_with" : "camera_why.put_back",
+      { camel: camelName(found[1]), others, should: placeText(found[3]), place: placeText(found[4]) });
+  }
+  found = /^swap (\w+) and (\w+) back on (\d+): they stand the wrong way round$/.exec(why);
+  if (found) return t("camera_why.swap_back", { camel: camelName(found[1]), other: camelName(found[2]), space: found[3] });
   found = /^(\w+) and (\w+) swapped on (\d+)$/.exec(why);
   if (found) return t("camera_why.swapped", { camel: camelName(found[1]), other: camelName(found[2]), space: found[3] });
   if (why === "the camera's own reading of the board") return t("camera_why.reading");
   return why ? serverWords(why) : null;
 }
+
+// Whether the verdict says what to put back where (a game whose board is a fact) rather than what went wrong.
+function putBack(verdict) { return /^(put|swap) \w+ /.test(String(verdict.most_likely || "")); }
 
 // Words the server gives only in English: marked as English on other pages (screen readers say them right).
 function serverWords(text) { return LANG === "en" ? String(text) : el("span", { lang: "en" }, String(text)); }
@@ -400,11 +415,20 @@ function verdictEls(verdict, { fold = false } = {}) {
     const key = spaces.length > 1 ? "camera_verdict.cannot_tell_spaces" : spaces.length ? "camera_verdict.cannot_tell_space" : "camera_verdict.cannot_tell";
     return [el("p", { class: "camera-verdict cannot-tell" }, t(key, { spaces: spaces.join(", ") }))];
   }
+  // The latest draw's camel not moved yet, or (dice entered by hand) a camel moved before its roll was typed in:
+  // the usual course of play. No alarm, nothing to correct.
+  if (kind === "pending") {
+    if (verdict.unmoved && verdict.unmoved.die) {
+      return [el("p", { class: "camera-verdict cannot-tell pending" }, t("camera_verdict.unmoved", { die: entryDieText(verdict.unmoved) }))];
+    }
+    const die = verdict.pending && verdict.pending.die ? entryDieText(verdict.pending) : "";
+    return [el("p", { class: "camera-verdict cannot-tell pending" }, t(die ? "camera_verdict.pending" : "camera_verdict.pending_any", { die }))];
+  }
   const why = mostLikelyText(verdict);
   const differences = verdict.differences || [];
   const list = differences.length ? el("ul", { class: "camera-differences" }, differences.map((text) => el("li", {}, text))) : null;
   return [el("p", { class: "camera-verdict differs instruction" }, t("camera_verdict.differs")),
-    why ? el("p", { class: "camera-why" }, labelledEls(t("camera_most_likely"), why)) : null,
+    why ? el("p", { class: "camera-why" }, labelledEls(t(putBack(verdict) ? "camera_to_do" : "camera_most_likely"), why)) : null,
     list && fold && why ? el("details", { class: "camera-details" }, el("summary", {}, t("camera_differences", { n: differences.length })), list) : list];
 }
 
@@ -451,7 +475,7 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
       // A new difference is news for everyone at the table, screen readers too (agreeing or not seeing well is not).
       if (kind === "differs" && box.dataset.verdict !== "differs") {
         const why = mostLikelyText(verdict);
-        const cause = typeof why === "string" ? labelled(t("camera_most_likely"), why) : null;  // not the server's English
+        const cause = typeof why === "string" ? labelled(t(putBack(verdict) ? "camera_to_do" : "camera_most_likely"), why) : null;  // not the server's English
         announce([t("camera_verdict.differs"), cause].filter(Boolean).join(". "));
       }
       box.dataset.verdict = kind;
