@@ -98,8 +98,8 @@ class FitConfig:
     covered_distance: float = 0.06
     """A space whose floor (where its stack leaves it in view) is mostly this far from the board's colour is
     covered: a tile (no camel stands on one), a card, a hand, the pyramid. Its camels cannot be seen: what the
-    picture shows there counts neither for nor against them. The floor of a bare space is mostly within 0.04
-    of it, a tile's 0.06 or more (tuning seeds 100-101)."""
+    picture shows there counts neither for nor against them. On tuning seeds 100-101 half the floor of a bare
+    space is within 0.036 of it (all spaces), of a tile's face beyond 0.058 (all tiles)."""
     covered_cost: float = 0.35
     """What each camel on a covered space costs when a board is judged: the boards that agree on it pay it
     alike, and one that moves a camel seen in plain view (however faintly) onto it pays it on top of what it
