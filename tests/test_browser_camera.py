@@ -378,15 +378,21 @@ def record_verdicts(page) -> None:
     }""")
 
 
+def two_player_game(port, dice):
+    """A 2018 game of Ann and Bob from the APART board, its dice entered by hand or drawn by the pyramid."""
+    setup = {"track": {str(space): stack for space, stack in APART.items()}}
+    _, game = request(port, "POST", "/api/games",
+                      {"edition": "2018", "players": ["Ann", "Bob"], "dice": dice, "setup": setup})
+    return game
+
+
 def test_a_roll_moved_before_it_is_typed_in_is_no_alarm_and_the_entry_is_judged_on_a_fresh_picture(tmp_path, browser):
     image, _ = render_scene(load_template("2018"), APART, 3, CLEAN)
     port, server = start_with_camera(tmp_path, image)
     picture = tmp_path / "board.png"
     errors: list[str] = []
     try:
-        setup = {"track": {str(space): stack for space, stack in APART.items()}}
-        _, game = request(port, "POST", "/api/games",
-                          {"edition": "2018", "players": ["Ann", "Bob"], "dice": "manual", "setup": setup})
+        game = two_player_game(port, "manual")
         token, game_id = game["host_token"], game["game_id"]
         host = new_page(browser, errors, "host", **HOST)
         host.goto(f"http://127.0.0.1:{port}/host/{game_id}#{token}")
@@ -426,9 +432,7 @@ def test_a_pyramid_draw_is_never_judged_on_the_picture_before_it_and_a_slip_is_p
     picture = tmp_path / "board.png"
     errors: list[str] = []
     try:
-        setup = {"track": {str(space): stack for space, stack in APART.items()}}
-        _, game = request(port, "POST", "/api/games",
-                          {"edition": "2018", "players": ["Ann", "Bob"], "dice": "pyramid", "setup": setup})
+        game = two_player_game(port, "pyramid")
         token, game_id = game["host_token"], game["game_id"]
         url = f"/api/games/{game_id}/camera"
         host = new_page(browser, errors, "host", **HOST)
