@@ -255,13 +255,13 @@ def test_a_marker_covered_since_the_last_frame_leaves_three_and_no_search_of_the
 
 
 def test_camels_placed_differently_are_counted_by_space_and_level():
-    from companion.table.camera_verdict import _moved
+    from companion.table.board_hypotheses import moved_camels
 
     board = {3: ["a", "b"], 5: ["c"]}
-    assert _moved(board, board) == 0
-    assert _moved({3: ["b", "a"], 5: ["c"]}, board) == 2  # swapped: both stand at another level
-    assert _moved({3: ["a"], 6: ["b"], 5: ["c"]}, board) == 1
-    assert _moved({3: ["a", "b"]}, board) == 0  # a camel not seen is not counted as moved
+    assert moved_camels(board, board) == set()
+    assert moved_camels({3: ["b", "a"], 5: ["c"]}, board) == {"a", "b"}  # swapped: both stand at another level
+    assert moved_camels({3: ["a"], 6: ["b"], 5: ["c"]}, board) == {"b"}
+    assert moved_camels({3: ["a", "b"]}, board) == set()  # a camel not seen is not counted as moved
 
 
 def test_markers_covered_but_those_seen_unmoved_keep_the_board_where_it_was():

@@ -24,7 +24,8 @@ from typing import Any
 from companion.gamelog import action_from_json
 from companion.rules import GREY_DIE, GameState, apply
 from companion.table.board_check import describe_place
-from companion.table.correction import Amendment, _alternatives, _replay
+from companion.table.correction import Amendment, _alternatives, _die_words, _replay
+from vision.verify import camel_places
 
 Board = dict[int, list[str]]
 
@@ -80,7 +81,7 @@ def board_hypotheses(
     by_hand = dice != "pyramid"
     # The latest entry that moved a camel, if a draw: its camel may simply not be moved on the board yet.
     boards = [_board(state) for state in before]
-    moves = [_moved_camels(after, board) for board, after in pairwise(boards)]
+    moves = [moved_camels(after, board) for board, after in pairwise(boards)]
     latest = next((index for index in reversed(range(len(moves))) if moves[index]), None)
     if in_play and latest is not None and actions[latest].get("type") == "pyramid":
         draw = dict(actions[latest])
@@ -104,7 +105,7 @@ def board_hypotheses(
     # The camels the latest entry that moved any (a draw; a bet moves none): a slip of the hand is likeliest there.
     touched = next((moved for moved in reversed(moves) if moved), None)
     for hypothesis in hand_slips(expected, start.edition.track_length, tiles, put_back=not by_hand):
-        if touched is not None and not _moved_camels(hypothesis.track, expected) & touched:
+        if touched is not None and not moved_camels(hypothesis.track, expected) & touched:
             hypothesis = Hypothesis(hypothesis.track, hypothesis.why, earlier=True)
         add(hypothesis)
     return found
@@ -123,17 +124,9 @@ def _draws(state: GameState, player: str) -> list[dict[str, Any]]:
     return found
 
 
-def _die_words(draw: Mapping[str, Any]) -> str:
-    """"yellow 2", "grey 2 (black number)"."""
-    if draw.get("crazy"):
-        return f"grey {draw['value']} ({draw['crazy']} number)"
-    return f"{draw['die']} {draw['value']}"
-
-
-def _moved_camels(track: Mapping[int, Sequence[str]], other: Mapping[int, Sequence[str]]) -> set[str]:
+def moved_camels(track: Mapping[int, Sequence[str]], other: Mapping[int, Sequence[str]]) -> set[str]:
     """The camels that stand on another space, or at another level, in ``track`` than in ``other``."""
-    here = {camel: (space, level) for space, stack in track.items() for level, camel in enumerate(stack)}
-    there = {camel: (space, level) for space, stack in other.items() for level, camel in enumerate(stack)}
+    here, there = camel_places(track), camel_places(other)
     return {camel for camel, place in here.items() if there.get(camel) != place}
 
 

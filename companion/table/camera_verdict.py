@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.table.board_check import differences
-from companion.table.board_hypotheses import Hypothesis
+from companion.table.board_hypotheses import Hypothesis, moved_camels
 from vision.verify import camel_places
 
 Board = dict[int, list[str]]
@@ -71,12 +71,6 @@ class CameraVerdict:
         return data
 
 
-def _moved(track: Mapping[int, Sequence[str]], other: Mapping[int, Sequence[str]]) -> int:
-    """How many camels stand elsewhere (another space or level) in ``track`` than in ``other``."""
-    here, there = camel_places(track), camel_places(other)
-    return sum(1 for camel, place in here.items() if there.get(camel) != place)
-
-
 def camera_verdict(
     scorer: Any,
     hypotheses: Sequence[Hypothesis],
@@ -108,7 +102,7 @@ def camera_verdict(
         # than the truth on most pictures: that is not a difference).
         unforeseen = scorer.track_cost(blind)
         nearest = candidates[int(min(range(len(verdict.costs)), key=verdict.costs.__getitem__))].track
-        moved = _moved(blind, nearest)
+        moved = len(moved_camels(blind, nearest))
         if unforeseen < min(verdict.costs) - max(UNFORESEEN_MARGIN, UNFORESEEN_PER_CAMEL * moved):
             candidates.append(Hypothesis(blind, "the camera's own reading of the board"))
             verdict = scorer.judge([hypothesis.track for hypothesis in candidates], priors())
