@@ -264,7 +264,7 @@ def measure_still(seed: int, edition: str, sigma: float, gain: float, shake: flo
     moved camel pasted into the still scene, so nothing else changes), and what the stillness check costs."""
     from vision.locate import BoardNotFound
     from vision.read import ReadConfig, observe
-    from vision.stable import StillPicture, board_region, changed
+    from vision.stable import StillPicture, board_bounds, changed
 
     rng = random.Random(f"watch/{seed}/{edition}")
     leg = None
@@ -281,7 +281,7 @@ def measure_still(seed: int, edition: str, sigma: float, gain: float, shake: flo
         location = observe(ReadConfig(), table.template, first).location
     except BoardNotFound:
         return {"table": f"{edition}/{seed}", "board not found": True}
-    region = board_region(table.template, location, first.shape)
+    region = board_bounds(table.template, location, first.shape)
     picture = StillPicture(config)
     anchor = picture.reference(picture.thumbnail(first, region))
 
@@ -323,7 +323,7 @@ def measure_still(seed: int, edition: str, sigma: float, gain: float, shake: flo
     for _ in range(20):
         frame = frames.read()
         began = time.perf_counter()
-        picture.feed(frame, board_region(table.template, location, frame.shape))
+        picture.feed(frame, board_bounds(table.template, location, frame.shape))
         cost.append(time.perf_counter() - began)
     return {"table": f"{edition}/{seed}", "frame": f"{first.shape[1]}x{first.shape[0]}",
             "region": f"{region[2] - region[0]}x{region[3] - region[1]}", "noise": noise, "moved": moved,

@@ -44,7 +44,7 @@ class StillConfig:
     run's region is compared, and a camera bumped by a pixel or two shows there."""
 
 
-def board_region(template: Any, location: Any, shape: tuple[int, ...]) -> Region:
+def board_bounds(template: Any, location: Any, shape: tuple[int, ...]) -> Region:
     """Where the board (``template``: a ``vision.board.BoardTemplate``, markers included) is in a picture of
     ``shape`` whose markers were found at ``location`` (a ``vision.locate.BoardLocation``): its bounding rectangle,
     a little wider so that tall stacks at the far edge stay inside, clipped to the picture."""
@@ -174,7 +174,7 @@ def consensus(readings: list[Reading], share: float = AGREEING_SHARE) -> Reading
 
 class StableReadings:
     """Feed it each frame's reading (``None`` when the board was not found), the frame and the board's region in
-    it (:func:`board_region`); it answers the board's track once the picture has stayed still for ``agree``
+    it (:func:`board_bounds`); it answers the board's track once the picture has stayed still for ``agree``
     frames in a row, and keeps answering while it stays still. The track is the consensus (:func:`consensus`) of
     the readings of the run's last ``window`` still frames (each camel where more than two thirds of them put it).
     """

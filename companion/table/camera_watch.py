@@ -20,7 +20,7 @@ from vision.calibrate import Calibration
 from vision.locate import BoardLocation, BoardNotFound
 from vision.read import BOARD_BGR, ReadConfig, Reading, observe, read_with_scorer
 from vision.sources import CameraError, FrameSource
-from vision.stable import StableReadings, board_region
+from vision.stable import StableReadings, board_bounds
 
 LESSON_RETRY_FRAMES = 5
 """A lesson refused on a steady board is tried again on the next steady board (once the picture has changed and
@@ -306,7 +306,7 @@ class CameraWatch:
             restart, self._restart = self._restart, False
         if restart:  # a game changed since the last frame: a new still run begins with this frame
             self._stable.restart()
-        track = self._stable.feed(reading, frame, board_region(self.template, observation.location, frame.shape))
+        track = self._stable.feed(reading, frame, board_bounds(self.template, observation.location, frame.shape))
         agreed = self._stable.reading
         if track is None or agreed is None:
             self._steady = None
