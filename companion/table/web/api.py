@@ -195,9 +195,7 @@ def correct_from_camera(game_id: str) -> Any:
     from companion.table.service import refuse_pyramid_change
 
     who = caller(game_id)
-    watch = current_app.extensions.get("camera")
-    if watch is None:
-        raise ApiError(409, "no camera is set up: the board cannot be read", "NoCamera")
+    watch = _camera_watch()
     board = watch.template.edition
     game = service().game(game_id)
     if board != game.row.edition:
@@ -244,12 +242,18 @@ def camera_setup() -> Any:
     return jsonify({"edition": watch.template.edition, "setup": setup})
 
 
-def _stable_camera_track() -> dict[int, list[str]]:
-    """The camera's latest stable blind reading of the board (no game yet to verify), or a 409 saying why
-    there is none."""
+def _camera_watch() -> Any:
+    """The companion's camera watch, or a 409 when no camera is set up."""
     watch = current_app.extensions.get("camera")
     if watch is None:
         raise ApiError(409, "no camera is set up: the board cannot be read", "NoCamera")
+    return watch
+
+
+def _stable_camera_track() -> dict[int, list[str]]:
+    """The camera's latest stable blind reading of the board (no game yet to verify), or a 409 saying why
+    there is none."""
+    watch = _camera_watch()
     status = watch.status
     if status.track is None:
         raise ApiError(409, f"the camera has no steady reading of the board ({status.message or status.state})",
