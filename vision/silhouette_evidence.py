@@ -1,0 +1,119 @@
+"""The picture as evidence for each camel colour, and the exact, fast arithmetic the silhouette scorer sums it
+with (see :mod:`vision.silhouette` for what the evidence means and how a board is scored from it).
+
+Colours are compared by :func:`ray_distances`: how far a pixel is from what a colour looks like under any light
+within a range of shadings. Each helper here gives numpy's plain result bit for bit, only faster (the frame
+budget is one core's).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from vision.silhouette import FitConfig
+
+
+def camel_evidence(
+    fit: FitConfig, corrected: np.ndarray, board: np.ndarray, known: list[np.ndarray | None]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each camel's evidence (camels × pixels), the board-likeness and the distance from the board's colour
+    (pixels) of ``corrected`` (pixels × 3).
+    Worked out camels × pixels: numpy is many times faster along a few long rows than many short ones."""
+    squares = np.einsum("ij,ij->i", corrected, corrected)
+    board_distance = ray_distance_rows(corrected, squares, board[None, :], fit.board_shading)[0]
+    have = [index for index, profile in enumerate(known) if profile is not None]
+    distances = np.full((len(known), len(corrected)), np.inf, np.float32)
+    if have:
+        profiles = np.array([known[index] for index in have], np.float32)
+        distances[have] = ray_distance_rows(corrected, squares, profiles, fit.camel_shading)
+    # Each camel's rival is the nearest of the board and the other camels: the nearest camel's is the
+    # second nearest (when two are nearest alike, each one's rival is the other, as near).
+    nearest, second = two_smallest(distances)
+    evidence = np.where(distances == nearest, second, nearest)
+    np.minimum(board_distance, evidence, out=evidence)
+    evidence -= distances
+    evidence /= fit.evidence_scale
+    unknown = [index for index, profile in enumerate(known) if profile is None]
+    if unknown:
+        evidence[unknown] = ((board_distance - fit.unknown_margin) / fit.evidence_scale)[None, :]
+    nearest_camel = np.where(np.isfinite(nearest), nearest, 1.0)
+    boardlike = (nearest_camel - board_distance) / fit.evidence_scale
+    # A body box is rougher than a camel (between its legs, around its neck): what does not look like the
+    # camel there counts for less than what does.
+    np.clip(evidence, -1.0, 1.0, out=evidence)
+    np.multiply(evidence, fit.unlike_weight, out=evidence, where=evidence < 0)
+    return evidence, np.clip(boardlike, -1.0, 1.0).astype(np.float32), board_distance
+
+
+def ray_distances(samples: np.ndarray, profiles: np.ndarray, shading: tuple[float, float]) -> np.ndarray:
+    """How far each of N samples is from each of C colours (N × C): the distance to what the colour looks like
+    lit anywhere from ``shading[0]`` to ``shading[1]`` times (a segment of its ray), as a share of full white.
+    Unlike channel shares, it stays calm on dark colours, whose shares are mostly noise."""
+    samples = samples.astype(np.float32, copy=False)
+    squares = np.einsum("ij,ij->i", samples, samples)
+    return np.ascontiguousarray(ray_distance_rows(samples, squares, profiles, shading).T)
+
+
+def ray_distance_rows(
+    samples: np.ndarray, squares: np.ndarray, profiles: np.ndarray, shading: tuple[float, float]
+) -> np.ndarray:
+    """:func:`ray_distances` as C × N, of float32 ``samples`` whose squared lengths (``squares``) are known:
+    each colour's row is worked out along the samples, the same arithmetic in the same order."""
+    profiles = profiles.astype(np.float32, copy=False)
+    dots = np.empty((len(profiles), len(samples)), np.float32)
+    for start in range(0, len(samples), BLAS_ROWS):
+        dots[:, start : start + BLAS_ROWS] = (samples[start : start + BLAS_ROWS] @ profiles.T).T
+    lengths = (np.einsum("ij,ij->i", profiles, profiles) + 1e-6)[:, None]
+    scale = dots / lengths
+    np.clip(scale, shading[0], shading[1], out=scale)
+    # squares - 2·scale·dots + scale²·lengths, in that order, without temporaries.
+    squared = np.multiply(scale, 2, dtype=np.float32)
+    squared *= dots
+    np.subtract(squares, squared, out=squared)
+    scale *= scale
+    scale *= lengths
+    squared += scale
+    np.maximum(squared, 0.0, out=squared)
+    np.sqrt(squared, out=squared)
+    squared /= 255.0
+    return squared
+
+
+BLAS_ROWS = 4096
+"""Samples per matrix product. OpenBLAS spreads a larger one over threads, which for three columns costs far
+more than it saves (a 1600-wide board crop: 20 times the CPU); the frame budget is one core's."""
+
+
+def two_smallest(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The smallest and second smallest of each column (a value twice is both), a row at a time."""
+    first = np.full(values.shape[1], np.inf, values.dtype)
+    second = first.copy()
+    for row in values:
+        np.minimum(second, np.maximum(first, row), out=second)
+        np.minimum(first, row, out=first)
+    return first, second
+
+
+def fast_median(values: np.ndarray) -> float:
+    """The median, without numpy's overheads (called for every stack tried)."""
+    middle = len(values) // 2
+    part = np.partition(values, [middle - 1, middle] if len(values) % 2 == 0 else middle)
+    return float(part[middle] if len(values) % 2 else (part[middle - 1] + part[middle]) / 2)
+
+
+def integral_image(values: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The integral image (float64, ``size``, zero beyond what ``values`` reach) of ``values`` (h × w × c,
+    float32): the float32 running sums of numpy's ``cumsum`` down and then across, bit for bit, but added a
+    whole row at a time, then a whole column (numpy's cumsum runs along one lane at a time, far slower)."""
+    down = values.copy()
+    for row in range(1, len(down)):
+        down[row] += down[row - 1]
+    across = np.ascontiguousarray(down.transpose(1, 0, 2))  # each column contiguous
+    for column in range(1, len(across)):
+        across[column] += across[column - 1]
+    integral = np.zeros((size[1], size[0], values.shape[2]), np.float64)
+    integral[1 : len(across) + 1, 1 : len(down) + 1] = across
+    return integral.transpose(1, 0, 2)
