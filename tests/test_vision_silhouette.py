@@ -174,3 +174,38 @@ def test_colours_that_fit_nothing_in_the_picture_are_reported_as_low_confidence(
     reading, _ = read_with_scorer(CONFIG, table.template, grey, image, colours.board_bgr)
     assert reading.confidence < CONFIG.min_confidence
     assert any(problem.startswith("low confidence") and "calibrate" in problem for problem in reading.problems)
+
+
+def test_a_tablecloth_of_a_camels_colour_behind_the_far_row_is_no_evidence(table, colours):
+    """Behind the far row's stacks the picture shows the table. Painted the blue camel's colour all around the
+    track, the table would be a great stray of blue around a blue camel standing on the far row (it read
+    unseen, or a space off), and would fill the box of a blue camel set on top of a far stack: there blue
+    tells nothing, for the blue camel or against it."""
+    image, _ = render_scene(table, TRACK, seed=12, tier="clean")
+    scorer = scorer_of(table, colours, image)
+    window = scorer._windows[5]
+    blue = window.evidence[..., scorer.names.index("blue")] > 0.5
+    x0, y0 = window.origin
+    height, width = blue.shape
+    blue_bgr = np.median(image[y0 : y0 + height, x0 : x0 + width][blue], axis=0)
+    far = max(scorer.spaces, key=lambda space: scorer._windows[space].distance)
+    track = {far: ["blue"], 9: ["orange"], 13: ["yellow"], far - 1 if far > 1 else far + 1: ["green", "white"]}
+    image, _ = render_scene(table, track, seed=12, tier="clean")
+    corners = np.array([corner for outline in table.template.spaces.values() for corner in outline], np.float32)
+    hull = cv2.convexHull(corners).reshape(-1, 2)
+    outline = scorer.pose.project(np.column_stack([hull, np.zeros(len(hull))]))
+    # The camels standing on the track cover the cloth; the cloth covers everything else beyond the track.
+    cloth = np.full(image.shape[:2], 255, np.uint8)
+    cv2.fillPoly(cloth, [np.round(outline).astype(np.int32)], 0)
+    for marker in table.template.markers:
+        square = np.array(table.template.marker_corners(marker), float)
+        quiet = square.mean(axis=0) + (square - square.mean(axis=0)) * 1.6  # and the white around it
+        cv2.fillPoly(cloth, [np.round(scorer.pose.project(np.column_stack([quiet, np.zeros(4)]))).astype(np.int32)], 0)
+    plain, _ = render_scene(table, {}, seed=12, tier="clean")
+    cloth[np.abs(image.astype(int) - plain.astype(int)).max(axis=2) > 30] = 0
+    painted = image.copy()
+    painted[cloth > 0] = blue_bgr
+    reading, scorer = read_with_scorer(CONFIG, table.template, colours.profiles, painted, colours.board_bgr)
+    assert reading.track.get(far) == ["blue"], reading
+    on_top = {**track, far: [], far - 1 if far > 1 else far + 1: ["green", "white", "blue"]}
+    assert scorer.track_cost(track) < scorer.track_cost(on_top) - 0.3

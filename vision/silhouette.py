@@ -52,6 +52,10 @@ __all__ = ["FitConfig", "SilhouetteScorer", "Track", "first_track", "ray_distanc
 Track = Mapping[int, Sequence[str]]
 
 
+TABLE_PIXELS = 50
+"""A window shows the table beside the board when this many of its pixels lie beyond the track."""
+
+
 @dataclass(frozen=True)
 class FitConfig:
     length_mm: float = 30.0
@@ -100,6 +104,10 @@ class FitConfig:
     """How far beyond a camel's own reach its colour is looked for."""
     strong_evidence: float = 0.5
     """A pixel whose evidence for a camel is at least this is surely of its colour."""
+    table_share: float = 0.4
+    """Where more than this share of a window's pixels beyond the track (the board's border, the table) is surely
+    of a camel's colour, that colour tells nothing there: a blue tablecloth is no blue camel, nor clutter around
+    it (the far row's stacks stand against it). On tuning seeds 100-101, 0.35 to 0.55 read alike; 0.2 misread."""
     covered_distance: float = 0.06
     """A space whose floor (where its stack leaves it in view) is mostly this far from the board's colour is
     covered: a tile (no camel stands on one), a card, a hand, the pyramid. Its camels cannot be seen: what the
@@ -152,6 +160,14 @@ class SilhouetteScorer(SilhouetteGeometry):
             (x0, y0), pixels = window
             corrected = pixels.astype(np.float32) / light
             planes, boardlike, board_distance = camel_evidence(self.fit, corrected.reshape(-1, 3), board, known)
+            beyond = ~self._on_track((x0, y0), pixels.shape[:2]).ravel()
+            if np.count_nonzero(beyond) >= TABLE_PIXELS:
+                # A tablecloth (or a card, a phone) in a camel's colour beside the board, behind the far stacks:
+                # there a pixel of that colour tells nothing, neither for that camel nor against it.
+                strong = np.count_nonzero(planes[:, beyond] >= self.fit.strong_evidence, axis=1)
+                for label in np.flatnonzero(strong > self.fit.table_share * np.count_nonzero(beyond)):
+                    if known[label] is not None:  # a colour not known yet is anything unlike the board
+                        planes[label, beyond] = 0.0
             index = spaces.index(space)
             tone = np.median([rims[other] for other in (spaces[index - 2], space, spaces[(index + 2) % len(spaces)])
                               if other in rims], axis=0)
