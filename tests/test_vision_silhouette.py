@@ -209,3 +209,44 @@ def test_a_tablecloth_of_a_camels_colour_behind_the_far_row_is_no_evidence(table
     assert reading.track.get(far) == ["blue"], reading
     on_top = {**track, far: [], far - 1 if far > 1 else far + 1: ["green", "white", "blue"]}
     assert scorer.track_cost(track) < scorer.track_cost(on_top) - 0.3
+
+
+class _StackScorer:
+    """A scorer whose pictures show one stack on space 4: ``pale`` (barely told from the board: alone it does
+    not pay its way) under ``plain`` (seen plainly, but only standing on a camel)."""
+
+    fit = FitConfig()
+
+    def __init__(self, pale_alone: float) -> None:
+        self.pale_alone = pale_alone
+        self.names = ["pale", "plain", "other"]
+        self.spaces = [3, 4, 5]
+
+    def lone(self, space: int) -> np.ndarray:
+        scores = np.zeros((1, self.fit.max_level, len(self.names)))
+        if space == 4:
+            scores[0, 0, 0], scores[0, 1, 1] = 0.05, 0.7
+        return scores
+
+    def behind(self, space: int) -> list[int]:
+        return []
+
+    def stack_cost(self, space: int, stack, track=None) -> float:
+        stack = list(stack)
+        if space != 4 or not stack:
+            return 0.0 if not stack else 0.4 * len(stack)
+        costs = {("pale",): self.pale_alone, ("pale", "plain"): -0.7}
+        return costs.get(tuple(stack), 0.4 * len(stack))
+
+    def space_costs(self, track) -> dict[int, float]:
+        return {space: self.stack_cost(space, track.get(space, ()), track) for space in self.spaces}
+
+
+def test_a_camel_seen_plainly_on_top_of_one_barely_seen_is_found_with_it():
+    """A white camel on a pale space barely fits alone (a cost of 0.02, more than nothing), and the green one on
+    it fits well only there: the first board took neither, one camel at a time. Set together, they are found."""
+    assert first_track(_StackScorer(pale_alone=0.02)) == {4: ["pale", "plain"]}
+    # A pair that barely helps is not taken: two camels added at once are as often wrong as right.
+    weak = _StackScorer(pale_alone=0.02)
+    weak.stack_cost = lambda space, stack, track=None: -0.1 if tuple(stack) == ("pale", "plain") else 0.02 * len(stack)
+    assert first_track(weak) == {}
