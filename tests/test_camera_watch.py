@@ -360,13 +360,19 @@ def test_the_host_corrects_the_die_the_verdict_names(tmp_path):
         "error": "the board is not steady yet (waiting for the board to stay still): try again in a moment",
         "code": "CameraNotReady"}
     watch.step(Frames(image))
-    assert client.get(url, headers=host).get_json()["verdict"]["correction"]["becomes"]["value"] == 2
+    verdict = client.get(url, headers=host).get_json()["verdict"]
+    assert verdict["correction"]["becomes"]["value"] == 2
+    # Which version of the game it was worked out for (pages showing a later one do not show it).
+    state = f"/api/games/{game['game_id']}/state"
+    assert verdict["version"] == client.get(state, headers=host).get_json()["version"]
     response = client.post(f"{url}/correct", headers=host)
     assert response.status_code == 200 and response.get_json()["correction"] == "A's pyramid ticket: red 1 → red 2"
     assert "verdict" not in client.get(url, headers=host).get_json()  # the game changed: a new still run first
     watch.step(Frames(image))
     watch.step(Frames(image))
-    assert client.get(url, headers=host).get_json()["verdict"]["answer"] == "matches"
+    after = client.get(url, headers=host).get_json()["verdict"]
+    assert after["answer"] == "matches"
+    assert after["version"] == client.get(state, headers=host).get_json()["version"] > verdict["version"]
 
 
 def test_a_lesson_the_calibration_refuses_is_tried_again_a_few_frames_later(tmp_path, monkeypatch):

@@ -5,6 +5,7 @@
   const gameId = screen.dataset.game;
   const token = tokenFor("table", gameId);
   let state = null;
+  let cameraBox = null;  // the camera box: told of each game state shown, so it never shows a verdict on an earlier one
   let odds = null;
   if (!token) { screen.replaceChildren(el("p", { class: "banner" }, t("table_no_token"))); return; }
 
@@ -101,6 +102,7 @@
     if (state && next.version < state.version) return;
     const before = state;
     state = next;
+    if (cameraBox) cameraBox.gameChanged(state.version);
     document.getElementById("leg").textContent = t("leg", { leg: state.leg });
     const turn = document.getElementById("turn");
     turn.textContent = state.game_over ? t("race_over") : t("turn_of", { player: playerLabel(state, state.next_player) });
@@ -202,7 +204,7 @@
     fit();
   }).catch(() => {});
 
-  watchCamera(document.getElementById("camera"), gameId, token, { tv: true });
+  cameraBox = watchCamera(document.getElementById("camera"), gameId, token, { tv: true });
   document.getElementById("odds-toggle").addEventListener("change", loadOdds);
   languageSwitch(document.getElementById("lang"), () => { revealFor = null; if (state) { const s = state; state = null; render(s); } });
   live(gameId, token, render, { onStatus: connectionStatus });
