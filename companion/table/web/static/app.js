@@ -442,7 +442,8 @@ function stateEls(camera, host = false) {
   const message = known ? t(key) : camera.message || camera.state;
   const detail = known && host && LANG === "en" && camera.message && !["unsettled", "starting", "off"].includes(camera.state);
   return [el("p", { class: differences.length ? "instruction" : "muted" }, message),
-    detail ? el("p", { class: "muted camera-detail" }, camera.message) : null,
+    // Under "Board not found", the server's words without saying it again.
+    detail ? el("p", { class: "muted camera-detail" }, String(camera.message).replace(/^board not found: /, "")) : null,
     differences.length ? el("ul", {}, differences.map((text) => el("li", {}, text))) : null];
 }
 
