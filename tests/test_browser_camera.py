@@ -589,3 +589,30 @@ def test_no_page_shows_a_verdict_on_the_game_before_its_latest_change(server, br
     assert len(camera.posts) == 0 and errors == []
     for page in pages.values():
         page.context.close()
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+def test_the_table_screen_does_not_jump_as_the_camera_s_word_changes(server, browser, size):
+    # Where the panel has room to spare, the camera box's place keeps the height of a difference with its cause
+    # and list: the piles and the players below it stay put as the camera agrees, waits, cannot tell, differs.
+    camera = StubbedCamera(MATCHES)
+    errors: list[str] = []
+    game = server.create(["Ann", "Bob", "Cy"], {"track": SETUP})
+    page = new_page(browser, errors, "table", viewport={"width": size[0], "height": size[1]})
+    camera.attach(page)
+    page.goto(server.table_url(game))
+    long = {**DIFFERS, "verdict": {**DIFFERS["verdict"], "differences": DIFFERS["verdict"]["differences"] * 3}}
+    tops = []
+    for report, kind in ((MATCHES, "matches"), (UNSETTLED, ""), (CANNOT_TELL, "cannot-tell"), (long, "differs"),
+                         (MATCHES, "matches")):
+        camera.report = report
+        expect(page.locator("#camera")).to_have_attribute("data-verdict", kind, timeout=8000)
+        expect(page.locator("#camera > p").first).to_be_visible()
+        page.wait_for_timeout(100)  # the panel fitted to it (on the box's change)
+        tops.append((kind, *(page.locator(part).bounding_box()["y"] for part in (".stacks-box", "#players"))))
+    assert len({(stacks, players) for _, stacks, players in tops}) == 1, tops
+    # The room is spare room: every player is still on screen.
+    last = page.locator("#players > li").last.bounding_box()
+    assert last["y"] + last["height"] <= size[1]
+    assert errors == []
+    page.context.close()

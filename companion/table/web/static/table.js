@@ -58,9 +58,30 @@
     return below(panel.querySelector(".foot"), panel) || rows.some((row) => below(row, players));
   }
   function fit() {
+    const slot = document.getElementById("camera-slot");
+    slot.style.minHeight = "";
     let level = 0;
     panel.dataset.fit = LEVELS[level];
     while (overflowing() && level < LEVELS.length - 1) panel.dataset.fit = LEVELS[++level];
+    keepCameraRoom(slot);
+  }
+  // The camera's word changes as the game goes (agrees, waits, differs with its cause): where the panel has room to
+  // spare below the players, the camera box's place keeps the height of a difference with its cause (and its list
+  // where the list is shown), so the piles and the players below it stay where they are. Taken from spare room
+  // only: the panel's fit is chosen without it.
+  function keepCameraRoom(slot) {
+    const box = document.getElementById("camera");
+    if (box.hidden) return;
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+    const listed = ["roomy", "snug"].includes(panel.dataset.fit);
+    const loudest = (listed ? 8.5 : 6) * rem;
+    const height = box.getBoundingClientRect().height;
+    if (height >= loudest) return;
+    const foot = panel.querySelector(".foot");
+    const floor = foot.offsetParent ? foot.getBoundingClientRect().top - parseFloat(getComputedStyle(panel).rowGap)
+      : panel.getBoundingClientRect().bottom;
+    const spare = floor - panel.querySelector(".players-box").getBoundingClientRect().bottom;
+    if (spare > 0) slot.style.minHeight = `${height + Math.min(loudest - height, spare)}px`;
   }
   new MutationObserver(fit).observe(document.getElementById("camera"), { childList: true, subtree: true, attributes: true, attributeFilter: ["hidden"] });
   window.addEventListener("resize", fit);
