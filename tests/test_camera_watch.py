@@ -128,8 +128,7 @@ def test_a_board_the_camera_contradicts_teaches_it_nothing(tmp_path):
     watch.learn("game", 2, swapped)
     watch.step(ImageFiles(path))
     # In short (the camera box says the verdict in full): the host's line stays a line or two.
-    assert watch.learnt == ("not calibrated yet: the board differs from the game; it tries again on the next steady "
-                            "frames")
+    assert watch.learnt == "not calibrated yet: the board differs from the game; it tries again later"
     assert watch.profiles == profiles() and not (tmp_path / "c.json").exists()
 
 
@@ -318,8 +317,7 @@ def test_learning_waits_for_the_board_the_game_confirmed_and_tries_again(tmp_pat
     watch.step(source)
     assert watch.learnt == "not calibrated yet: waiting for a steady frame of the board the game confirmed"
     watch.step(source)
-    assert watch.learnt == ("not calibrated yet: the latest draw's camel is not moved yet; it tries again on the next "
-                            "steady frames"), watch.learnt
+    assert watch.learnt == "not calibrated yet: the latest draw's camel is not moved yet; it tries again later"
     assert watch.profiles == profiles() and not learnt.exists()
     assert watch.step(source).state == "reading"
     # Red put down on 8 between two frames, no hand in view: the picture changed, so the board is not steady
@@ -397,7 +395,7 @@ def test_a_lesson_the_calibration_refuses_is_tried_again_a_few_frames_later(tmp_
     watch.learn("g", 1, TRACK)
     watch.step(ImageFiles(path))
     assert watch.learnt == ("not calibrated yet: no camel is seen on space 12, where the purple camel should stand; "
-                            "it tries again on the next steady frames")
+                            "it tries again later")
     for _ in range(LESSON_RETRY_FRAMES - 1):
         watch.step(ImageFiles(path))
     assert len(tries) == 1

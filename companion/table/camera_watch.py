@@ -216,9 +216,8 @@ class CameraWatch:
         if tried is not None and tried[0] == run and self._frames - tried[1] < LESSON_RETRY_FRAMES:
             return  # tried on this board a moment ago
         lesson.tried = (run, self._frames)
-        waiting = ("calibrated from an earlier board, not yet from this one: " if self._calibrated
-                   else "not calibrated yet: ")
-        again = "; it tries again on the next steady frames"
+        waiting = "calibrated from an earlier board, not this one yet: " if self._calibrated else "not calibrated yet: "
+        again = "; it tries again later"
 
         # Only from a board the verdict does not contradict (a camel moved by hand, two swapped, or a camel not
         # moved yet after the last die would teach it wrong colours), nor calls a draw not moved or not entered.
