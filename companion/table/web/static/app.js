@@ -501,6 +501,7 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
       announce([t("camera_verdict.differs"), cause].filter(Boolean).join(". "));
     }
     box.dataset.verdict = kind;
+    box.dataset.state = camera.state || "";
     offered = kind === "differs" && verdict.correction ? verdict.correction : null;
     const open = box.querySelector(".camera-details[open]");  // a list someone unfolded stays unfolded
     // The placement assistant shows the room: its link carries the host's token, so only the host has it.

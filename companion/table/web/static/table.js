@@ -71,7 +71,8 @@
   // only: the panel's fit is chosen without it.
   function keepCameraRoom(slot) {
     const box = document.getElementById("camera");
-    if (box.hidden) return;
+    // No room kept where no verdict can come (a camera set up for the other edition, or one that failed).
+    if (box.hidden || ["other board", "unavailable"].includes(box.dataset.state)) return;
     const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
     const listed = ["roomy", "snug"].includes(panel.dataset.fit);
     const loudest = (listed ? 8.5 : 6) * rem;
