@@ -73,6 +73,28 @@ def test_a_camel_set_one_space_off_leaves_the_stack_it_would_join_seen():
     assert both.unseen == ("green", "yellow", "red") and both.track == {9: ["purple"]}
 
 
+def test_cannot_tell_names_a_rival_s_space_only_where_the_picture_cannot_tell_its_stack():
+    # Green on 7 is under a hand (7 covered); close rivals put it on 6 (under the hand too), on 8 (a bare space in
+    # plain view: green there costs 0.55, what a camel on a bare board costs) or on 9 (which shows about as well
+    # with green as without: a shadow of its colour). 8 is clear: players need not look there.
+    expected = {7: ["green"], 12: ["black"]}
+    cost_of_green = {6: 0.35, 7: 0.35, 8: 0.55, 9: 0.1}
+
+    def space_costs(track):
+        return {space: sum(cost_of_green.get(space, 0.0) for camel in track.get(space, ()) if camel == "green")
+                for space in range(1, 17)}
+
+    scorer = SimpleNamespace(**{**vars(fake_scorer(Verdict("cannot tell", 0, 0.1, (6, 7, 8, 9), (1, 2, 3),
+                                                           [0.0, 0.1, 0.1, 0.1]))),
+                                "space_costs": space_costs,
+                                "covered": lambda track, space: space in (6, 7) and bool(track.get(space))})
+    rivals = [Hypothesis({**{12: ["black"]}, space: ["green"]}, f"green on {space}") for space in (6, 8, 9)]
+    found = camera_verdict(scorer, [Hypothesis(expected, "the game's board"), *rivals], {}, (), CAMELS)
+    assert found.unclear == (6, 7, 9) and found.unseen == ("green",)
+    assert found.answer == "cannot tell (spaces 6, 7, 9 not clear enough)"
+    assert found.track == {12: ["black"]}
+
+
 def test_a_wrong_log_the_picture_cannot_settle_gets_no_correction():
     # The picture shows a board that differs from the game's, but two die entries explain it about as well:
     # they differ only in where red stands, under a hand. Red is unseen, the rest agrees with the game (so
