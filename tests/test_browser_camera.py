@@ -546,3 +546,73 @@ def test_a_draw_not_entered_yet_is_calm_and_a_slip_in_a_pyramid_game_says_what_t
     assert errors == []
     for page in pages.values():
         page.context.close()
+
+
+def test_no_page_shows_a_verdict_on_the_game_before_its_latest_change(server, browser):
+    # The camera box asks every 2 s; an entry, a correction or an undo can land in between. Each verdict says
+    # which version of the game it was worked out for: a page that learns of a change asks the camera again at
+    # once, and never shows a verdict on an earlier version of the game. The pages' clocks stand still (no
+    # poll): what they show comes from the game's change alone.
+    game = server.create(["Ann", "Bob"], {"track": SETUP})
+    version = request(server.port, "GET", f"/api/games/{game['game_id']}/state", None, game["host_token"])[1]["version"]
+    camera = StubbedCamera({**DIFFERS, "verdict": {**DIFFERS["verdict"], "version": version}})
+    errors: list[str] = []
+    pages = {}
+    for name, url, options in (("host", server.host_url(game), HOST), ("table", server.table_url(game), TV),
+                               ("phone", server.join_url(game, "Bob"), PHONE)):
+        page = new_page(browser, errors, name, **options)
+        page.clock.install()
+        camera.attach(page)
+        page.goto(url)
+        pages[name] = page
+    for page in pages.values():
+        expect(page.locator("#camera")).to_have_attribute("data-verdict", "differs", timeout=8000)
+        page.clock.pause_at(page.evaluate("Date.now()") + 1000)
+    # Ann's draw is entered; the camera's answer on the game after it agrees.
+    camera.report = {**MATCHES, "verdict": {**MATCHES["verdict"], "version": version + 1}}
+    server.act(game, "Ann", type="pyramid", die="red", value=1)
+    for page in pages.values():
+        box = page.locator("#camera")
+        expect(box).to_have_attribute("data-verdict", "matches", timeout=5000)
+        expect(box).to_contain_text("The camera agrees with the board")
+    # Bob's draw is entered, and the camera still answers about the game before it (its still run after the
+    # draw has not begun): no page shows that answer, whatever it says.
+    server.act(game, "Bob", type="pyramid", die="blue", value=2)
+    for name, page in pages.items():
+        box = page.locator("#camera")
+        expect(box).to_have_attribute("data-verdict", "", timeout=5000)
+        expect(box).to_contain_text("Waiting for a still board")
+        expect(box).not_to_contain_text("agrees")
+        page.clock.run_for(4500)  # two polls: the same answer, still about the game before the draw
+        expect(box).to_contain_text("Waiting for a still board")
+        page.screenshot(path=SHOTS / f"camera-earlier-version-{name}.png")
+    assert len(camera.posts) == 0 and errors == []
+    for page in pages.values():
+        page.context.close()
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+def test_the_table_screen_does_not_jump_as_the_camera_s_word_changes(server, browser, size):
+    # Where the panel has room to spare, the camera box's place keeps the height of a difference with its cause
+    # and list: the piles and the players below it stay put as the camera agrees, waits, cannot tell, differs.
+    camera = StubbedCamera(MATCHES)
+    errors: list[str] = []
+    game = server.create(["Ann", "Bob", "Cy"], {"track": SETUP})
+    page = new_page(browser, errors, "table", viewport={"width": size[0], "height": size[1]})
+    camera.attach(page)
+    page.goto(server.table_url(game))
+    long = {**DIFFERS, "verdict": {**DIFFERS["verdict"], "differences": DIFFERS["verdict"]["differences"] * 3}}
+    tops = []
+    for report, kind in ((MATCHES, "matches"), (UNSETTLED, ""), (CANNOT_TELL, "cannot-tell"), (long, "differs"),
+                         (MATCHES, "matches")):
+        camera.report = report
+        expect(page.locator("#camera")).to_have_attribute("data-verdict", kind, timeout=8000)
+        expect(page.locator("#camera > p").first).to_be_visible()
+        page.wait_for_timeout(100)  # the panel fitted to it (on the box's change)
+        tops.append((kind, *(page.locator(part).bounding_box()["y"] for part in (".stacks-box", "#players"))))
+    assert len({(stacks, players) for _, stacks, players in tops}) == 1, tops
+    # The room is spare room: every player is still on screen.
+    last = page.locator("#players > li").last.bounding_box()
+    assert last["y"] + last["height"] <= size[1]
+    assert errors == []
+    page.context.close()

@@ -124,7 +124,9 @@ def test_the_camera_s_state_is_one_plain_sentence_for_the_players_the_detail_for
     ann.goto(server.join_url(game, "Ann"))
     for page in (table, ann):
         expect(page.locator("#camera > p")).to_have_text([short])  # one sentence, no bracketed repeat
-    said_to_host = [short, report["message"]] if report["state"] == "board not found" else [short]
+    # The host's detail under "Board not found" does not say it again.
+    detail = report["message"].removeprefix("board not found: ")
+    said_to_host = [short, detail] if report["state"] == "board not found" else [short]
     expect(host_page.locator("#camera > p")).to_have_text(said_to_host)
     if report["state"] == "board not found":
         table.screenshot(path=str(SHOTS / "notice-camera-not-found-table.png"))

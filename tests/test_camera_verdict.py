@@ -27,6 +27,7 @@ def fake_scorer(verdict, covered=()):
     """A scorer whose judgement is ``verdict`` (the picture's part is not what these tests are about), which
     sees the spaces ``covered`` covered (a hand, the pyramid over them)."""
     return SimpleNamespace(verify=VerifyConfig(), judge=lambda tracks, priors: verdict, track_cost=lambda t: 0.0,
+                           space_costs=lambda track: dict.fromkeys(range(1, 17), 0.0),
                            covered=lambda track, space: space in covered,
                            spaces=list(range(1, 17)), template=load_template("2018"))
 
@@ -70,6 +71,28 @@ def test_a_camel_set_one_space_off_leaves_the_stack_it_would_join_seen():
     both = camera_verdict(fake_scorer(Verdict("cannot tell", 0, 0.2, (4, 5), (1, 2), [0.0, 0.2, 0.3])),
                           hypotheses, {}, (), CAMELS)
     assert both.unseen == ("green", "yellow", "red") and both.track == {9: ["purple"]}
+
+
+def test_cannot_tell_names_a_rival_s_space_only_where_the_picture_cannot_tell_its_stack():
+    # Green on 7 is under a hand (7 covered); close rivals put it on 6 (under the hand too), on 8 (a bare space in
+    # plain view: green there costs 0.55, what a camel on a bare board costs) or on 9 (which shows about as well
+    # with green as without: a shadow of its colour). 8 is clear: players need not look there.
+    expected = {7: ["green"], 12: ["black"]}
+    cost_of_green = {6: 0.35, 7: 0.35, 8: 0.55, 9: 0.1}
+
+    def space_costs(track):
+        return {space: sum(cost_of_green.get(space, 0.0) for camel in track.get(space, ()) if camel == "green")
+                for space in range(1, 17)}
+
+    scorer = SimpleNamespace(**{**vars(fake_scorer(Verdict("cannot tell", 0, 0.1, (6, 7, 8, 9), (1, 2, 3),
+                                                           [0.0, 0.1, 0.1, 0.1]))),
+                                "space_costs": space_costs,
+                                "covered": lambda track, space: space in (6, 7) and bool(track.get(space))})
+    rivals = [Hypothesis({**{12: ["black"]}, space: ["green"]}, f"green on {space}") for space in (6, 8, 9)]
+    found = camera_verdict(scorer, [Hypothesis(expected, "the game's board"), *rivals], {}, (), CAMELS)
+    assert found.unclear == (6, 7, 9) and found.unseen == ("green",)
+    assert found.answer == "cannot tell (spaces 6, 7, 9 not clear enough)"
+    assert found.track == {12: ["black"]}
 
 
 def test_a_wrong_log_the_picture_cannot_settle_gets_no_correction():
@@ -184,6 +207,23 @@ def test_a_wrong_log_with_a_hand_over_one_stack_is_never_corrected_wrongly(table
     if "correction" in out:
         assert out["correction"]["becomes"] == shown.amendment.becomes, out
         assert out["verdict"] == f"differs: most likely {shown.why}"
+
+
+def test_cannot_tell_names_only_the_spaces_the_picture_does_not_show(table):
+    # An arm lies over space 7 and hides green and yellow there (a light table, no pyramid). The close rivals
+    # put yellow 1 or 2 spaces further, on 8 or 9: bare spaces in plain view. Only 7 is not clear: naming 8 and 9
+    # ("a hand or a piece in the way?") sent players looking for what is not there.
+    calibrated, found, near, expectation = table
+    image, truth = render_scene(calibrated, EXPECTED, 1, "light", hand=True)
+    assert {camel for camel, seen in truth["camels"].items() if seen["visible"] < 0.5} == {"green", "yellow"}
+    out = read_picture(image, found.template, found.profiles, found.board_bgr, expectation, near=near)
+    assert out["verdict"].startswith("cannot tell"), out
+    assert 7 in out["unclear"] and {"green", "yellow"} <= set(out["unseen"]), out
+    plain = {int(space) for space, share in truth["spaces_visible"].items() if share > 0.95} - set(EXPECTED)
+    assert {8, 9} <= plain  # the spaces the rivals put yellow on
+    assert not plain & set(out["unclear"]), out
+    assert out["verdict"] == f"cannot tell (space{'s' if len(out['unclear']) > 1 else ''} " \
+        f"{', '.join(map(str, out['unclear']))} not clear enough)"
 
 
 SLIP_LOG = TWO_DRAWS  # two draws of a 2018 game: the slips of camels the latest draw did not move are earlier ones

@@ -307,6 +307,7 @@ def test_cannot_tell_names_only_spaces_the_players_can_look_at():
         return Verdict("cannot tell", 0, 0.1, (0, 12, 17), (1,), [0.0, 0.1])
 
     scorer = SimpleNamespace(verify=VerifyConfig(), judge=judge, track_cost=lambda track: 0.0, spaces=[12],
+                             space_costs=lambda track: {12: 0.0}, covered=lambda track, space: False,
                              template=template)
     hypotheses = [Hypothesis(expected, "the game's board"), Hypothesis(rival, "a slip")]
     found = camera_verdict(scorer, hypotheses, {}, ("red", "blue"), ["red", "blue"])

@@ -5,6 +5,12 @@ needs no new markers, only the other template, which the companion loads at star
 ``[camera] board``. A calibration file is made for one edition's camels. Switching the running camera to the
 game's edition by itself would also change its colours and what it learnt under a game in progress (and the
 other games on the same companion), so the host is told what to change instead.
+
+Checking the other edition's game with the colours at hand does not work either: the 2014 racing camels are blue,
+green, orange, yellow and white, so a 2018 calibration (green, yellow, red, blue, purple, black, white) has no
+colour for orange, and a 2014 one none for red, purple or black. The colours the two share by name were measured
+on another box's pieces (2018's white is a crazy camel), and what the camera learns at a table is one file for
+the board it is set up for.
 """
 
 from __future__ import annotations

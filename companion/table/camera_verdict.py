@@ -23,6 +23,11 @@ UNFORESEEN_PER_CAMEL = 0.5
 """... and at least this much per camel it places differently. With a hand or the pyramid over part of the
 board the reader's own search can find a board that moves several camels a little better than the truth
 (tuning seeds 106-107: four camels moved for 1.3); one camel carried off explains far more on its own."""
+CLEAR_SPACE_MARGIN = 0.25
+"""With "cannot tell": a space in plain view where a close rival puts another stack is named unclear only when
+the two stacks cost within this much of each other there (half the decisive margin). A camel
+put on a bare space in view costs about 0.55 there (arms over 75 rendered 2018 boards, 3 tables); a space whose
+floor is mostly hidden is covered (``SilhouetteScorer.covered``) and named whatever it costs."""
 
 
 @dataclass(frozen=True)
@@ -143,11 +148,10 @@ def camera_verdict(
     # place (space or level) than the best; the camels they all agree on are seen (a hand over one stack
     # leaves the rest of the board in plain view). A space where they disagree is not clear: no difference
     # from the game's board is claimed there either.
-    close = [best.track, *(candidates[index].track for index in verdict.close)]
-    unsure = _in_doubt(best.track, close[1:])
-    places = [camel_places(track) for track in close]
-    unclear = {place[camel][0] for place in places for camel in unsure if camel in place}
-    here, wanted = places[0], camel_places(expected)
+    rivals = [candidates[index].track for index in verdict.close]
+    unsure = _in_doubt(best.track, rivals)
+    unclear = _unclear(scorer, best.track, rivals)
+    here, wanted = camel_places(best.track), camel_places(expected)
     unsure |= {camel for camel, place in here.items() if place[0] in unclear and wanted.get(camel) != place}
     unseen = tuple(sorted(unsure, key=lambda camel: (list(camels).index(camel) if camel in camels else len(camels))))
     seen = {space: [camel for camel in stack if camel not in unsure] for space, stack in _on(best.track, shown).items()}
@@ -174,6 +178,27 @@ def _in_doubt(best: Mapping[int, Sequence[str]], rivals: Sequence[Mapping[int, S
         there = camel_places(rival)
         doubt |= {camel for camel in here.keys() | there.keys() if here.get(camel) != there.get(camel)}
     return doubt
+
+
+def _unclear(scorer: Any, best: Mapping[int, Sequence[str]], rivals: Sequence[Mapping[int, Sequence[str]]]) -> set[int]:
+    """The spaces whose view is in doubt: where the best board stands a camel some close rival puts elsewhere
+    (the camera is not sure of it there), and each other space on which a close rival has another stack that
+    the picture cannot tell apart there: it cannot see the space (covered as either board has it: a hand, the
+    pyramid, a card over it), or it shows the space about as well with either stack. A space in plain view where
+    a rival only puts a camel the picture does not show there is clear: the doubt is about that camel."""
+    here = camel_places(best)
+    unclear = {here[camel][0] for camel in _in_doubt(best, rivals) if camel in here}
+    own = scorer.space_costs(best)
+    for rival in rivals:
+        differ = {int(space) for space in set(best) | set(rival)
+                  if tuple(best.get(space, ())) != tuple(rival.get(space, ()))} - unclear
+        if not differ:
+            continue
+        theirs = scorer.space_costs(rival)
+        unclear |= {space for space in differ if space in own and (
+            abs(theirs[space] - own[space]) < CLEAR_SPACE_MARGIN or scorer.covered(best, space)
+            or scorer.covered(rival, space))}
+    return unclear
 
 
 def _on(track: Mapping[int, Sequence[str]], spaces: set[int]) -> Board:

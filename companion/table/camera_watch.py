@@ -216,9 +216,8 @@ class CameraWatch:
         if tried is not None and tried[0] == run and self._frames - tried[1] < LESSON_RETRY_FRAMES:
             return  # tried on this board a moment ago
         lesson.tried = (run, self._frames)
-        waiting = ("calibrated from a board the game confirmed earlier, not yet from this one: " if self._calibrated
-                   else "not calibrated yet: ")
-        again = "; it tries again on the next steady frames"
+        waiting = "calibrated from an earlier board, not this one yet: " if self._calibrated else "not calibrated yet: "
+        again = "; it tries again later"
 
         # Only from a board the verdict does not contradict (a camel moved by hand, two swapped, or a camel not
         # moved yet after the last die would teach it wrong colours), nor calls a draw not moved or not entered.
@@ -235,7 +234,10 @@ class CameraWatch:
             key = ("lesson", _digest(sorted(lesson.track.items())))
         verdict = self._judged(steady, key, hypotheses, "en")
         if verdict["matches"] is False or "pending" in verdict or "unmoved" in verdict:
-            self.learnt = f"{waiting}the camera sees the board differently from the game ({verdict['answer']}){again}"
+            # In short: the camera box above it says the verdict in full (the host's line stays a line or two).
+            why = ("the latest draw's camel is not moved yet" if "unmoved" in verdict
+                   else "a draw is not entered yet" if "pending" in verdict else "the board differs from the game")
+            self.learnt = f"{waiting}{why}{again}"
             return
         # A lesson is worth a full-resolution still where the camera can take one (picamera2).
         picture, location = steady.frame, steady.location
@@ -295,7 +297,7 @@ class CameraWatch:
         except BoardNotFound as error:
             self._location = self._steady = None
             self._stable.feed(None)
-            self.status = CameraStatus("board not found", message=str(error))
+            self.status = CameraStatus("board not found", message=_without_calibration_advice(str(error)))
             return self.status
         except CameraError as error:
             self._steady = None
@@ -332,6 +334,18 @@ class CameraWatch:
             self.status = CameraStatus("unavailable", message=f"the camera stopped ({error}): play goes on by hand")
         finally:
             source.close()
+
+
+CALIBRATE_AGAIN = " (calibrate again where it stands now)"
+"""``vision.locate.BoardNotFound``'s advice when the markers moved, for a calibration file made by hand
+(``vision read``). The watch needs no new calibration (it finds the markers wherever they are, and learns the
+colours by itself): ..."""
+MOVED_ADVICE = " Bring all four markers into view where it stands now: it finds the board again by itself."
+"""... what the host is told instead."""
+
+
+def _without_calibration_advice(message: str) -> str:
+    return message.replace(CALIBRATE_AGAIN, MOVED_ADVICE) if message.endswith(CALIBRATE_AGAIN) else message
 
 
 def _digest(actions: list[Any] | None) -> str:

@@ -162,6 +162,8 @@ def camera(game_id: str) -> Any:
         return jsonify({"state": "other board", "message": message})
     language = request.args.get("lang", "en")
     language = language if language in LANGUAGES else "en"
+    # The game's version before its actions are read: a verdict never claims a newer game than it judged.
+    version = game.version
     state = game.state
     start = service().game_start(game_id)
     if not state.game_over and len(state.dice_in_pyramid()) == len(state.edition.dice):
@@ -178,7 +180,9 @@ def camera(game_id: str) -> Any:
         # difference (none while the board is not steady).
         verdict = watch.verdict(game_id, start, game.actions, language, game.row.dice)
         if verdict is not None:
-            report["verdict"] = verdict
+            # Which version of the game it was worked out for: a page showing a later one (an entry, a
+            # correction, an undo since) does not show it.
+            report["verdict"] = {**verdict, "version": version}
         elif report["state"] == "reading":
             # A still picture from before the game's latest change (a draw, a new game): it is not judged, and
             # its blind reading is no news either. The board is looked at again once it is still after it.

@@ -442,13 +442,19 @@ function stateEls(camera, host = false) {
   const message = known ? t(key) : camera.message || camera.state;
   const detail = known && host && LANG === "en" && camera.message && !["unsettled", "starting", "off"].includes(camera.state);
   return [el("p", { class: differences.length ? "instruction" : "muted" }, message),
-    detail ? el("p", { class: "muted camera-detail" }, camera.message) : null,
+    // Under "Board not found", the server's words without saying it again.
+    detail ? el("p", { class: "muted camera-detail" }, String(camera.message).replace(/^board not found: /, "")) : null,
     differences.length ? el("ul", {}, differences.map((text) => el("li", {}, text))) : null];
 }
 
+// Returns { gameChanged(version) }: the page calls it with each game state it shows. A verdict worked out for an
+// earlier version of the game (an entry, a correction or an undo since) is about a board that is no longer the
+// game's: it leaves the box at once, and the camera is asked again without waiting for the next poll.
 function watchCamera(box, gameId, token, { host = false, tv = false, onState = () => {} } = {}) {
   let offered = null;  // the correction the host's button was shown for
   let shown = "";  // the report on screen: the same words again are not drawn again (a focused button keeps focus)
+  let gameVersion = -1;  // the newest game state the page shows
+  let latest = null;  // the camera's latest report
   async function correct() {
     const asked = offered;
     try {
@@ -463,42 +469,66 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
     }
     show();
   }
+  // The report as it stands for the game the page shows: a verdict about an earlier version of it is no verdict.
+  function current(camera) {
+    const verdict = camera.verdict;
+    if (!verdict || !(Number(verdict.version) < gameVersion)) return camera;
+    return { state: "unsettled", learnt: camera.learnt };
+  }
+  let asked = 0;
+  let answered = 0;
   async function show() {
+    const ask = ++asked;
     try {
       const camera = await api("GET", `/api/games/${gameId}/camera?lang=${LANG}`, token);
-      const seen = `${LANG} ${JSON.stringify(camera, (key, value) => (key === "margin" ? undefined : value))}`;
-      if (seen === shown) return;
-      shown = seen;
-      box.hidden = camera.state === "off";
-      const verdict = camera.verdict || null;
-      const kind = verdict ? verdictKind(verdict) : "";
-      // A new difference is news for everyone at the table, screen readers too (agreeing or not seeing well is not).
-      if (kind === "differs" && box.dataset.verdict !== "differs") {
-        const why = mostLikelyText(verdict);
-        const cause = typeof why === "string" ? labelled(t(putBack(verdict) ? "camera_to_do" : "camera_most_likely"), why) : null;  // not the server's English
-        announce([t("camera_verdict.differs"), cause].filter(Boolean).join(". "));
-      }
-      box.dataset.verdict = kind;
-      offered = kind === "differs" && verdict.correction ? verdict.correction : null;
-      const open = box.querySelector(".camera-details[open]");  // a list someone unfolded stays unfolded
-      // The placement assistant shows the room: its link carries the host's token, so only the host has it.
-      const placement = host ? el("a", { class: `button-link${["board not found", "unavailable"].includes(camera.state) ? " primary" : ""}`,
-        id: "placement-link", href: `/camera/placement?game=${encodeURIComponent(gameId)}&token=${encodeURIComponent(token)}` },
-      t("placement_link")) : null;
-      box.replaceChildren(...[
-        // The heading and, for the host, the placement assistant's link on one line: the box costs one line less.
-        el("div", { class: "camera-head" }, el("h2", {}, t("camera")), placement),
-        ...(verdict ? verdictEls(verdict, { fold: !tv }) : stateEls(camera, host)),
-        host && offered ? el("button", { type: "button", id: "camera-correct", onclick: correct }, t("camera_correct")) : null,
-        // Whether the camera learnt this table's colours from a board the game confirmed (the host's concern).
-        host && camera.learnt ? el("p", { class: "muted camera-learnt" }, labelledEls(t("camera_learnt"), serverWords(camera.learnt))) : null,
-      ].filter(Boolean));
-      const details = box.querySelector(".camera-details");
-      if (open && details) details.open = true;
-    } catch (_) { box.hidden = true; shown = ""; }
+      if (ask < answered) return;  // a later question was answered first (a game change asks at once)
+      answered = ask;
+      latest = camera;
+      draw(current(latest));
+    } catch (_) { if (ask >= answered) { box.hidden = true; shown = ""; } }
+  }
+  function draw(camera) {
+    const seen = `${LANG} ${JSON.stringify(camera, (key, value) => (key === "margin" ? undefined : value))}`;
+    if (seen === shown) return;
+    shown = seen;
+    box.hidden = camera.state === "off";
+    const verdict = camera.verdict || null;
+    const kind = verdict ? verdictKind(verdict) : "";
+    // A new difference is news for everyone at the table, screen readers too (agreeing or not seeing well is not).
+    if (kind === "differs" && box.dataset.verdict !== "differs") {
+      const why = mostLikelyText(verdict);
+      const cause = typeof why === "string" ? labelled(t(putBack(verdict) ? "camera_to_do" : "camera_most_likely"), why) : null;  // not the server's English
+      announce([t("camera_verdict.differs"), cause].filter(Boolean).join(". "));
+    }
+    box.dataset.verdict = kind;
+    box.dataset.state = camera.state || "";
+    offered = kind === "differs" && verdict.correction ? verdict.correction : null;
+    const open = box.querySelector(".camera-details[open]");  // a list someone unfolded stays unfolded
+    // The placement assistant shows the room: its link carries the host's token, so only the host has it.
+    const placement = host ? el("a", { class: `button-link${["board not found", "unavailable"].includes(camera.state) ? " primary" : ""}`,
+      id: "placement-link", href: `/camera/placement?game=${encodeURIComponent(gameId)}&token=${encodeURIComponent(token)}` },
+    t("placement_link")) : null;
+    box.replaceChildren(...[
+      // The heading and, for the host, the placement assistant's link on one line: the box costs one line less.
+      el("div", { class: "camera-head" }, el("h2", {}, t("camera")), placement),
+      ...(verdict ? verdictEls(verdict, { fold: !tv }) : stateEls(camera, host)),
+      host && offered ? el("button", { type: "button", id: "camera-correct", onclick: correct }, t("camera_correct")) : null,
+      // Whether the camera learnt this table's colours from a board the game confirmed (the host's concern).
+      host && camera.learnt ? el("p", { class: "muted camera-learnt" }, labelledEls(t("camera_learnt"), serverWords(camera.learnt))) : null,
+    ].filter(Boolean));
+    const details = box.querySelector(".camera-details");
+    if (open && details) details.open = true;
+  }
+  function gameChanged(version) {
+    if (!(version > gameVersion)) return;
+    const first = gameVersion < 0;  // the page's first state: the camera is being asked already
+    gameVersion = version;
+    if (latest) draw(current(latest));
+    if (!first) show();
   }
   show();
-  return setInterval(show, 2000);
+  setInterval(show, 2000);
+  return { gameChanged };
 }
 
 // Once the race is over, watch for the host's rematch and go to this device's place in it.

@@ -6,6 +6,7 @@
   const gameId = main.dataset.game;
   const token = tokenFor("host", gameId);
   let state = null;
+  let cameraBox = null;  // the camera box: told of each game state shown, so it never shows a verdict on an earlier one
   let updates = null;
   if (!token) { main.replaceChildren(el("section", { class: "card" }, el("p", {}, t("not_host")))); return; }
 
@@ -69,6 +70,7 @@
     if (state && next.version < state.version) return;
     const before = state;
     state = next;
+    if (cameraBox) cameraBox.gameChanged(state.version);
     const turn = document.getElementById("turn");
     turn.textContent = state.game_over ? t("race_over") : `${t("leg", { leg: state.leg })} · ${t("acting_for", { player: playerLabel(state, state.next_player) })}`;
     renderInstruction(document.getElementById("instruction"), state);
@@ -104,6 +106,6 @@
   });
   languageSwitch(document.getElementById("lang"), () => { state && render(state); showSeats(); });
   showSeats();
-  watchCamera(document.getElementById("camera"), gameId, token, { host: true, onState: render });
+  cameraBox = watchCamera(document.getElementById("camera"), gameId, token, { host: true, onState: render });
   updates = live(gameId, token, render, { onStatus: connectionStatus });
 })();

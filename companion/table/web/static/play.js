@@ -6,6 +6,7 @@
   const token = localStorage.getItem(`camelup:seat:${gameId}`);
   const TAKE_BACK_MS = 10000;  // the server allows a little more
   let state = null;
+  let cameraBox = null;  // the camera box: told of each game state shown, so it never shows a verdict on an earlier one
   let updates = null;
   let takeBackUntil = 0;
   let wasMyTurn = false;
@@ -112,6 +113,7 @@
     if (state && next.version < state.version) return;
     const before = state;
     state = next;
+    if (cameraBox) cameraBox.gameChanged(state.version);
     const me = state.you.player;
     document.getElementById("who").replaceChildren(el("span", { "aria-hidden": "true" }, "🐪 "), playerLabel(state, me));
     document.getElementById("money").textContent = money(state.money[me]);
@@ -152,6 +154,6 @@
   sound.checked = localStorage.getItem("camelup:sound") === "on";
   sound.addEventListener("change", () => localStorage.setItem("camelup:sound", sound.checked ? "on" : "off"));
   languageSwitch(document.getElementById("lang"), () => state && render(state));
-  watchCamera(document.getElementById("camera"), gameId, token);
+  cameraBox = watchCamera(document.getElementById("camera"), gameId, token);
   updates = live(gameId, token, render, { onStatus: connectionStatus, onGone: gone });
 })();

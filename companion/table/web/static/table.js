@@ -5,6 +5,7 @@
   const gameId = screen.dataset.game;
   const token = tokenFor("table", gameId);
   let state = null;
+  let cameraBox = null;  // the camera box: told of each game state shown, so it never shows a verdict on an earlier one
   let odds = null;
   if (!token) { screen.replaceChildren(el("p", { class: "banner" }, t("table_no_token"))); return; }
 
@@ -57,9 +58,31 @@
     return below(panel.querySelector(".foot"), panel) || rows.some((row) => below(row, players));
   }
   function fit() {
+    const slot = document.getElementById("camera-slot");
+    slot.style.minHeight = "";
     let level = 0;
     panel.dataset.fit = LEVELS[level];
     while (overflowing() && level < LEVELS.length - 1) panel.dataset.fit = LEVELS[++level];
+    keepCameraRoom(slot);
+  }
+  // The camera's word changes as the game goes (agrees, waits, differs with its cause): where the panel has room to
+  // spare below the players, the camera box's place keeps the height of a difference with its cause (and its list
+  // where the list is shown), so the piles and the players below it stay where they are. Taken from spare room
+  // only: the panel's fit is chosen without it.
+  function keepCameraRoom(slot) {
+    const box = document.getElementById("camera");
+    // No room kept where no verdict can come (a camera set up for the other edition, or one that failed).
+    if (box.hidden || ["other board", "unavailable"].includes(box.dataset.state)) return;
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+    const listed = ["roomy", "snug"].includes(panel.dataset.fit);
+    const loudest = (listed ? 8.5 : 6) * rem;
+    const height = box.getBoundingClientRect().height;
+    if (height >= loudest) return;
+    const foot = panel.querySelector(".foot");
+    const floor = foot.offsetParent ? foot.getBoundingClientRect().top - parseFloat(getComputedStyle(panel).rowGap)
+      : panel.getBoundingClientRect().bottom;
+    const spare = floor - panel.querySelector(".players-box").getBoundingClientRect().bottom;
+    if (spare > 0) slot.style.minHeight = `${height + Math.min(loudest - height, spare)}px`;
   }
   new MutationObserver(fit).observe(document.getElementById("camera"), { childList: true, subtree: true, attributes: true, attributeFilter: ["hidden"] });
   window.addEventListener("resize", fit);
@@ -101,6 +124,7 @@
     if (state && next.version < state.version) return;
     const before = state;
     state = next;
+    if (cameraBox) cameraBox.gameChanged(state.version);
     document.getElementById("leg").textContent = t("leg", { leg: state.leg });
     const turn = document.getElementById("turn");
     turn.textContent = state.game_over ? t("race_over") : t("turn_of", { player: playerLabel(state, state.next_player) });
@@ -202,7 +226,7 @@
     fit();
   }).catch(() => {});
 
-  watchCamera(document.getElementById("camera"), gameId, token, { tv: true });
+  cameraBox = watchCamera(document.getElementById("camera"), gameId, token, { tv: true });
   document.getElementById("odds-toggle").addEventListener("change", loadOdds);
   languageSwitch(document.getElementById("lang"), () => { revealFor = null; if (state) { const s = state; state = null; render(s); } });
   live(gameId, token, render, { onStatus: connectionStatus });
