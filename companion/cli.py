@@ -243,17 +243,18 @@ def _make_camera(settings: Settings) -> CameraWatch | None:
         print(f"camelup serve: camera: {error}; the camera is off", file=sys.stderr)
         return None
     learnt = Path(settings.data) / LEARNT_NAME
+    learnt_before = False
     if not settings.camera_calibration and learnt.exists():
         # What the camera learnt by itself at this table (from boards the game confirmed), if for this board.
         with contextlib.suppress(CalibrationError):
             known = reading_colours(settings.camera_board, str(learnt))
             if known.template.edition == colours.template.edition:
-                colours = known
+                colours, learnt_before = known, True
     # The source is opened on the watch's own thread: a camera that is slow to start holds nothing up.
     source = functools.partial(open_source, settings.camera, settings.camera_source)
     return CameraWatch(
         source, colours.template, colours.profiles, board_bgr=colours.board_bgr, learnt_path=learnt,
-        calibration=colours,
+        calibration=colours, learnt_before=learnt_before,
     ).start()
 
 

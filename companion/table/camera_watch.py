@@ -85,6 +85,7 @@ class CameraWatch:
         board_bgr: tuple[float, float, float] = BOARD_BGR,
         learnt_path: Path | None = None,
         calibration: Calibration | None = None,
+        learnt_before: bool = False,
     ) -> None:
         self._open_source = open_source
         self.calibration = calibration
@@ -101,9 +102,10 @@ class CameraWatch:
         self._thread = threading.Thread(target=self._run, name="camera-watch", daemon=True)
         self.learnt_path = learnt_path
         """Where the colours learnt from known boards are kept (beside the games), to start from next time."""
-        self.learnt = ""
-        """Whether and why the camera learnt this table's colours, in words ("" before any lesson)."""
-        self._calibrated = False
+        self.learnt = "calibrated from what it learnt at this table before" if learnt_before else ""
+        """Whether and why the camera learnt this table's colours, in words ("" before any lesson; ``learnt_before``:
+        the colours are those it learnt at an earlier start, from ``learnt_path``)."""
+        self._calibrated = learnt_before
         self._learnt_legs: set[tuple[object, int]] = set()
         self._lesson: Lesson | None = None
         self._lock = threading.Lock()
