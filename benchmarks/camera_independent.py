@@ -12,8 +12,12 @@ Tiers: clean (neutral light, no camera errors), light (the table's lamp, colour 
 balance errors, noise, blur, JPEG, tiles on spaces), props (plus the pyramid, the palm tree, cards, coins, a
 phone, and an arm over the board in 15% of scenes). The seed is fresh each run unless --seed is given.
 
+With --expect K (default 1), per table and tier K random boards, one die drawn by the companion's rules engine:
+a photo of the board the log leads to must be answered "matches": true (else a false alarm), and a photo of the
+board a different entry (another value or another die) gives must be answered false (else a miss).
+
 Run: .venv/bin/python benchmarks/camera_independent.py [--tables N] [--scenes-per-table K] [--seed S]
-     [--tier clean|light|props|all] [--json] [--keep DIR]
+     [--tier clean|light|props|all] [--expect K] [--json] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -31,8 +35,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.independent.logs import one_draw
 from benchmarks.independent.scene import TIERS, Truth, render
-from benchmarks.independent.table import make_table
+from benchmarks.independent.table import Table, make_table
 
 CAMELUP = str(Path(sys.executable).parent / "camelup")
 HIDDEN = 0.2
@@ -50,7 +55,7 @@ def random_board(rng: np.random.Generator, names: list[str]) -> dict[int, list[s
     """A race board: the camels in random stacks (up to 5 high), often bunched as in a game, sometimes spread."""
     window = int(rng.integers(4, 17))
     start = int(rng.integers(0, 16))
-    spaces = [(start + k) % 16 + 1 for k in rng.permutation(window)]
+    spaces = [int((start + k) % 16 + 1) for k in rng.permutation(window)]
     track: dict[int, list[str]] = {}
     for name in rng.permutation(names):
         open_stacks = [s for s, v in track.items() if len(v) < 5]
@@ -96,10 +101,11 @@ def judge(truth: Truth, reading: dict) -> dict:
     }
 
 
-def read(image: str, calibration: str | None, edition: str) -> subprocess.Popen:
+def read(image: str, calibration: str | None, edition: str, expect: str | None = None) -> subprocess.Popen:
     how = ["--calibration", calibration] if calibration else ["--board", edition]
+    more = ["--expect", expect] if expect else []
     return subprocess.Popen(
-        [CAMELUP, "vision", "read", image, *how], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [CAMELUP, "vision", "read", image, *how, *more], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
 
 
@@ -111,8 +117,114 @@ def collect(proc: subprocess.Popen) -> dict:
         return {"error": f"no JSON (exit {proc.returncode}): {err.strip()[-300:]}"}
 
 
-def run(tables: int, per_table: int, seed: int, tiers: list[str], keep: Path | None, progress: bool) -> dict:
-    results: dict[str, dict] = {t: {"scenes": [], "calibrations": []} for t in tiers}
+def light_of(tier: str) -> str:
+    """The calibration photo a tier's scenes are read with: props scenes share the light tier's table light."""
+    return "clean" if tier == "clean" else "light"
+
+
+def calibrate(table: Table, board: dict[int, list[str]], light: str, folder: Path, i: int) -> dict:
+    photo = folder / f"t{i}-{light}-calibration.{'png' if light == 'clean' else 'jpg'}"
+    render(table, light, board, 0, str(photo), calibration=True)
+    cal = folder / f"t{i}-{light}-cal.json"
+    done = subprocess.run(
+        [CAMELUP, "vision", "calibrate", str(photo), "--board", table.edition, "--out", str(cal)],
+        capture_output=True,
+        text=True,
+    )
+    return {
+        "table": i,
+        "file": str(cal) if done.returncode == 0 else None,
+        "accepted": done.returncode == 0,
+        "message": (done.stdout + done.stderr).strip()[-300:],
+    }
+
+
+def blind_scenes(
+    table: Table,
+    tier: str,
+    names: list[str],
+    count: int,
+    calibration: str | None,
+    folder: Path,
+    i: int,
+    rng: np.random.Generator,
+) -> list[dict]:
+    pending = []
+    for k in range(count):
+        track = random_board(rng, names)
+        image = folder / f"t{i}-{tier}-{k}.{'png' if tier == 'clean' else 'jpg'}"
+        truth = render(table, tier, track, k + 1, str(image))
+        pending.append((truth, image, read(str(image), calibration, table.edition)))
+    verdicts = []
+    for truth, image, proc in pending:
+        reading = collect(proc)
+        verdict = judge(truth, reading)
+        verdict.update(
+            table=i,
+            edition=table.edition,
+            image=image.name,
+            props=truth.props,
+            truth={str(s): v for s, v in truth.track.items()},
+            reading=reading,
+        )
+        verdicts.append(verdict)
+    return verdicts
+
+
+def expect_scenes(
+    table: Table,
+    tier: str,
+    names: list[str],
+    count: int,
+    calibration: str | None,
+    folder: Path,
+    i: int,
+    rng: np.random.Generator,
+) -> list[dict]:
+    """Photos of the board a log leads to, and of the board a different entry gives, verified with --expect."""
+    pending = []
+    for k in range(count):
+        draw = one_draw(table.edition, random_board(rng, names), rng)
+        if draw is None:
+            continue
+        log = folder / f"t{i}-{tier}-x{k}.log.json"
+        log.write_text(json.dumps(draw.log))
+        for case, track, seed in (("matching", draw.expected, 100 + k), ("differing", draw.other, 200 + k)):
+            image = folder / f"t{i}-{tier}-x{k}-{case}.{'png' if tier == 'clean' else 'jpg'}"
+            truth = render(table, tier, track, seed, str(image), tiles=False)
+            proc = read(str(image), calibration, table.edition, str(log))
+            pending.append((case, truth, image, draw.other_entry, proc))
+    verdicts = []
+    for case, truth, image, entry, proc in pending:
+        reading = collect(proc)
+        answer = reading.get("matches", "error") if "error" not in reading else "error"
+        if answer is None:
+            outcome = "cannot tell"
+        elif answer == "error":
+            outcome = "board not found" if str(reading["error"]).startswith("board not found") else "error"
+        elif case == "matching":
+            outcome = "right" if answer is True else "false alarm"
+        else:
+            outcome = "right" if answer is False else "miss"
+        verdicts.append(
+            {
+                "case": case,
+                "outcome": outcome,
+                "table": i,
+                "image": image.name,
+                "entry": entry,
+                "hidden": [c for c, v in truth.visible.items() if v < HIDDEN],
+                "differences": reading.get("differences"),
+                "error": reading.get("error"),
+            }
+        )
+    return verdicts
+
+
+def run(
+    tables: int, per_table: int, seed: int, tiers: list[str], keep: Path | None, progress: bool, expect: int = 0
+) -> dict:
+    results: dict[str, dict] = {t: {"scenes": [], "calibrations": [], "expect": []} for t in tiers}
     placements = {e: calibration_board(e) for e in ("2014", "2018")}
     with tempfile.TemporaryDirectory() as tmp:
         folder = keep or Path(tmp)
@@ -122,47 +234,13 @@ def run(tables: int, per_table: int, seed: int, tiers: list[str], keep: Path | N
             board = placements[edition]
             names = [stack[0] for stack in board.values()]
             table = make_table(seed * 1000 + i, edition, names)
-            calibrations: dict[str, str | None] = {}
-            for light in sorted({"clean" if t == "clean" else "light" for t in tiers}):
-                photo = folder / f"t{i}-{light}-calibration.{'png' if light == 'clean' else 'jpg'}"
-                render(table, light, board, 0, str(photo), calibration=True)
-                cal = folder / f"t{i}-{light}-cal.json"
-                done = subprocess.run(
-                    [CAMELUP, "vision", "calibrate", str(photo), "--board", edition, "--out", str(cal)],
-                    capture_output=True,
-                    text=True,
-                )
-                calibrations[light] = str(cal) if done.returncode == 0 else None
-                for t in tiers:
-                    if ("clean" if t == "clean" else "light") == light:
-                        results[t]["calibrations"].append(
-                            {
-                                "table": i,
-                                "accepted": done.returncode == 0,
-                                "message": (done.stdout + done.stderr).strip()[-300:],
-                            }
-                        )
+            calibrations = {light: calibrate(table, board, light, folder, i) for light in {light_of(t) for t in tiers}}
             rng = np.random.default_rng([seed, i])
             for tier in tiers:
-                pending = []
-                for k in range(per_table):
-                    track = random_board(rng, names)
-                    image = folder / f"t{i}-{tier}-{k}.{'png' if tier == 'clean' else 'jpg'}"
-                    truth = render(table, tier, track, k + 1, str(image))
-                    calibration = calibrations["clean" if tier == "clean" else "light"]
-                    pending.append((truth, image, read(str(image), calibration, edition)))
-                for truth, image, proc in pending:
-                    reading = collect(proc)
-                    verdict = judge(truth, reading)
-                    verdict.update(
-                        table=i,
-                        edition=edition,
-                        image=image.name,
-                        props=truth.props,
-                        truth={str(s): v for s, v in truth.track.items()},
-                        reading=reading,
-                    )
-                    results[tier]["scenes"].append(verdict)
+                cal = calibrations[light_of(tier)]
+                results[tier]["calibrations"].append(cal)
+                results[tier]["scenes"] += blind_scenes(table, tier, names, per_table, cal["file"], folder, i, rng)
+                results[tier]["expect"] += expect_scenes(table, tier, names, expect, cal["file"], folder, i, rng)
             if progress:
                 print(f"table {i + 1}/{tables} ({edition}) done", file=sys.stderr)
     return {
@@ -212,7 +290,20 @@ def summarise(result: dict) -> dict:
         "errors": sum(s["outcome"] == "error" for s in scenes),
         "calibration_accepted": sum(c["accepted"] for c in cals) / max(len(cals), 1),
         "levels": levels,
+        "expect": _expect_summary(result.get("expect", [])),
     }
+
+
+def _expect_summary(verdicts: list[dict]) -> dict:
+    out: dict[str, dict] = {}
+    for case in ("matching", "differing"):
+        pool = [v for v in verdicts if v["case"] == case]
+        counts = {
+            o: sum(v["outcome"] == o for v in pool)
+            for o in ("right", "false alarm", "miss", "cannot tell", "board not found", "error")
+        }
+        out[case] = {"boards": len(pool), **{k: v for k, v in counts.items() if v or k == "right"}}
+    return out
 
 
 def report(result: dict) -> str:
@@ -235,6 +326,15 @@ def report(result: dict) -> str:
             f"{lv}: {v['wrong']:.0%} / {v['unseen_in_view']:.0%} of {v['camels']}" for lv, v in s["levels"].items()
         )
         lines.append(f"  {tier}: {cells}")
+    if any(s["expect"]["matching"]["boards"] for s in result["tiers"].values()):
+        lines.append("--expect (a log of one draw): boards that match it / boards one entry off")
+        for tier, s in result["tiers"].items():
+            m, d = s["expect"]["matching"], s["expect"]["differing"]
+            rest = lambda c, skip: ", ".join(f"{k} {v}" for k, v in c.items() if k not in ("boards", "right", skip))  # noqa: E731
+            lines.append(
+                f"  {tier}: matching {m['right']}/{m['boards']} said to match ({rest(m, '')}); "
+                f"differing {d['right']}/{d['boards']} said to differ ({rest(d, '')})"
+            )
     return "\n".join(lines)
 
 
@@ -244,6 +344,13 @@ def main() -> None:
     parser.add_argument("--scenes-per-table", type=int, default=5)
     parser.add_argument("--seed", type=int, default=None, help="default: a fresh one (printed)")
     parser.add_argument("--tier", choices=("all", *TIERS), default="all")
+    parser.add_argument(
+        "--expect",
+        type=int,
+        default=1,
+        metavar="K",
+        help="per table and tier, K logs of one draw checked with --expect (0: none)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures and every scene's verdict as JSON")
     parser.add_argument("--keep", type=Path, default=None, help="keep the photos and calibrations in this folder")
     args = parser.parse_args()
@@ -251,7 +358,7 @@ def main() -> None:
         parser.error("--tables and --scenes-per-table must be at least 1")
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
     tiers = list(TIERS) if args.tier == "all" else [args.tier]
-    result = run(args.tables, args.scenes_per_table, seed, tiers, args.keep, progress=not args.json)
+    result = run(args.tables, args.scenes_per_table, seed, tiers, args.keep, progress=not args.json, expect=args.expect)
     print(json.dumps(result, indent=1) if args.json else report(result))
 
 

@@ -80,3 +80,16 @@ def test_random_boards_are_legal() -> None:
         camels = [c for stack in track.values() for c in stack]
         assert sorted(camels) == sorted(NAMES)
         assert all(1 <= s <= 16 and 1 <= len(v) <= 5 for s, v in track.items())
+
+
+def test_a_logged_draw_leads_to_its_board_and_the_other_entry_elsewhere() -> None:
+    from benchmarks.independent.logs import one_draw
+    from companion.gamelog import parse_log
+
+    rng = np.random.default_rng(8)
+    for edition, names in (("2018", NAMES), ("2014", ["blue", "green", "orange", "yellow", "white"])):
+        draw = one_draw(edition, random_board(rng, names), rng)
+        assert draw is not None
+        replayed = parse_log(draw.log).replay().track.as_dict()
+        assert {int(s): list(v) for s, v in replayed.items()} == draw.expected
+        assert draw.other != draw.expected and " instead of " in draw.other_entry

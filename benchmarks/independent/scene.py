@@ -110,7 +110,7 @@ def _off_board(table: Table, rng: np.random.Generator, room: float) -> np.ndarra
     return None
 
 
-def _props(table: Table, rng: np.random.Generator, decals: list, names: list[str]) -> tuple[list[Shape], list[str]]:
+def _props(table: Table, rng: np.random.Generator, decals: list, hand: bool | None) -> tuple[list[Shape], list[str]]:
     shapes: list[Shape] = []
     labels: list[str] = []
     if table.edition == "2018":
@@ -149,7 +149,7 @@ def _props(table: Table, rng: np.random.Generator, decals: list, names: list[str
     if rng.random() < 0.3 and (p := _off_board(table, rng, 80)) is not None:
         shapes.append(phone(p, float(rng.uniform(0, np.pi))))
     labels.append("cards and coins")
-    if rng.random() < 0.15:
+    if rng.random() < 0.15 if hand is None else hand:
         shapes += _arm(table, rng)
         labels.append("hand")
     return shapes, labels
@@ -164,7 +164,14 @@ def _arm(table: Table, rng: np.random.Generator) -> list[Shape]:
 
 
 def render(
-    table: Table, tier: str, track: dict[int, list[str]], seed: int, path: str, calibration: bool = False
+    table: Table,
+    tier: str,
+    track: dict[int, list[str]],
+    seed: int,
+    path: str,
+    calibration: bool = False,
+    hand: bool | None = None,
+    tiles: bool = True,
 ) -> Truth:
     """Render the board ``track`` (space -> camels bottom first) at ``table`` and save it to ``path``."""
     if tier not in TIERS:
@@ -181,10 +188,10 @@ def render(
         decals.append((tex, (float(origin[0]), float(origin[1])), m.angle, tex.shape[1] / (2 * half)))
     extra: list[Shape] = []
     labels: list[str] = []
-    if not calibration and tier != "clean":
+    if tiles and not calibration and tier != "clean":
         extra += _tiles(table, track, rng)
     if tier == "props" and not calibration:
-        props, labels = _props(table, rng, decals, names)
+        props, labels = _props(table, rng, decals, hand)
         extra += props
     lo, hi = BOARD_EDGE
     edge = flat((0.12, 0.07, 0.04))
