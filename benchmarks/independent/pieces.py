@@ -15,6 +15,7 @@ from benchmarks.independent.rays import (
     convex_from_vertices,
     flat,
     prism,
+    rotation_x,
     rotation_y,
     rotation_z,
     unit,
@@ -50,10 +51,17 @@ def align_x(direction: np.ndarray) -> np.ndarray:
 
 
 def camel(
-    base: np.ndarray, heading: float, colour: np.ndarray, owner: int, scale: float = 1.0, seed: int = 0
+    base: np.ndarray,
+    heading: float,
+    colour: np.ndarray,
+    owner: int,
+    scale: float = 1.0,
+    seed: int = 0,
+    tilt: tuple[float, float] = (0.0, 0.0),
 ) -> list[Shape]:
-    """A camel about 30 x 14 x 22 mm standing with its feet at ``base``, its head towards ``heading``."""
-    rot = rotation_z(heading)
+    """A camel about 30 x 14 x 22 mm standing with its feet at ``base``, its head towards ``heading``,
+    rolled and pitched by ``tilt`` (radians: a stacked camel sits a little crooked)."""
+    rot = rotation_z(heading) @ rotation_x(tilt[0]) @ rotation_y(tilt[1])
     paint = wood_paint(colour, seed)
 
     def at(local: tuple[float, float, float]) -> np.ndarray:

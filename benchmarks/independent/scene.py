@@ -5,7 +5,7 @@ board, and how much of each camel and marker the camera really sees."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -24,6 +24,10 @@ from benchmarks.independent.sensor import Sensor, expose, save
 from benchmarks.independent.table import BOARD_TOP, MIDDLE, Table
 
 TIERS = ("clean", "light", "props")
+REACH = 9.0
+"""How far off its space's middle a stack stands in play (mm)."""
+CALIBRATION_REACH = 18.0
+"""The calibration photo's camels stand "anywhere on their space" (README): up to 18 mm off."""
 CRAZY = ("black", "white")
 
 
@@ -57,24 +61,46 @@ def sensor_for(tier: str, light: Light, rng: np.random.Generator) -> Sensor:
     )
 
 
+def bumped(table: Table, rng: np.random.Generator, tier: str) -> tuple[Table, np.ndarray, float]:
+    """The table with its board pushed a little since the markers were taped (players bump it): the board's
+    middle and its turn. Clean scenes keep the board where the template says."""
+    if tier == "clean":
+        return table, MIDDLE.copy(), 0.0
+    shift = np.array([*np.clip(rng.normal(0, 1.5, 2), -4, 4), 0.0])
+    turn = float(np.radians(np.clip(rng.normal(0, 0.4), -1, 1)))
+    rot = rotation_z(turn)
+
+    def move(p: np.ndarray) -> np.ndarray:
+        return MIDDLE + rot @ (np.asarray(p, float) - MIDDLE) + shift
+
+    spaces = {n: [move([x, y, 0.0])[:2].tolist() for x, y in corners] for n, corners in table.spaces.items()}
+    return replace(table, spaces=spaces, palm_at=move(table.palm_at)), MIDDLE + shift, turn
+
+
 def _camels(
-    table: Table, track: dict[int, list[str]], rng: np.random.Generator
+    table: Table, track: dict[int, list[str]], rng: np.random.Generator, reach: float
 ) -> tuple[list[Shape], list[str], dict[str, int]]:
+    """Each stack set down within ``reach`` mm of its space's middle, each camel a little off the one below,
+    turned and tilted a few degrees."""
     shapes: list[Shape] = []
     names: list[str] = []
     level: dict[str, int] = {}
     for space, stack in track.items():
         centre = table.centre(space)
-        r, a = 9 * np.sqrt(rng.uniform()), rng.uniform(0, 2 * np.pi)
+        r, a = reach * np.sqrt(rng.uniform()), rng.uniform(0, 2 * np.pi)
         offset = np.array([r * np.cos(a), r * np.sin(a), 0.0])
         for k, name in enumerate(stack):
             if k:
                 offset = offset + np.array([*rng.uniform(-2.5, 2.5, 2), 0.0])
-                offset *= min(1.0, 9 / max(np.linalg.norm(offset), 1e-9))
+                offset *= min(1.0, reach / max(np.linalg.norm(offset), 1e-9))
             base = centre + offset + np.array([0, 0, BOARD_TOP + k * table.step])
             facing = table.heading(space) + (np.pi if table.edition == "2018" and name in CRAZY else 0.0)
             facing += np.radians(np.clip(rng.normal(0, 4), -8, 8))
-            shapes += camel(base, facing, table.paint[name], len(names), table.scale, seed=len(names))
+            tilt = (
+                float(np.radians(rng.normal(0, 1.5))) if k else 0.0,
+                float(np.radians(rng.normal(0, 1.5))) if k else 0.0,
+            )
+            shapes += camel(base, facing, table.paint[name], len(names), table.scale, seed=len(names), tilt=tilt)
             level[name] = k
             names.append(name)
     return shapes, names, level
@@ -178,7 +204,8 @@ def render(
         raise ValueError(f"tier {tier!r}: choose one of {', '.join(TIERS)}")
     rng = np.random.default_rng([table.seed, seed, TIERS.index(tier), int(calibration)])
     light = table.lights["clean" if tier == "clean" else "light"]
-    camel_shapes, names, level = _camels(table, track, rng)
+    table, middle, turn = bumped(table, rng, tier)
+    camel_shapes, names, level = _camels(table, track, rng, CALIBRATION_REACH if calibration else REACH)
     decals: list = []
     for m in table.markers:
         tex = marker_texture(m.marker_id, m.size, np.random.default_rng([table.seed, m.marker_id]))
@@ -195,11 +222,12 @@ def render(
         extra += props
     lo, hi = BOARD_EDGE
     edge = flat((0.12, 0.07, 0.04))
+    corner = middle + rotation_z(turn) @ np.array([lo - MIDDLE[0], lo - MIDDLE[1], 0.0])
     board = block(
-        np.array([(lo + hi) / 2, (lo + hi) / 2, BOARD_TOP / 2]),
+        middle + np.array([0, 0, BOARD_TOP / 2]),
         ((hi - lo) / 2, (hi - lo) / 2, BOARD_TOP / 2),
-        rotation_z(0.0),
-        texture_paint(table.board_art, (lo, lo), BOARD_PX_PER_MM, 0.0, side=edge),
+        rotation_z(turn),
+        texture_paint(table.board_art, (corner[0], corner[1]), BOARD_PX_PER_MM, turn, side=edge),
         gloss=0.35,
     )
     ground = Plane(
