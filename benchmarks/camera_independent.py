@@ -226,6 +226,7 @@ def run(
 ) -> dict:
     results: dict[str, dict] = {t: {"scenes": [], "calibrations": [], "expect": []} for t in tiers}
     placements = {e: calibration_board(e) for e in ("2014", "2018")}
+    setups: list[dict] = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
@@ -234,6 +235,7 @@ def run(
             board = placements[edition]
             names = [stack[0] for stack in board.values()]
             table = make_table(seed * 1000 + i, edition, names)
+            setups.append({"table": i, "edition": edition, "surface": table.surface, **table.pose})
             calibrations = {light: calibrate(table, board, light, folder, i) for light in {light_of(t) for t in tiers}}
             rng = np.random.default_rng([seed, i])
             for tier in tiers:
@@ -248,6 +250,7 @@ def run(
         "tables": tables,
         "scenes_per_table": per_table,
         "tiers": {t: summarise(r) for t, r in results.items()},
+        "setups": setups,
         "details": results,
     }
 

@@ -85,7 +85,7 @@ def place_camera(
         yaw = np.radians(rng.uniform(-25, 25))
         tilt = np.radians(rng.uniform(35, 60))
         distance = rng.uniform(650, 900)
-        hfov = np.radians(rng.uniform(52, 80))
+        hfov = np.radians(rng.uniform(52, 95))  # webcams and the Camera Module 3 to its wide model
         f = WIDTH / 2 / np.tan(hfov / 2)
         eye = MIDDLE + distance * np.array([np.sin(yaw) * np.cos(tilt), np.cos(yaw) * np.cos(tilt), np.sin(tilt)])
         target = MIDDLE + np.array([*rng.uniform(-30, 30, 2), 0.0])
