@@ -170,7 +170,7 @@ def table_paint(
     noise = smooth_noise(rng, (512, 512), 16)
     fine = rng.uniform(-1, 1, (512, 512)).astype(np.float32)
     if kind == "wood":
-        base = to_linear(np.array(jitter(rng, (150, 100, 60), 25)))
+        base = to_linear(np.array(jitter(rng, (150, 100, 60), 12)))
         ring = rng.uniform(0.08, 0.2)
         angle = rng.uniform(0, np.pi)
         plank = rng.uniform(90, 160)

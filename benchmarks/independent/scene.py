@@ -45,7 +45,7 @@ class Truth:
 def sensor_for(tier: str, light: Light, rng: np.random.Generator) -> Sensor:
     if tier == "clean":
         return Sensor(defocus=0.45)
-    seen = light.lamp_colour ** rng.uniform(0.5, 1.0) * light.ambient_colour ** rng.uniform(0.0, 0.3)
+    seen = light.lamp_colour ** rng.uniform(0.5, 1.0) * light.ambient_colour ** rng.uniform(0.0, 0.15)
     return Sensor(
         illuminant=tuple(float(c) for c in seen),  # type: ignore[arg-type]
         exposure_error=float(rng.uniform(-0.35, 0.35)),
