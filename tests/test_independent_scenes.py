@@ -93,3 +93,15 @@ def test_a_logged_draw_leads_to_its_board_and_the_other_entry_elsewhere() -> Non
         replayed = parse_log(draw.log).replay().track.as_dict()
         assert {int(s): list(v) for s, v in replayed.items()} == draw.expected
         assert draw.other != draw.expected and " instead of " in draw.other_entry
+
+
+def test_no_lens_folds_the_picture_back_on_itself() -> None:
+    from benchmarks.independent.rays import Camera
+    from benchmarks.independent.table import lens_unfolds
+
+    def lens(hfov: float, k1: float) -> Camera:
+        f = 640 / np.tan(np.radians(hfov) / 2)
+        return Camera(1280, 720, f, np.zeros(3), np.eye(3), k1=k1)
+
+    assert lens_unfolds(lens(70, -0.2)) and lens_unfolds(lens(92, 0.0))
+    assert not lens_unfolds(lens(92, -0.2))  # its corners would mirror the middle of the picture

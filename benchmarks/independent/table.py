@@ -101,6 +101,8 @@ def place_camera(
             k2=rng.uniform(0, 0.06) if k1 < -0.1 else 0.0,
             principal=(WIDTH / 2 + rng.normal(0, 12), HEIGHT / 2 + rng.normal(0, 10)),
         )
+        if not lens_unfolds(cam):
+            continue
         corners = np.concatenate([m.square() for m in markers])
         px, depth = cam.project(corners)
         if np.any(depth <= 0):
@@ -125,6 +127,18 @@ def place_camera(
         }
         return cam, pose
     raise RuntimeError("no camera place within the README's numbers found")
+
+
+def lens_unfolds(cam: Camera) -> bool:
+    """Whether the lens's distortion grows steadily out to the picture's corners (a strong barrel term with a
+    wide view folds back on itself: no real lens does that, and the picture's edge would show a mirror)."""
+    cx, cy = cam.pp
+    corner = max(np.hypot(x - cx, y - cy) for x in (0, cam.width) for y in (0, cam.height)) / cam.f
+    r = np.linspace(0, 3 * corner, 3000)
+    bent = r * (1 + cam.k1 * r**2 + cam.k2 * r**4)
+    slope = 1 + 3 * cam.k1 * r**2 + 5 * cam.k2 * r**4
+    reach = np.nonzero(bent >= corner)[0]
+    return reach.size > 0 and bool(np.all(slope[: reach[0] + 1] > 0.3))
 
 
 def neutral_light() -> Light:
