@@ -1,0 +1,369 @@
+"""The camera measured as an outsider measures it: on photos from a renderer of its own (benchmarks/independent:
+a numpy ray caster that shares no code, shapes or art with vision/), through the real command line.
+
+Per table: a calibration photo taken as the README says (one camel on each odd space, as
+`camelup vision calibrate --board E` prints), `camelup vision calibrate PHOTO --board E --out cal.json` (a
+refused calibration counts as refused, and that table is then read with --board E), then random race boards
+(5 or 7 camels, stacks up to 5 high) read with `camelup vision read IMAGE --calibration cal.json` and
+compared with the truth: scenes fully right, camels placed wrongly (wrong space, or out of order against the
+other camels the reader put in that stack), camels unseen (truly hidden: under a fifth of its pixels in view;
+or in view), and "board not found".
+Tiers: clean (neutral light, no camera errors), light (the table's lamp, colour casts, exposure and white
+balance errors, noise, blur, JPEG, tiles on spaces), props (plus the pyramid, the palm tree, cards, coins, a
+phone, and an arm over the board in 15% of scenes). The seed is fresh each run unless --seed is given.
+
+With --expect K (default 1), per table and tier K random boards, one die drawn by the companion's rules engine:
+a photo of the board the log leads to must be answered "matches": true (else a false alarm), and a photo of the
+board a different entry (another value or another die) gives must be answered false (else a miss).
+
+Run: .venv/bin/python benchmarks/camera_independent.py [--tables N] [--scenes-per-table K] [--seed S]
+     [--tier clean|light|props|all] [--expect K] [--json] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import secrets
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.independent.logs import one_draw
+from benchmarks.independent.scene import TIERS, Truth, render
+from benchmarks.independent.table import Table, make_table
+
+CAMELUP = str(Path(sys.executable).parent / "camelup")
+HIDDEN = 0.2
+
+
+def calibration_board(edition: str) -> dict[int, list[str]]:
+    """Where `camelup vision calibrate --board E` tells the user to put each camel."""
+    out = subprocess.run(
+        [CAMELUP, "vision", "calibrate", "--board", edition], capture_output=True, text=True, check=True
+    ).stdout
+    return {int(space): [name] for name, space in re.findall(r"(\w+) on (\d+)", out.split("\n")[0])}
+
+
+def random_board(rng: np.random.Generator, names: list[str]) -> dict[int, list[str]]:
+    """A race board: the camels in random stacks (up to 5 high), often bunched as in a game, sometimes spread."""
+    window = int(rng.integers(4, 17))
+    start = int(rng.integers(0, 16))
+    spaces = [int((start + k) % 16 + 1) for k in rng.permutation(window)]
+    track: dict[int, list[str]] = {}
+    for name in rng.permutation(names):
+        open_stacks = [s for s, v in track.items() if len(v) < 5]
+        if open_stacks and (rng.random() < 0.45 or len(track) == len(spaces)):
+            track[int(rng.choice(open_stacks))].append(str(name))
+        else:
+            track[spaces[len(track)]] = [str(name)]
+    return track
+
+
+def judge(truth: Truth, reading: dict) -> dict:
+    """One scene's verdict: per camel right / wrong / unseen (hidden or in view), by stack level."""
+    if "error" in reading:
+        kind = "board not found" if str(reading["error"]).startswith("board not found") else "error"
+        return {"outcome": kind, "marker_hidden": bool(truth.hidden_markers), "message": reading["error"]}
+    placed = {
+        name: (int(space), k) for space, stack in reading.get("track", {}).items() for k, name in enumerate(stack)
+    }
+    true_place = {name: (space, k) for space, stack in truth.track.items() for k, name in enumerate(stack)}
+    camels = {}
+    for name, (space, k) in true_place.items():
+        hidden = truth.visible.get(name, 0.0) < HIDDEN
+        if name not in placed:
+            verdict = "unseen hidden" if hidden else "unseen in view"
+        elif placed[name][0] != space:
+            verdict = "wrong"
+        else:
+            mine = placed[name][1]
+            order_ok = all(
+                (placed[o][1] < mine) == (ok_level < k)
+                for o, (s2, ok_level) in true_place.items()
+                if o != name and s2 == space and o in placed and placed[o][0] == space
+            )
+            verdict = "right" if order_ok else "wrong"
+        camels[name] = {"verdict": verdict, "level": k, "visible": round(float(truth.visible.get(name, 0.0)), 3)}
+    extra = [name for name in placed if name not in true_place]
+    verdicts = [c["verdict"] for c in camels.values()]
+    return {
+        "outcome": "read",
+        "fully_right": all(v == "right" for v in verdicts) and not extra,
+        "right_but_hidden": all(v in ("right", "unseen hidden") for v in verdicts) and not extra,
+        "camels": camels,
+    }
+
+
+def read(image: str, calibration: str | None, edition: str, expect: str | None = None) -> subprocess.Popen:
+    how = ["--calibration", calibration] if calibration else ["--board", edition]
+    more = ["--expect", expect] if expect else []
+    return subprocess.Popen(
+        [CAMELUP, "vision", "read", image, *how, *more], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def collect(proc: subprocess.Popen) -> dict:
+    out, err = proc.communicate()
+    try:
+        return json.loads(out)
+    except json.JSONDecodeError:
+        return {"error": f"no JSON (exit {proc.returncode}): {err.strip()[-300:]}"}
+
+
+def light_of(tier: str) -> str:
+    """The calibration photo a tier's scenes are read with: props scenes share the light tier's table light."""
+    return "clean" if tier == "clean" else "light"
+
+
+def calibrate(table: Table, board: dict[int, list[str]], light: str, folder: Path, i: int) -> dict:
+    photo = folder / f"t{i}-{light}-calibration.{'png' if light == 'clean' else 'jpg'}"
+    render(table, light, board, 0, str(photo), calibration=True)
+    cal = folder / f"t{i}-{light}-cal.json"
+    done = subprocess.run(
+        [CAMELUP, "vision", "calibrate", str(photo), "--board", table.edition, "--out", str(cal)],
+        capture_output=True,
+        text=True,
+    )
+    return {
+        "table": i,
+        "file": str(cal) if done.returncode == 0 else None,
+        "accepted": done.returncode == 0,
+        "message": (done.stdout + done.stderr).strip()[-300:],
+    }
+
+
+def blind_scenes(
+    table: Table,
+    tier: str,
+    names: list[str],
+    count: int,
+    calibration: str | None,
+    folder: Path,
+    i: int,
+    rng: np.random.Generator,
+) -> list[dict]:
+    pending = []
+    for k in range(count):
+        track = random_board(rng, names)
+        image = folder / f"t{i}-{tier}-{k}.{'png' if tier == 'clean' else 'jpg'}"
+        truth = render(table, tier, track, k + 1, str(image))
+        pending.append((truth, image, read(str(image), calibration, table.edition)))
+    verdicts = []
+    for truth, image, proc in pending:
+        reading = collect(proc)
+        verdict = judge(truth, reading)
+        verdict.update(
+            table=i,
+            edition=table.edition,
+            image=image.name,
+            props=truth.props,
+            truth={str(s): v for s, v in truth.track.items()},
+            reading=reading,
+        )
+        verdicts.append(verdict)
+    return verdicts
+
+
+def expect_scenes(
+    table: Table,
+    tier: str,
+    names: list[str],
+    count: int,
+    calibration: str | None,
+    folder: Path,
+    i: int,
+    rng: np.random.Generator,
+) -> list[dict]:
+    """Photos of the board a log leads to, and of the board a different entry gives, verified with --expect."""
+    pending = []
+    for k in range(count):
+        draw = one_draw(table.edition, random_board(rng, names), rng)
+        if draw is None:
+            continue
+        log = folder / f"t{i}-{tier}-x{k}.log.json"
+        log.write_text(json.dumps(draw.log))
+        for case, track, seed in (("matching", draw.expected, 100 + k), ("differing", draw.other, 200 + k)):
+            image = folder / f"t{i}-{tier}-x{k}-{case}.{'png' if tier == 'clean' else 'jpg'}"
+            truth = render(table, tier, track, seed, str(image), tiles=False)
+            proc = read(str(image), calibration, table.edition, str(log))
+            pending.append((case, truth, image, draw.other_entry, proc))
+    verdicts = []
+    for case, truth, image, entry, proc in pending:
+        reading = collect(proc)
+        answer = reading.get("matches", "error") if "error" not in reading else "error"
+        if answer is None:
+            outcome = "cannot tell"
+        elif answer == "error":
+            outcome = "board not found" if str(reading["error"]).startswith("board not found") else "error"
+        elif case == "matching":
+            outcome = "right" if answer is True else "false alarm"
+        else:
+            outcome = "right" if answer is False else "miss"
+        verdicts.append(
+            {
+                "case": case,
+                "outcome": outcome,
+                "table": i,
+                "image": image.name,
+                "entry": entry,
+                "hidden": [c for c, v in truth.visible.items() if v < HIDDEN],
+                "differences": reading.get("differences"),
+                "error": reading.get("error"),
+            }
+        )
+    return verdicts
+
+
+def run(
+    tables: int, per_table: int, seed: int, tiers: list[str], keep: Path | None, progress: bool, expect: int = 0
+) -> dict:
+    results: dict[str, dict] = {t: {"scenes": [], "calibrations": [], "expect": []} for t in tiers}
+    placements = {e: calibration_board(e) for e in ("2014", "2018")}
+    setups: list[dict] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = keep or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        for i in range(tables):
+            edition = "2018" if i % 2 == 0 else "2014"
+            board = placements[edition]
+            names = [stack[0] for stack in board.values()]
+            table = make_table(seed * 1000 + i, edition, names)
+            setups.append({"table": i, "edition": edition, "surface": table.surface, **table.pose})
+            calibrations = {light: calibrate(table, board, light, folder, i) for light in {light_of(t) for t in tiers}}
+            rng = np.random.default_rng([seed, i])
+            for tier in tiers:
+                cal = calibrations[light_of(tier)]
+                results[tier]["calibrations"].append(cal)
+                results[tier]["scenes"] += blind_scenes(table, tier, names, per_table, cal["file"], folder, i, rng)
+                results[tier]["expect"] += expect_scenes(table, tier, names, expect, cal["file"], folder, i, rng)
+            if progress:
+                print(f"table {i + 1}/{tables} ({edition}) done", file=sys.stderr)
+    return {
+        "seed": seed,
+        "tables": tables,
+        "scenes_per_table": per_table,
+        "tiers": {t: summarise(r) for t, r in results.items()},
+        "setups": setups,
+        "details": results,
+    }
+
+
+def summarise(result: dict) -> dict:
+    scenes = result["scenes"]
+    read_scenes = [s for s in scenes if s["outcome"] == "read"]
+    camels = [c for s in read_scenes for c in s["camels"].values()]
+    n = max(len(camels), 1)
+
+    def share(verdict: str, pool: list[dict] = camels) -> float:
+        return sum(c["verdict"] == verdict for c in pool) / max(len(pool), 1)
+
+    levels = {}
+    for label, test in (
+        ("0", lambda lv: lv == 0),
+        ("1", lambda lv: lv == 1),
+        ("2", lambda lv: lv == 2),
+        ("3+", lambda lv: lv >= 3),
+    ):
+        pool = [c for c in camels if test(c["level"])]
+        levels[label] = {
+            "camels": len(pool),
+            "wrong": share("wrong", pool),
+            "unseen_in_view": share("unseen in view", pool),
+        }
+    cals = result["calibrations"]
+    return {
+        "scenes": len(scenes),
+        "fully_right": sum(bool(s.get("fully_right")) for s in scenes) / max(len(scenes), 1),
+        "right_but_hidden": sum(bool(s.get("right_but_hidden")) for s in scenes) / max(len(scenes), 1),
+        "camels": len(camels),
+        "wrong": share("wrong"),
+        "unseen_hidden": share("unseen hidden"),
+        "unseen_in_view": share("unseen in view"),
+        "hidden_camels": sum(c["visible"] < HIDDEN for c in camels) / n,
+        "board_not_found": sum(s["outcome"] == "board not found" for s in scenes) / max(len(scenes), 1),
+        "board_not_found_marker_hidden": sum(s["outcome"] == "board not found" and s["marker_hidden"] for s in scenes)
+        / max(len(scenes), 1),
+        "errors": sum(s["outcome"] == "error" for s in scenes),
+        "calibration_accepted": sum(c["accepted"] for c in cals) / max(len(cals), 1),
+        "levels": levels,
+        "expect": _expect_summary(result.get("expect", [])),
+    }
+
+
+def _expect_summary(verdicts: list[dict]) -> dict:
+    out: dict[str, dict] = {}
+    for case in ("matching", "differing"):
+        pool = [v for v in verdicts if v["case"] == case]
+        counts = {
+            o: sum(v["outcome"] == o for v in pool)
+            for o in ("right", "false alarm", "miss", "cannot tell", "board not found", "error")
+        }
+        out[case] = {"boards": len(pool), **{k: v for k, v in counts.items() if v or k == "right"}}
+    return out
+
+
+def report(result: dict) -> str:
+    lines = [
+        f"independent renderer, seed {result['seed']}: {result['tables']} tables x {result['scenes_per_table']} "
+        "scenes a tier",
+        "| tier | scenes | fully right | right but for hidden camels | camels wrong | unseen (hidden / in view) "
+        "| board not found (a marker hidden) | calibration accepted |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for tier, s in result["tiers"].items():
+        lines.append(
+            f"| {tier} | {s['scenes']} | {s['fully_right']:.0%} | {s['right_but_hidden']:.0%} | {s['wrong']:.1%} "
+            f"| {s['unseen_hidden']:.1%} / {s['unseen_in_view']:.1%} | {s['board_not_found']:.0%} "
+            f"({s['board_not_found_marker_hidden']:.0%}) | {s['calibration_accepted']:.0%} |"
+        )
+    lines.append("camels wrong / unseen in view by stack level (0 = bottom):")
+    for tier, s in result["tiers"].items():
+        cells = ", ".join(
+            f"{lv}: {v['wrong']:.0%} / {v['unseen_in_view']:.0%} of {v['camels']}" for lv, v in s["levels"].items()
+        )
+        lines.append(f"  {tier}: {cells}")
+    if any(s["expect"]["matching"]["boards"] for s in result["tiers"].values()):
+        lines.append("--expect (a log of one draw): boards that match it / boards one entry off")
+        for tier, s in result["tiers"].items():
+            m, d = s["expect"]["matching"], s["expect"]["differing"]
+            rest = lambda c, skip: ", ".join(f"{k} {v}" for k, v in c.items() if k not in ("boards", "right", skip))  # noqa: E731
+            lines.append(
+                f"  {tier}: matching {m['right']}/{m['boards']} said to match ({rest(m, '')}); "
+                f"differing {d['right']}/{d['boards']} said to differ ({rest(d, '')})"
+            )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=6)
+    parser.add_argument("--scenes-per-table", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=None, help="default: a fresh one (printed)")
+    parser.add_argument("--tier", choices=("all", *TIERS), default="all")
+    parser.add_argument(
+        "--expect",
+        type=int,
+        default=1,
+        metavar="K",
+        help="per table and tier, K logs of one draw checked with --expect (0: none)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the figures and every scene's verdict as JSON")
+    parser.add_argument("--keep", type=Path, default=None, help="keep the photos and calibrations in this folder")
+    args = parser.parse_args()
+    if args.tables < 1 or args.scenes_per_table < 1:
+        parser.error("--tables and --scenes-per-table must be at least 1")
+    seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
+    tiers = list(TIERS) if args.tier == "all" else [args.tier]
+    result = run(args.tables, args.scenes_per_table, seed, tiers, args.keep, progress=not args.json, expect=args.expect)
+    print(json.dumps(result, indent=1) if args.json else report(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""The independent renderer (benchmarks/independent) makes photos an outsider could have taken: the four markers
+are found by OpenCV's own ArUco detector where the table says they are, every camel of the truth stands inside
+the picture and is mostly in view on a clean board, and a seed always gives the same photo."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from benchmarks.camera_independent import judge, random_board
+from benchmarks.independent.scene import Truth, render
+from benchmarks.independent.table import BOARD_TOP, make_table
+
+NAMES = ["green", "yellow", "red", "blue", "purple", "black", "white"]
+
+
+@pytest.fixture(scope="module")
+def scene(tmp_path_factory: pytest.TempPathFactory) -> tuple:
+    table = make_table(11, "2018", NAMES)
+    track = {2: ["green", "yellow"], 6: ["red"], 10: ["blue", "purple", "black"], 14: ["white"]}
+    path = tmp_path_factory.mktemp("scene") / "clean.png"
+    truth = render(table, "clean", track, 1, str(path))
+    return table, truth, path
+
+
+def test_markers_are_found_by_opencv_where_the_table_put_them(scene: tuple) -> None:
+    table, _, path = scene
+    image = cv2.imread(str(path))
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
+    corners, ids, _ = detector.detectMarkers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    assert ids is not None and sorted(ids.ravel().tolist()) == [0, 1, 2, 3]
+    for marker_corners, marker_id in zip(corners, ids.ravel(), strict=True):
+        marker = next(m for m in table.markers if m.marker_id == marker_id)
+        expected, _ = table.camera.project(marker.square())
+        # the square's corners in OpenCV's order: top left, top right, bottom right, bottom left
+        expected = expected[[0, 1, 3, 2]]
+        assert np.abs(marker_corners.reshape(4, 2) - expected).max() < 2.5
+
+
+def test_camels_stand_inside_the_picture_and_show(scene: tuple) -> None:
+    table, truth, _ = scene
+    for space, stack in truth.track.items():
+        for level in range(len(stack)):
+            foot = table.centre(space) + np.array([0, 0, BOARD_TOP + level * table.step])
+            ((u, v),) = table.camera.project(foot[None, :])[0]
+            assert 0 <= u < table.camera.width and 0 <= v < table.camera.height
+    assert set(truth.visible) == set(NAMES)
+    assert all(share > 0.3 for share in truth.visible.values()), truth.visible
+    assert truth.hidden_markers == []
+
+
+def test_a_seed_gives_the_same_photo(scene: tuple, tmp_path: object) -> None:
+    table, truth, path = scene
+    again = f"{tmp_path}/again.png"
+    render(table, "clean", truth.track, 1, again)
+    assert np.array_equal(cv2.imread(str(path)), cv2.imread(again))
+
+
+def test_judging_a_reading() -> None:
+    truth = Truth(
+        track={3: ["red", "blue"], 5: ["green"]},
+        visible={"red": 0.9, "blue": 0.8, "green": 0.1},
+        level={"red": 0, "blue": 1, "green": 0},
+        hidden_markers=[],
+        props=[],
+    )
+    right = judge(truth, {"track": {"3": ["red", "blue"]}, "unseen": ["green"]})
+    assert not right["fully_right"] and right["right_but_hidden"]
+    assert right["camels"]["green"]["verdict"] == "unseen hidden"
+    swapped = judge(truth, {"track": {"3": ["blue", "red"], "5": ["green"]}, "unseen": []})
+    assert [swapped["camels"][c]["verdict"] for c in ("red", "blue", "green")] == ["wrong", "wrong", "right"]
+    assert judge(truth, {"error": "board not found: markers 0 not seen"})["outcome"] == "board not found"
+
+
+def test_random_boards_are_legal() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        track = random_board(rng, NAMES)
+        camels = [c for stack in track.values() for c in stack]
+        assert sorted(camels) == sorted(NAMES)
+        assert all(1 <= s <= 16 and 1 <= len(v) <= 5 for s, v in track.items())
+
+
+def test_a_logged_draw_leads_to_its_board_and_the_other_entry_elsewhere() -> None:
+    from benchmarks.independent.logs import one_draw
+    from companion.gamelog import parse_log
+
+    rng = np.random.default_rng(8)
+    for edition, names in (("2018", NAMES), ("2014", ["blue", "green", "orange", "yellow", "white"])):
+        draw = one_draw(edition, random_board(rng, names), rng)
+        assert draw is not None
+        replayed = parse_log(draw.log).replay().track.as_dict()
+        assert {int(s): list(v) for s, v in replayed.items()} == draw.expected
+        assert draw.other != draw.expected and " instead of " in draw.other_entry
+
+
+def test_no_lens_folds_the_picture_back_on_itself() -> None:
+    from benchmarks.independent.rays import Camera
+    from benchmarks.independent.table import lens_unfolds
+
+    def lens(hfov: float, k1: float) -> Camera:
+        f = 640 / np.tan(np.radians(hfov) / 2)
+        return Camera(1280, 720, f, np.zeros(3), np.eye(3), k1=k1)
+
+    assert lens_unfolds(lens(70, -0.2)) and lens_unfolds(lens(92, 0.0))
+    assert not lens_unfolds(lens(92, -0.2))  # its corners would mirror the middle of the picture
