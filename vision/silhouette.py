@@ -160,14 +160,6 @@ class SilhouetteScorer(SilhouetteGeometry):
             (x0, y0), pixels = window
             corrected = pixels.astype(np.float32) / light
             planes, boardlike, board_distance = camel_evidence(self.fit, corrected.reshape(-1, 3), board, known)
-            beyond = ~self._on_track((x0, y0), pixels.shape[:2]).ravel()
-            if np.count_nonzero(beyond) >= TABLE_PIXELS:
-                # A tablecloth (or a card, a phone) in a camel's colour beside the board, behind the far stacks:
-                # there a pixel of that colour tells nothing, neither for that camel nor against it.
-                strong = np.count_nonzero(planes[:, beyond] >= self.fit.strong_evidence, axis=1)
-                for label in np.flatnonzero(strong > self.fit.table_share * np.count_nonzero(beyond)):
-                    if known[label] is not None:  # a colour not known yet is anything unlike the board
-                        planes[label, beyond] = 0.0
             index = spaces.index(space)
             tone = np.median([rims[other] for other in (spaces[index - 2], space, spaces[(index + 2) % len(spaces)])
                               if other in rims], axis=0)
@@ -179,6 +171,8 @@ class SilhouetteScorer(SilhouetteGeometry):
                 others, middle, heading,
                 float(np.linalg.norm(camera_at[:2] - middle)), planes,
             )
+        for window in self._windows.values():
+            self._table_colours(window, known)
         self.spaces = sorted(self._windows)
         self._stack_cache: dict[tuple[Any, ...], tuple[float, int]] = {}
         self._lone: dict[tuple[int, float], np.ndarray] = {}
@@ -192,6 +186,25 @@ class SilhouetteScorer(SilhouetteGeometry):
                         for space in self.spaces}
 
     # Scoring.
+
+    def _table_colours(self, window: Window, known: list[np.ndarray | None]) -> None:
+        """A tablecloth (or a card, a phone) in a camel's colour beside the board, behind the far row's stacks:
+        where most of the window's pixels beyond the track are surely of a known camel's colour (``table_share``)
+        and the track's part of it has no more of that colour than a camel or two, that colour's pixels beyond the
+        track tell nothing, neither for that camel nor against it. (A palm tree's fronds over the track spread
+        their colour over both parts: they stay evidence, and clutter around a camel fitted onto them.)"""
+        on_track = self._on_track(window.origin, window.boardlike.shape)
+        beyond = ~on_track.ravel()
+        if np.count_nonzero(beyond) < TABLE_PIXELS:
+            return
+        strong = window.planes >= self.fit.strong_evidence
+        off = np.count_nonzero(strong[:, beyond], axis=1)
+        on = np.count_nonzero(strong[:, ~beyond], axis=1)
+        camel = self._box_area(window, len(self._offsets) // 2, 0)
+        for label in np.flatnonzero((off > self.fit.table_share * np.count_nonzero(beyond)) & (on <= 2 * camel)):
+            if known[label] is not None:  # a colour not known yet is anything unlike the board
+                window.planes[label, beyond] = 0.0
+                window.evidence[..., label][~on_track] = 0.0
 
     def lone(self, space: int) -> np.ndarray:
         """Each camel's score alone on ``space`` (nothing hiding it): offsets × levels × camels."""
