@@ -10,6 +10,7 @@ them: a table's lamp or white balance shifts both alike.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -65,6 +66,8 @@ flat as the sand). Alone it is too close a call to refuse on: it names the space
 ANYWHERE = FitConfig(offset_mm=26.0, offset_steps=11, clutter_penalty=0.0)
 """For a calibration photo, a camel may stand anywhere on its space (spaces are 80 mm across). Its colour is
 being measured: what else shows that colour is not known yet."""
+CHECKED = dataclasses.replace(ANYWHERE, offset_steps=21)
+"""Whether the colours measured show each camel where the board puts it is asked at offsets twice as fine."""
 
 
 CONTRADICTED = 0.1
@@ -164,7 +167,7 @@ def calibrate_from_board(
     """Measure the colours in a photo of any board known to be ``track`` (space → camels, bottom first):
     each camel's colour from the pixels its fitted body covers (wherever on its space it stands), the
     board's from the empty spaces. ``start``: colours to begin from (a camel standing alone needs none;
-    stacked ones are told apart better from a previous calibration). A camel the photo shows only weakly is
+    stacked ones are found by these, else by the colours their names say). A camel the photo shows only weakly is
     a warning (:attr:`Calibration.warnings`), not a refusal. ``layout``: ``track`` is
     :func:`calibration_layout`, so a photo of another edition's layout is recognised and named.
     ``camel_size``: the camels' size (an earlier calibration's, perhaps corrected by hand): the camels are
@@ -197,11 +200,15 @@ def calibrate_from_board(
     camel_size = camel_size or CamelSize()
     anywhere = camel_size.fit(ANYWHERE)
     # A camel alone on its space is whatever unlike the board fits a camel's body there; one in a stack is
-    # told from the others by the colour we start from. Its colour is then measured from the pixels its body
+    # told from the others by the colour we start from, else by the one its name says (white-balanced by the
+    # board): with none, a stack's camels are told apart only by where the board puts them, and a fit a level
+    # off crosses their colours (right boards of random games, benchmarks/calibration_wrong_board.py: 11 of 60
+    # refused so, 4 after). Its colour is then measured from the pixels its body
     # covers. Fitting again with the colour measured would let a camel drift onto what is merely like it (the
     # board's sandy margin behind an orange camel on a far space): measured once, where it stands out.
     profiles: dict[str, tuple[float, float, float] | None] = {
-        camel: (start or {}).get(camel) if len(track[where[camel]]) > 1 else None for camel in camels
+        camel: ((start or {}).get(camel) or _nominal(camel, board_colour)) if len(track[where[camel]]) > 1 else None
+        for camel in camels
     }
     samples = _measure(observation, template, track, profiles, board_colour, anywhere)
     # A camel only a little unlike the board (a grey one on a pale space) is found by its own colour instead:
@@ -212,22 +219,6 @@ def calibrate_from_board(
         again = _measure(observation, template, track, {**profiles, **nominal}, board_colour, anywhere)
         samples.update({camel: again[camel] for camel in faint if camel in again})
     measured = {camel: _lit_colour(found) for camel, found in samples.items()}
-    # Camels of one stack measured with no colours to start from are told apart only by where the board puts
-    # them, and a stack on a far space can be fitted onto what is behind it (the table's edge), crossing their
-    # colours though the photo shows them as told. Such a stack is found again by the colours its camels' names
-    # say: if that uncrosses them, it was the fit; if not, they really stand the other way up (refused below).
-    spaces = {where[a] for a, b in _swaps(measured, board_colour)
-              if where[a] == where[b] and profiles[a] is None and profiles[b] is None}
-    stacked = [camel for space in sorted(spaces) for camel in track[space] if profiles[camel] is None]
-    named = {camel: _nominal(camel, board_colour) for camel in stacked if _nominal(camel, board_colour)}
-    if named:
-        again = _measure(observation, template, track, {**profiles, **named}, board_colour, anywhere)
-        retried = {**measured, **{camel: _lit_colour(again[camel]) for camel in named if camel in again}}
-        if not any(set(pair) & set(named) for pair in _swaps(retried, board_colour)) and \
-                not any(_board_like(retried[camel], board_colour) for camel in named) and \
-                not any(_alike(retried[a], retried[b]) for a in named for b in named if a < b):
-            samples.update({camel: again[camel] for camel in named if camel in again})
-            measured = retried
     if layout:
         _check_edition(observation, template, camels, track, measured, board_colour, anywhere)
     # Still the board's colour: a camel as pale as its space has lit and shaded sides; an empty space is flat.
@@ -239,6 +230,8 @@ def calibrate_from_board(
     # hidden camels were swapped could swap two that were right).
     covered = covered_spaces(observation, template, camels, track, board_colour, anywhere)
     if unseen:
+        _check_stacks_not_swapped(observation, template, track, profiles, board_colour, anywhere,
+                                  [camel for camel in unseen if where[camel] not in covered])
         raise CalibrationError(not_seen_message(unseen, where, covered, observation, template), unseen)
     hidden = [camel for camel in camels if where[camel] in covered]
     try:
@@ -251,7 +244,7 @@ def calibrate_from_board(
         raise
     # The colours should show each camel where it stands: the board with it there explains the photo better
     # than without it, and each stack better than in any other order.
-    scorer = SilhouetteScorer(observation, measured, template, fit=anywhere, board_bgr=board_colour)
+    scorer = SilhouetteScorer(observation, measured, template, fit=camel_size.fit(CHECKED), board_bgr=board_colour)
     cost = scorer.track_cost(track)
     # A camel the board explains better without, or a stack better in another order, contradicts the board:
     # the photo is of another board (or a camel was moved), and learning from it would teach wrong colours.
@@ -273,6 +266,7 @@ def calibrate_from_board(
     unclear = sorted(camel for camel, gain in gains.items() if -CONTRADICTED <= gain <= 0)
     _check_distinct({camel: measured[camel] for camel in unclear}, loose=True)
     if contradicted:
+        _check_stacks_not_swapped(observation, template, track, profiles, board_colour, anywhere, contradicted)
         raise CalibrationError(
             f"with the colours measured, {', '.join(contradicted)} cannot be told from the board or each other: "
             f"check that {'it stands' if len(contradicted) == 1 else 'they stand'} where the board says "
@@ -378,6 +372,29 @@ def _measure(
         track
     )
     return {camel: found for camel, found in samples.items() if len(found) >= 3}
+
+
+def _check_stacks_not_swapped(
+    observation: Observation,
+    template: BoardTemplate,
+    track: Mapping[int, Sequence[str]],
+    profiles: Mapping[str, tuple[float, float, float] | None],
+    board_colour: tuple[float, float, float],
+    fit: FitConfig,
+    camels: Sequence[str],
+) -> None:
+    """Refuse as swapped (:func:`_check_not_swapped`) the stacks of ``camels`` (not seen, or contradicting the
+    board) whose camels, measured with no colours to start from, show each in the colour of the other's name: a
+    stack told the wrong way up is looked for by its names' colours level by level and is not seen there, but the
+    host should hear which camel stands on which."""
+    where = {camel: space for space, stack in track.items() for camel in stack}
+    spaces = {where[camel] for camel in camels if len(track[where[camel]]) > 1}
+    if not spaces:
+        return
+    blind = {camel: None if where.get(camel) in spaces else profile for camel, profile in profiles.items()}
+    samples = _measure(observation, template, track, blind, board_colour, fit)
+    colours = {camel: _lit_colour(samples[camel]) for space in spaces for camel in track[space] if camel in samples}
+    _check_not_swapped(colours, board_colour, {space: track[space] for space in spaces})
 
 
 def _check_not_swapped(
