@@ -54,7 +54,8 @@ def main(argv: list[str] | None = None) -> int:
                 counts["right with tiles"] += bool(truth["tiles"])
                 counts["right with tiles accepted"] += bool(truth["tiles"]) and outcome is None
                 if outcome is None:
-                    errors += colour_errors(calibration.profiles, calibration.board_bgr, true_colours).values()
+                    errors += colour_errors(calibration, true_colours).values()
+                    counts["left out"] += len(calibration.left_out)
                 else:
                     print(f"refused: seed {seed} table {index} ({edition}, {tier}): {outcome}")
             else:
@@ -63,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
                 counts["wrong named"] += outcome is not None and f"--board {edition}" in outcome
     print(f"told the photo's edition: accepted {counts['right accepted']} of {counts['right']} "
           f"({counts['right with tiles accepted']} of the {counts['right with tiles']} with tiles on the board)")
-    print(f"  colours of those accepted: {summary(errors)}")
+    print(f"  colours of those accepted: {summary(errors)}; camels left out (hidden): {counts['left out']}")
     print(f"told the other edition: refused naming the photo's edition {counts['wrong named']} of {counts['wrong']}, "
           f"accepted (learnt under the wrong names) {counts['wrong accepted']}")
     print(f"board not found (left out above): {counts['board not found']} calibrations")

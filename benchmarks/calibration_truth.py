@@ -56,11 +56,13 @@ def render_with_colours(
     return image, truth, colours
 
 
-def colour_errors(profiles: dict[str, Any], board_bgr: Any, true: dict[str, np.ndarray]) -> dict[str, float]:
-    """Each camel's calibrated colour's distance from its true one (channel shares, both relative to the board)."""
+def colour_errors(calibration: Any, true: dict[str, np.ndarray]) -> dict[str, float]:
+    """Each camel's calibrated colour's distance from its true one (channel shares, both relative to the board),
+    for the camels it measured (not those it left out, hidden)."""
+    profiles, board_bgr = calibration.profiles, calibration.board_bgr
     errors = {}
     for camel, colour in true.items():
-        if camel not in profiles:
+        if camel not in profiles or camel in calibration.left_out:
             continue
         measured = np.array(profiles[camel], float) / np.maximum(np.array(board_bgr, float), 1.0)
         errors[camel] = float(np.linalg.norm(measured / measured.sum() - colour / colour.sum()))

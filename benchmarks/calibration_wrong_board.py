@@ -78,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         refused, calibration = _outcome(table, image, hypotheses[0].track)
         if calibration is not None:
             counts["right accepted"] += 1
-            errors += colour_errors(calibration.profiles, calibration.board_bgr, true_colours).values()
+            errors += colour_errors(calibration, true_colours).values()
+            counts["left out"] += len(calibration.left_out)
         else:
             reasons[_kind(refused)] += 1
             print(f"right board refused: seed {seed} table {index} ({edition}, {tier}): {refused}")
@@ -89,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
             counts["wrong refused"] += wrong is not None
             wrong_reasons[_kind(wrong) if wrong is not None else "accepted"] += 1
     print(f"told the board in the photo: accepted {counts['right accepted']} of {counts['right']}")
-    print(f"  colours of the right boards accepted: {summary(errors)}")
+    print(f"  colours of the right boards accepted: {summary(errors)}; camels left out (hidden): {counts['left out']}")
     print(f"told a board one entry off: refused {counts['wrong refused']} of {counts['wrong']}")
     for reason, times in reasons.most_common():
         print(f"  right boards refused as '{reason}': {times}")
