@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
                 counts["right with tiles accepted"] += bool(truth["tiles"]) and outcome is None
                 if outcome is None:
                     errors += colour_errors(calibration, true_colours).values()
-                    counts["left out"] += len(calibration.left_out)
+                    counts["left out"] += len(getattr(calibration, "left_out", ()))
                 else:
                     print(f"refused: seed {seed} table {index} ({edition}, {tier}): {outcome}")
             else:

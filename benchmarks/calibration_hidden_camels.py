@@ -59,7 +59,7 @@ def _calibrated(table: Any, camels: list[str], track: dict[int, list[str]], phot
         calibration = calibrate_from_board(ReadConfig(), table.template, camels, photo, track)
     except (CalibrationError, BoardNotFound) as error:
         return str(error)
-    measured = [camel for camel in hidden if camel not in calibration.left_out]
+    measured = [camel for camel in hidden if camel not in getattr(calibration, "left_out", ())]
     return f"measured hidden: {', '.join(measured)}" if measured else ""
 
 

@@ -62,7 +62,7 @@ def colour_errors(calibration: Any, true: dict[str, np.ndarray]) -> dict[str, fl
     profiles, board_bgr = calibration.profiles, calibration.board_bgr
     errors = {}
     for camel, colour in true.items():
-        if camel not in profiles or camel in calibration.left_out:
+        if camel not in profiles or camel in getattr(calibration, "left_out", ()):  # (calibrations before it: none)
             continue
         measured = np.array(profiles[camel], float) / np.maximum(np.array(board_bgr, float), 1.0)
         errors[camel] = float(np.linalg.norm(measured / measured.sum() - colour / colour.sum()))

@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         if calibration is not None:
             counts["right accepted"] += 1
             errors += colour_errors(calibration, true_colours).values()
-            counts["left out"] += len(calibration.left_out)
+            counts["left out"] += len(getattr(calibration, "left_out", ()))
         else:
             reasons[_kind(refused)] += 1
             print(f"right board refused: seed {seed} table {index} ({edition}, {tier}): {refused}")

@@ -188,7 +188,9 @@ def calibrate_from_board(
     each camel's colour from the pixels its fitted body covers (wherever on its space it stands), the
     board's from the empty spaces. ``start``: colours to begin from (a camel standing alone needs none;
     stacked ones are found by these, else by the colours their names say). A camel the photo shows only weakly is
-    a warning (:attr:`Calibration.warnings`), not a refusal. ``layout``: ``track`` is
+    a warning (:attr:`Calibration.warnings`), not a refusal; one hidden (the pyramid, the palm tree or a hand in
+    front of it) is left out with a note (:attr:`Calibration.left_out`), keeping its colour from ``start`` or the one
+    its paint usually has, unless a camel stands on a space ``track`` leaves empty. ``layout``: ``track`` is
     :func:`calibration_layout`, so a photo of another edition's layout is recognised and named.
     ``camel_size``: the camels' size (an earlier calibration's, perhaps corrected by hand): the camels are
     fitted at that size, and the calibration keeps it (a photo cannot measure it, see :mod:`vision.camel_size`).
@@ -196,7 +198,8 @@ def calibrate_from_board(
     Raises:
         vision.locate.BoardNotFound: fewer than three markers are visible.
         CalibrationError: a picture without colour, a calibration photo of the other edition's layout (with
-            ``layout``; the message names the edition), a camel not seen, two alike, or the photo contradicts
+            ``layout``; the message names the edition), a camel not seen where nothing seems to hide it, more
+            than half of them hidden, two alike, or the photo contradicts
             ``track`` (a camel the board explains better without, or a stack better in another order; the message
             names them).
     """
@@ -218,7 +221,35 @@ def calibrate_from_board(
     board = np.median(np.array(empty), axis=0)
     board_colour = (float(board[0]), float(board[1]), float(board[2]))
     camel_size = camel_size or CamelSize()
-    anywhere = camel_size.fit(ANYWHERE)
+    try:
+        return _calibrate(observation, template, camels, image, track, start, board_colour, camel_size, layout,
+                          ANYWHERE)
+    except _Contradicted:
+        # A body box fitted a step aside catches the sand beside a dark camel, whose colour then explains nothing:
+        # measured again at the offsets the check uses (twice as fine, twice as long), only when that refuses.
+        return _calibrate(observation, template, camels, image, track, start, board_colour, camel_size, layout,
+                          CHECKED)
+
+
+class _Contradicted(CalibrationError):
+    """The colours measured do not show each camel where the board puts it."""
+
+
+def _calibrate(
+    observation: Observation,
+    template: BoardTemplate,
+    camels: list[str],
+    image: np.ndarray,
+    track: dict[int, list[str]],
+    start: Mapping[str, tuple[float, float, float]] | None,
+    board_colour: tuple[float, float, float],
+    camel_size: CamelSize,
+    layout: bool,
+    fit: FitConfig,
+) -> Calibration:
+    """:func:`calibrate_from_board` once the board is found, its camels fitted at ``fit``'s offsets."""
+    where = {camel: space for space, stack in track.items() for camel in stack}
+    anywhere = camel_size.fit(fit)
     # A camel alone on its space is whatever unlike the board fits a camel's body there; one in a stack is
     # told from the others by the colour we start from, else by the one its name says (white-balanced by the
     # board): with none, a stack's camels are told apart only by where the board puts them, and a fit a level
@@ -313,7 +344,7 @@ def calibrate_from_board(
     _check_distinct({camel: measured[camel] for camel in unclear}, loose=True)
     if contradicted:
         _check_stacks_not_swapped(observation, template, track, profiles, board_colour, anywhere, contradicted)
-        raise CalibrationError(
+        raise _Contradicted(
             f"with the colours measured, {', '.join(contradicted)} cannot be told from the board or each other: "
             f"check that {'it stands' if len(contradicted) == 1 else 'they stand'} where the board says "
             f"({', '.join(f'{camel} on {where[camel]}' for camel in contradicted)}), in light without hard shadows"
