@@ -402,7 +402,10 @@ def _may_leave_out(
 ) -> bool:
     """Whether a calibration may leave out these camels, hidden where the board puts them: each has a colour to
     keep, at least ``MEASURED_SHARE`` of the camels are measured, and no space the board leaves empty shows a
-    camel standing (see ``STANDING``): a board with a camel one space off onto a covered space is another board."""
+    camel standing (see ``STANDING``): a board with a camel one space off onto a covered space is another board.
+    (A looser test, anything unlike the board in relief 0.25 or more, refuses more such boards, 59 rather than 56
+    of 60 on seeds 1-3 of benchmarks/calibration_wrong_board.py, but leaves out the hidden camels of 8 rather than
+    19 of the 36 boards of benchmarks/calibration_hidden_camels.py, refusing the rest.)"""
     if any(not (start or {}).get(camel) and _nominal(camel, board_colour) is None for camel in left_out):
         return False
     if len(camels) - len(set(left_out)) < MEASURED_SHARE * len(camels):
