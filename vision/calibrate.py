@@ -253,8 +253,8 @@ def _calibrate(
     # A camel alone on its space is whatever unlike the board fits a camel's body there; one in a stack is
     # told from the others by the colour we start from, else by the one its name says (white-balanced by the
     # board): with none, a stack's camels are told apart only by where the board puts them, and a fit a level
-    # off crosses their colours (right boards of random games, benchmarks/calibration_wrong_board.py: 11 of 60
-    # refused so, 4 after). Its colour is then measured from the pixels its body
+    # off crosses their colours (right boards of random games, benchmarks/calibration_wrong_board.py seeds 1-3:
+    # 11 of 60 were refused so). Its colour is then measured from the pixels its body
     # covers. Fitting again with the colour measured would let a camel drift onto what is merely like it (the
     # board's sandy margin behind an orange camel on a far space): measured once, where it stands out.
     profiles: dict[str, tuple[float, float, float] | None] = {
