@@ -1,13 +1,15 @@
-"""Calibrating from a board the game confirmed while the pyramid or the palm tree hides two camels: the refusal
-should say "not seen" with where and what may hide them, never "swapped" (a host could swap two camels that were
-right), "alike" or "cannot be told from the board".
+"""Calibrating from a board the game confirmed while the pyramid or the palm tree hides two camels: it should be
+accepted with the two left out (keeping the colours they had, a note naming them and what may hide them), or
+refused as "not seen" with where and what may hide them; never "swapped" (a host could swap two camels that were
+right), "alike" or "cannot be told from the board", and never learn a hidden camel's colour from what hides it.
 
     .venv/bin/python benchmarks/calibration_hidden_camels.py --tables 304,307-322 [--boards 4]
 
 Each table (vision.photo, 2018, props tier, no hand) whose pyramid and palm tree hide at least two spaces (the
 renderer's truth, < 30% of the space in view) gets ``--boards`` boards: two random camels alone on two hidden
 spaces, the others on spaces in clear view. Printed: how each calibration ended (accepted; refused as not seen
-with the hiding named; not seen without a reason; swapped; other refusals), with examples. ``--plausible``:
+with the hiding named; not seen without a reason; swapped; other refusals), with examples; the accepted ones apart as
+with both hidden camels left out or with one measured. ``--plausible``:
 instead, every table gets ``--boards`` boards of a game in progress (vision.plausible), wherever the camels are.
 """
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import collections
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from tqdm import tqdm
@@ -38,7 +41,9 @@ def _seeds(text: str) -> list[int]:
 
 def _kind(message: str) -> str:
     if not message:
-        return "accepted"
+        return "accepted, the hidden camels left out"
+    if message.startswith("measured hidden"):
+        return "accepted, a hidden camel measured"
     if "swapped" in message:
         return "swapped"
     if "no camel is seen" in message:
@@ -46,13 +51,16 @@ def _kind(message: str) -> str:
     return "other refusal"
 
 
-def _calibrated(table: Any, camels: list[str], track: dict[int, list[str]], photo: Any) -> str:
-    """Why calibrating from ``photo`` told ``track`` was refused ("" when accepted)."""
+def _calibrated(table: Any, camels: list[str], track: dict[int, list[str]], photo: Any,
+                hidden: Sequence[str] = ()) -> str:
+    """Why calibrating from ``photo`` told ``track`` was refused ("" when accepted with the ``hidden`` camels left
+    out, "measured hidden" when accepted with one of them measured: learnt from what hides it)."""
     try:
-        calibrate_from_board(ReadConfig(), table.template, camels, photo, track)
+        calibration = calibrate_from_board(ReadConfig(), table.template, camels, photo, track)
     except (CalibrationError, BoardNotFound) as error:
         return str(error)
-    return ""
+    measured = [camel for camel in hidden if camel not in getattr(calibration, "left_out", ())]
+    return f"measured hidden: {', '.join(measured)}" if measured else ""
 
 
 def main() -> None:
@@ -85,7 +93,7 @@ def main() -> None:
             for camel, space in zip(rest, rng.sample(clear, len(rest)), strict=True):
                 track.setdefault(space, []).append(camel)
             photo, _ = render_scene(table, track, board + 1, "props", hand=False)
-            message = _calibrated(table, camels, track, photo)
+            message = _calibrated(table, camels, track, photo, (first, second))
             kind = _kind(message)
             counts[kind] += 1
             examples.setdefault(kind, f"table {seed} board {board}: {message}")

@@ -8,8 +8,9 @@ two tables each in turn). On each, a random game is played with the rules engine
 random pyramid draws), its board photographed, and the photo calibrated twice, with no colours to start from
 (as the command does): told the game's board (it should be accepted), and told the board one mis-entered die
 of the latest leg would give (another die, value or grey colour; it should be refused, not learnt). Printed:
-how many of each, and why the right boards were refused. ``--without-not-camel``: the same with the check
-``NOT_CAMEL`` sets off (what it adds).
+how many of each, why the right boards were refused and the wrong ones refused, and how far the colours of
+the right boards accepted are from the camels' true colours (see calibration_truth.py). ``--without-not-camel``:
+the same with the check ``NOT_CAMEL`` sets off (what it adds).
 """
 
 from __future__ import annotations
@@ -21,24 +22,25 @@ import re
 import sys
 from typing import Any
 
+from calibration_truth import colour_errors, render_with_colours, summary
 from camera_verify import random_game
 from tqdm import tqdm
 
 from companion.table.board_hypotheses import board_hypotheses
-from vision.calibrate import CalibrationError, calibrate_from_board
+from vision.calibrate import Calibration, CalibrationError, calibrate_from_board
 from vision.locate import BoardNotFound
-from vision.photo import make_table, render_scene
+from vision.photo import make_table
 from vision.read import ReadConfig
 from vision.synth import EDITION_CAMELS
 
 
-def _outcome(table: Any, image: Any, track: dict[int, list[str]]) -> str | None:
-    """None when calibrating from ``image`` told ``track`` is accepted, else why not."""
+def _outcome(table: Any, image: Any, track: dict[int, list[str]]) -> tuple[str | None, Calibration | None]:
+    """(None, the calibration) when calibrating from ``image`` told ``track`` is accepted, else (why not, None)."""
     try:
-        calibrate_from_board(ReadConfig(), table.template, list(EDITION_CAMELS[table.edition]), image, track)
+        return None, calibrate_from_board(ReadConfig(), table.template, list(EDITION_CAMELS[table.edition]), image,
+                                          track)
     except (CalibrationError, BoardNotFound) as error:
-        return str(error)
-    return None
+        return str(error), None
 
 
 def _kind(reason: str) -> str:
@@ -59,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [(int(seed), index) for seed in args.seeds.split(",") for index in range(args.tables)]
     counts: collections.Counter[str] = collections.Counter()
     reasons: collections.Counter[str] = collections.Counter()
+    wrong_reasons: collections.Counter[str] = collections.Counter()
+    errors: list[float] = []
     for seed, index in tqdm(jobs, unit="table", file=sys.stderr, disable=None, leave=False):
         edition = ("2014", "2018")[index % 2]
         tier = ("clean", "light")[index // 2 % 2]
@@ -69,22 +73,29 @@ def main(argv: list[str] | None = None) -> int:
             game = random_game(edition, rng)
         hypotheses = board_hypotheses(game.start, game.actions)
         slips = [h for h in hypotheses[1:] if h.amendment is not None and all(1 <= s <= 16 for s in h.track)]
-        image, _ = render_scene(table, hypotheses[0].track, rng.randrange(2**31), tier)
+        image, _, true_colours = render_with_colours(table, hypotheses[0].track, rng.randrange(2**31), tier)
         counts["right"] += 1
-        refused = _outcome(table, image, hypotheses[0].track)
-        if refused is None:
+        refused, calibration = _outcome(table, image, hypotheses[0].track)
+        if calibration is not None:
             counts["right accepted"] += 1
+            errors += colour_errors(calibration, true_colours).values()
+            counts["left out"] += len(getattr(calibration, "left_out", ()))
         else:
             reasons[_kind(refused)] += 1
             print(f"right board refused: seed {seed} table {index} ({edition}, {tier}): {refused}")
         if slips:
             slip = rng.choice(slips)
             counts["wrong"] += 1
-            counts["wrong refused"] += _outcome(table, image, slip.track) is not None
+            wrong, _ = _outcome(table, image, slip.track)
+            counts["wrong refused"] += wrong is not None
+            wrong_reasons[_kind(wrong) if wrong is not None else "accepted"] += 1
     print(f"told the board in the photo: accepted {counts['right accepted']} of {counts['right']}")
+    print(f"  colours of the right boards accepted: {summary(errors)}; camels left out (hidden): {counts['left out']}")
     print(f"told a board one entry off: refused {counts['wrong refused']} of {counts['wrong']}")
     for reason, times in reasons.most_common():
         print(f"  right boards refused as '{reason}': {times}")
+    for reason, times in wrong_reasons.most_common():
+        print(f"  boards one entry off {'accepted' if reason == 'accepted' else f'refused as {reason!r}'}: {times}")
     return 0
 
 

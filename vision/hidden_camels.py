@@ -28,7 +28,7 @@ def covered_spaces(
     return {space for space in track if scorer.covered(dict(track), space)}
 
 
-def _behind_middle(observation: Observation, template: BoardTemplate, space: int, inset: float = 80.0) -> bool:
+def behind_middle(observation: Observation, template: BoardTemplate, space: int, inset: float = 80.0) -> bool:
     """Whether the camera looks at ``space`` over the board's middle (the track's inside), where the pyramid and
     the palm tree stand."""
     corners = np.array([c for cs in template.spaces.values() for c in cs])
@@ -37,6 +37,20 @@ def _behind_middle(observation: Observation, template: BoardTemplate, space: int
     target = np.array(template.space_centre(space), float)
     return any(((low <= point) & (point <= high)).all()
                for point in (camera + t * (target - camera) for t in np.linspace(0, 0.98, 60)))
+
+
+def _why_hidden(spaces: Sequence[int], covered: set[int], observation: Observation, template: BoardTemplate) -> str:
+    """What may hide these spaces, in words ("" when nothing seems to)."""
+    behind = [space for space in spaces if behind_middle(observation, template, space)]
+    hidden = [space for space in spaces if space in covered or space in behind]
+    if not hidden:
+        return ""
+    names = " and ".join(map(str, hidden))
+    if all(space in behind for space in hidden):
+        return (f"the pyramid or the palm tree in the middle of the board may hide space"
+                f"{'s' if len(hidden) > 1 else ''} {names} from the camera")
+    return (f"something covers or shades space{'s' if len(hidden) > 1 else ''} {names} (a hand, a card, the "
+            "pyramid or the palm tree, or their shadow)")
 
 
 def not_seen_message(
@@ -48,16 +62,15 @@ def not_seen_message(
 ) -> str:
     """The message for camels not seen where the board puts them, with where and why they may be hidden."""
     said = ", nor ".join(f"on space {where[camel]}, where the {camel} camel should stand" for camel in unseen)
-    spaces = sorted({where[camel] for camel in unseen})
-    behind = [space for space in spaces if _behind_middle(observation, template, space)]
-    hidden = [space for space in spaces if space in covered or space in behind]
-    if not hidden:
+    why = _why_hidden(sorted({where[camel] for camel in unseen}), covered, observation, template)
+    if not why:
         return f"no camel is seen {said}"
-    names = " and ".join(map(str, hidden))
-    if all(space in behind for space in hidden):
-        why = (f"the pyramid or the palm tree in the middle of the board may hide space{'s' if len(hidden) > 1 else ''}"
-               f" {names} from the camera")
-    else:
-        why = (f"something covers or shades space{'s' if len(hidden) > 1 else ''} {names} (a hand, a card, the "
-               "pyramid or the palm tree, or their shadow)")
     return f"no camel is seen {said}: {why}; take away what is in the way, or raise the camera"
+
+
+def left_out_note(
+    camel: str, space: int, covered: set[int], observation: Observation, template: BoardTemplate, kept: str
+) -> str:
+    """The note for a camel a calibration left out (``kept``: whose colour it keeps instead)."""
+    why = _why_hidden([space], covered, observation, template) or f"something covers or shades space {space}"
+    return f"the {camel} camel on space {space} is not seen, so it keeps {kept}: {why}; calibrate again with it in view"
