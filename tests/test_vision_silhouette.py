@@ -250,3 +250,18 @@ def test_a_camel_seen_plainly_on_top_of_one_barely_seen_is_found_with_it():
     weak = _StackScorer(pale_alone=0.02)
     weak.stack_cost = lambda space, stack, track=None: -0.1 if tuple(stack) == ("pale", "plain") else 0.02 * len(stack)
     assert first_track(weak) == {}
+
+
+def test_a_dark_table_behind_the_far_row_is_no_black_camel_on_a_stack_there():
+    """A dark grey table behind the far row's stacks is not quite the black camel's colour, yet nearer to it than
+    to the board or any other camel's: a black camel set on top of a far stack there filled its box with table
+    and was read there (on top of blue and purple on 3) rather than where it stands in plain view, on 14.
+    Beyond the track the table is a rival colour of every camel's."""
+    table = make_table(41, "2018")
+    photo, _ = render_calibration(table, seed=0, tier="light")
+    colours = calibrate(CONFIG, table.template, list(EDITION_CAMELS["2018"]), photo)
+    track = {1: ["green", "red"], 2: ["yellow"], 3: ["blue", "purple"], 14: ["black"], 16: ["white"]}
+    image, _ = render_scene(table, track, seed=5, tier="light")
+    reading, _ = read_with_scorer(CONFIG, table.template, colours.profiles, image, colours.board_bgr)
+    assert reading.track.get(3) == ["blue", "purple"], reading
+    assert reading.track.get(14) == ["black"], reading

@@ -53,7 +53,8 @@ Track = Mapping[int, Sequence[str]]
 
 
 TABLE_PIXELS = 50
-"""A window shows the table beside the board when this many of its pixels lie beyond the track."""
+"""A window shows the table beside the board when this many of its pixels lie beyond the track (their median is
+the table's colour there, a rival of every camel's beyond the track)."""
 
 
 @dataclass(frozen=True)
@@ -145,32 +146,41 @@ class SilhouetteScorer(SilhouetteGeometry):
         board_reference = np.array(board_bgr, np.float32)
         known = [np.array(profiles[name], np.float32) if profiles[name] is not None else None for name in self.names]
         spaces = sorted(self.template.spaces)
+        cuts = []
         for space in spaces:
             if space not in rims:
                 continue
             light = np.maximum(light_at(self.template, rims, space) / board_reference, 0.05)
-            board = rims[space] / light
             middle = np.array(self.template.space_centre(space), float)
-            # Camels face along the track, towards the next space (crazy ones the other way: the same box).
-            ahead = np.array(self.template.space_centre(spaces[(spaces.index(space) + 1) % len(spaces)]))
-            heading = (ahead - middle) / max(float(np.linalg.norm(ahead - middle)), 1e-9)
             window = self._cut(image, pose, space, middle)
             if window is None:
                 continue
             (x0, y0), pixels = window
             corrected = pixels.astype(np.float32) / light
-            planes, boardlike, board_distance = camel_evidence(self.fit, corrected.reshape(-1, 3), board, known)
+            beyond = ~self._on_track((x0, y0), pixels.shape[:2]).ravel()
+            cuts.append((space, light, middle, (x0, y0), pixels, corrected.reshape(-1, 3), beyond))
+        for space, light, middle, (x0, y0), pixels, corrected, beyond in cuts:
+            board = rims[space] / light
+            # Camels face along the track, towards the next space (crazy ones the other way: the same box).
+            ahead = np.array(self.template.space_centre(spaces[(spaces.index(space) + 1) % len(spaces)]))
+            heading = (ahead - middle) / max(float(np.linalg.norm(ahead - middle)), 1e-9)
+            # The table beside the board (or its border) where the window shows it: mostly what is there.
+            table = (np.median(corrected[beyond], axis=0).astype(np.float32), beyond) if np.count_nonzero(
+                beyond) >= TABLE_PIXELS else None
+            planes, boardlike, board_distance, clutter = camel_evidence(self.fit, corrected, board, known, table)
             index = spaces.index(space)
             tone = np.median([rims[other] for other in (spaces[index - 2], space, spaces[(index + 2) % len(spaces)])
                               if other in rims], axis=0)
             start = space == spaces[0] and space in observation.prints
             others = np.array([tone, observation.prints[space]] if start else [tone], np.float32) / light
             self._windows[space] = Window(
-                space, (x0, y0), np.ascontiguousarray(planes.T).reshape(*pixels.shape[:2], -1), corrected,
-                boardlike.reshape(pixels.shape[:2]), board_distance.reshape(pixels.shape[:2]),
-                others, middle, heading,
+                space, (x0, y0), np.ascontiguousarray(planes.T).reshape(*pixels.shape[:2], -1),
+                corrected.reshape(pixels.shape), boardlike.reshape(pixels.shape[:2]),
+                board_distance.reshape(pixels.shape[:2]), others, middle, heading,
                 float(np.linalg.norm(camera_at[:2] - middle)), planes,
             )
+            if clutter is not planes:
+                self._windows[space].clutter = np.ascontiguousarray(clutter.T).reshape(*pixels.shape[:2], -1)
         for window in self._windows.values():
             self._table_colours(window, known)
         self.spaces = sorted(self._windows)
@@ -197,7 +207,8 @@ class SilhouetteScorer(SilhouetteGeometry):
         beyond = ~on_track.ravel()
         if np.count_nonzero(beyond) < TABLE_PIXELS:
             return
-        strong = window.planes >= self.fit.strong_evidence
+        surely = window.planes if window.clutter is None else window.clutter.reshape(-1, len(self.names)).T
+        strong = surely >= self.fit.strong_evidence
         off = np.count_nonzero(strong[:, beyond], axis=1)
         on = np.count_nonzero(strong[:, ~beyond], axis=1)
         camel = self._box_area(window, len(self._offsets) // 2, 0)
@@ -205,6 +216,8 @@ class SilhouetteScorer(SilhouetteGeometry):
             if known[label] is not None:  # a colour not known yet is anything unlike the board
                 window.planes[label, beyond] = 0.0
                 window.evidence[..., label][~on_track] = 0.0
+                if window.clutter is not None:
+                    window.clutter[..., label][~on_track] = 0.0
 
     def lone(self, space: int) -> np.ndarray:
         """Each camel's score alone on ``space`` (nothing hiding it): offsets × levels × camels."""
@@ -296,8 +309,9 @@ class SilhouetteScorer(SilhouetteGeometry):
             window.reach = self._reach_corners(window)
         if window.strong_sums is None:
             # OpenCV's integral image and masked mean take up to four channels at a time, far faster than numpy.
-            window.strong = [(window.evidence[..., first : first + 4] >= self.fit.strong_evidence).view(np.uint8)
-                             for first in range(0, window.evidence.shape[2], 4)]
+            around = window.evidence if window.clutter is None else window.clutter
+            window.strong = [(around[..., first : first + 4] >= self.fit.strong_evidence).view(np.uint8)
+                             for first in range(0, around.shape[2], 4)]
             window.strong_sums = [cv2.integral(part) for part in window.strong]
         inner, outer = window.reach[0, offset, level], window.reach[1, offset, level]
         x0, y0 = np.maximum(outer.min(axis=0) // 4, 0)
