@@ -63,13 +63,18 @@ def test_the_first_board_is_built_bottom_up_and_names_no_camel_twice(table, colo
         assert [camel for camel in TRACK.get(space, []) if camel in stack] == stack
 
 
-def green_as_seen(scorer: SilhouetteScorer) -> np.ndarray:
-    """The green camel's colour in this picture (BGR): the median of the pixels most like it on space 2."""
-    window = scorer._windows[2]
-    green = window.evidence[..., scorer.names.index("green")] > 0.5
+def camel_as_seen(scorer: SilhouetteScorer, camel: str, space: int) -> np.ndarray:
+    """A camel's colour in the scorer's picture (BGR): the median of the pixels most like it in ``space``'s window."""
+    window = scorer._windows[space]
+    like = window.evidence[..., scorer.names.index(camel)] > 0.5
     x0, y0 = window.origin
-    height, width = green.shape
-    return np.median(scorer.observation.image[y0 : y0 + height, x0 : x0 + width][green], axis=0)
+    height, width = like.shape
+    return np.median(scorer.observation.image[y0 : y0 + height, x0 : x0 + width][like], axis=0)
+
+
+def green_as_seen(scorer: SilhouetteScorer) -> np.ndarray:
+    """The green camel's colour in this picture, where it stands on space 2."""
+    return camel_as_seen(scorer, "green", 2)
 
 
 def test_a_flat_patch_of_a_camels_colour_on_an_empty_space_is_not_that_camel(table, colours):
@@ -117,11 +122,7 @@ def test_a_disc_of_a_camels_colour_on_a_tile_is_not_that_camel(table, colours):
     like the board); it is unseen. For a judged board, what the covered space shows does not count."""
     image, _ = render_scene(table, TRACK, seed=8, tier="clean")
     scorer = scorer_of(table, colours, image)
-    window = scorer._windows[5]
-    white = window.evidence[..., scorer.names.index("white")] > 0.5
-    x0, y0 = window.origin
-    height, width = white.shape
-    white_bgr = np.median(image[y0 : y0 + height, x0 : x0 + width][white], axis=0)
+    white_bgr = camel_as_seen(scorer, "white", 5)
     without_white = {**TRACK, 5: ["blue"]}
     image, _ = render_scene(table, without_white, seed=8, tier="clean")
     corners = np.array(table.template.spaces[7], float)
@@ -183,11 +184,7 @@ def test_a_tablecloth_of_a_camels_colour_behind_the_far_row_is_no_evidence(table
     tells nothing, for the blue camel or against it."""
     image, _ = render_scene(table, TRACK, seed=12, tier="clean")
     scorer = scorer_of(table, colours, image)
-    window = scorer._windows[5]
-    blue = window.evidence[..., scorer.names.index("blue")] > 0.5
-    x0, y0 = window.origin
-    height, width = blue.shape
-    blue_bgr = np.median(image[y0 : y0 + height, x0 : x0 + width][blue], axis=0)
+    blue_bgr = camel_as_seen(scorer, "blue", 5)
     far = max(scorer.spaces, key=lambda space: scorer._windows[space].distance)
     track = {far: ["blue"], 9: ["orange"], 13: ["yellow"], far - 1 if far > 1 else far + 1: ["green", "white"]}
     image, _ = render_scene(table, track, seed=12, tier="clean")
