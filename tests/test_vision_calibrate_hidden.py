@@ -82,3 +82,20 @@ def test_a_clear_swap_of_two_camels_in_view_is_still_refused_as_a_swap(table):
     swapped = r"white and red camels look swapped .*: white should stand on 5 and red on 7"
     with pytest.raises(CalibrationError, match=swapped):
         calibrate_from_board(ReadConfig(), table.template, CAMELS, photo, told)
+
+
+def test_a_camel_not_seen_over_the_board_middle_is_not_blamed_on_a_pyramid_that_may_not_be_there():
+    """The picture does not say whether the pyramid stands in the middle: a camel not seen where the camera looks
+    over it may be hidden by it, or look too much like its space (a yellow camel on a pale space, no pyramid)."""
+    from vision.hidden_camels import not_seen_message
+    from vision.photo import make_table, render_calibration
+    from vision.read import observe
+
+    table = make_table(42, "2018")
+    photo, _ = render_calibration(table, 0, "light")
+    observation = observe(ReadConfig(), table.template, photo)
+    far = max(table.template.spaces, key=lambda space: np.linalg.norm(
+        np.array(table.template.space_centre(space)) - np.asarray(observation.camera_at, float)[:2]))
+    message = not_seen_message(["yellow"], {"yellow": far}, set(), observation, table.template)
+    assert "if it stands there, may hide space" in message, message
+    assert "if nothing is in the way, the camel looks too much like its space" in message, message

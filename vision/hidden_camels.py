@@ -40,17 +40,21 @@ def behind_middle(observation: Observation, template: BoardTemplate, space: int,
 
 
 def _why_hidden(spaces: Sequence[int], covered: set[int], observation: Observation, template: BoardTemplate) -> str:
-    """What may hide these spaces, in words ("" when nothing seems to)."""
+    """What may hide these spaces and what to do, in words ("" when nothing seems to)."""
     behind = [space for space in spaces if behind_middle(observation, template, space)]
     hidden = [space for space in spaces if space in covered or space in behind]
     if not hidden:
         return ""
     names = " and ".join(map(str, hidden))
+    plural = "s" if len(hidden) > 1 else ""
     if all(space in behind for space in hidden):
-        return (f"the pyramid or the palm tree in the middle of the board may hide space"
-                f"{'s' if len(hidden) > 1 else ''} {names} from the camera")
-    return (f"something covers or shades space{'s' if len(hidden) > 1 else ''} {names} (a hand, a card, the "
-            "pyramid or the palm tree, or their shadow)")
+        # Only where the camera looks over the board's middle: whether the pyramid or the palm tree stands there
+        # the picture does not say, and a camel as pale as its space is not seen either.
+        return (f"the pyramid or the palm tree in the middle of the board, if it stands there, may hide space{plural} "
+                f"{names} from the camera: take it away, or raise the camera; if nothing is in the way, the camel "
+                "looks too much like its space: softer, whiter light helps")
+    return (f"something covers or shades space{plural} {names} (a hand, a card, the pyramid or the palm tree, or "
+            "their shadow): take away what is in the way, or raise the camera")
 
 
 def not_seen_message(
@@ -65,7 +69,7 @@ def not_seen_message(
     why = _why_hidden(sorted({where[camel] for camel in unseen}), covered, observation, template)
     if not why:
         return f"no camel is seen {said}"
-    return f"no camel is seen {said}: {why}; take away what is in the way, or raise the camera"
+    return f"no camel is seen {said}: {why}"
 
 
 def left_out_note(
