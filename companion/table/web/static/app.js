@@ -457,6 +457,8 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
   let latest = null;  // the camera's latest report
   async function correct() {
     const asked = offered;
+    // Asked first, as undo is: the host's tap changes a draw everyone has seen.
+    if (asked && !confirm(t("confirm_camera_correct", { player: asked.was.player, was: entryDieText(asked.was), becomes: entryDieText(asked.becomes) }))) return;
     try {
       const result = await api("POST", `/api/games/${gameId}/camera/correct`, token);
       onState(result.state);
