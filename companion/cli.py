@@ -303,7 +303,7 @@ def _doctor(args: argparse.Namespace) -> int:
     except SettingsError as error:
         print(f"FAIL  configuration: {error}")
         return 1
-    text, status = report([configuration, *run_checks(settings, args.simulate)])
+    text, status = report([configuration, *run_checks(settings, args.simulate, config=args.config)])
     print(text)
     return status
 

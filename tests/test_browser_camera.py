@@ -53,7 +53,8 @@ def test_the_host_takes_the_camera_s_word_and_the_lobby_reads_the_setup(tmp_path
         camera.locator("#camera-correct").click()
         expect(host.locator(".toast").last).to_have_text(
             said("Corrected: Bob's draw is now blue 3; it was entered as blue 2"))
-        assert asked == [said("Correct Bob's draw from blue 2 to blue 3, as the camera sees it? Everyone will be told.")]
+        assert asked == [said("Correct Bob's draw from blue 2 to blue 3, as the camera sees it? "
+                              "Everyone will be told.")]
         # Judged again on a still picture taken after the correction (three frames a second apart, then a poll).
         expect(camera).to_contain_text("The camera agrees with the board", timeout=15000)
         expect(camera.locator("#camera-correct")).to_have_count(0)
