@@ -684,3 +684,30 @@ def test_a_camera_moved_off_its_markers_is_not_told_to_calibrate_again(tmp_path)
     assert status.state == "board not found"
     assert "has the camera moved?" in status.message and "calibrate" not in status.message, status.message
     assert status.message.endswith(MOVED_ADVICE)
+
+
+def test_a_greyscale_camera_is_a_camera_to_set_right_not_a_board_to_judge(tmp_path):
+    template, path = scene_file(tmp_path)
+    grey = tmp_path / "grey.png"
+    cv2.imwrite(str(grey), cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2GRAY))
+    watch = CameraWatch(lambda: ImageFiles(grey), template, profiles(), agree=2)
+    source = ImageFiles(grey)
+    for _ in range(3):
+        status = watch.step(source)
+    assert status.state == "no colour" and "greyscale" in status.message and status.track is None
+    app = create_app(tmp_path / "data", SimulatedPyramid(random.Random(1)), "http://t", testing=True, camera=watch)
+    client = app.test_client()
+    setup = {"track": {str(space): stack for space, stack in TRACK.items()}}
+    game = client.post("/api/games", json={"edition": "2018", "players": ["A", "B"], "dice": "manual",
+                                           "setup": setup}).get_json()
+    for _ in range(3):
+        watch.step(source)
+    report = client.get(f"/api/games/{game['game_id']}/camera",
+                        headers={"Authorization": f"Bearer {game['table_token']}"}).get_json()
+    # No verdict ("cannot tell: spaces ... not clear enough") on a picture that cannot show the camels.
+    assert report["state"] == "no colour" and "verdict" not in report and "differences" not in report
+    # The placement assistant does not call it well placed either: the colour comes first in what to change.
+    found = client.get(f"/camera/placement?frame=json&game={game['game_id']}&token={game['host_token']}")
+    placement = found.get_json()
+    assert placement["ok"] is False and placement["change_keys"][0] == "placement.no_colour", placement
+    assert placement["changes"][0].startswith("the picture has no colour")

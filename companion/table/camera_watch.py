@@ -17,10 +17,15 @@ from typing import Any
 
 from vision.board import BoardTemplate
 from vision.calibrate import Calibration
+from vision.image_file import colourless
 from vision.locate import BoardLocation, BoardNotFound
 from vision.read import BOARD_BGR, ReadConfig, Reading, observe, read_with_scorer
 from vision.sources import CameraError, FrameSource
 from vision.stable import StableReadings, board_bounds
+
+NO_COLOUR = ("the picture is greyscale, and the camels differ only in colour: use a colour camera, or set this one "
+             "to colour (not monochrome or night mode)")
+"""The host's words for a greyscale camera (the pages say a short sentence of their own to everyone)."""
 
 LESSON_RETRY_FRAMES = 5
 """A lesson refused on a steady board is tried again on the next steady board (once the picture has changed and
@@ -31,8 +36,8 @@ frames' time: not on every frame)."""
 @dataclass(frozen=True)
 class CameraStatus:
     state: str
-    """``"starting"``, ``"reading"`` (a stable reading exists), ``"unsettled"``, ``"board not found"`` or
-    ``"unavailable"``."""
+    """``"starting"``, ``"reading"`` (a stable reading exists), ``"unsettled"``, ``"board not found"``,
+    ``"no colour"`` (a greyscale picture: the camels differ only in colour) or ``"unavailable"``."""
     track: dict[int, list[str]] | None = None
     message: str = ""
     unseen: tuple[str, ...] = ()
@@ -289,6 +294,12 @@ class CameraWatch:
         self._frames += 1
         try:
             frame = self.latest_frame = source.read()
+            if colourless(frame):
+                # Every camel would look like the board: not a board to judge, but a camera to set right.
+                self._steady = None
+                self._stable.feed(None)
+                self.status = CameraStatus("no colour", message=NO_COLOUR)
+                return self.status
             config = ReadConfig()
             camels = tuple(self.profiles)
             # The camera stands still: the markers are looked for where they were in the previous frame.

@@ -72,7 +72,7 @@
   function keepCameraRoom(slot) {
     const box = document.getElementById("camera");
     // No room kept where no verdict can come (a camera set up for the other edition, or one that failed).
-    if (box.hidden || ["other board", "unavailable"].includes(box.dataset.state)) return;
+    if (box.hidden || ["other board", "no colour", "unavailable"].includes(box.dataset.state)) return;
     const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
     const listed = ["roomy", "snug"].includes(panel.dataset.fit);
     const loudest = (listed ? 8.5 : 6) * rem;
