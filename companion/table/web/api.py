@@ -116,7 +116,10 @@ def log(game_id: str) -> Any:
 def credentials(game_id: str) -> Any:
     if caller(game_id).role != "host":
         raise ApiError(403, "only the host can see the seats' links")
-    return jsonify(service().credentials(game_id))
+    found = service().credentials(game_id)
+    if current_app.config.get("LOCAL_ONLY"):  # listening on a loopback address: no phone can open the links
+        found["local_only"] = True
+    return jsonify(found)
 
 
 @api.get("/api/games/<game_id>/table")
