@@ -711,3 +711,27 @@ def test_a_greyscale_camera_is_a_camera_to_set_right_not_a_board_to_judge(tmp_pa
     placement = found.get_json()
     assert placement["ok"] is False and placement["change_keys"][0] == "placement.no_colour", placement
     assert placement["changes"][0].startswith("the picture has no colour")
+
+
+def test_the_report_s_message_says_the_verdict_not_the_blind_reading():
+    from companion.table.camera_watch import CameraStatus
+
+    # The blind reading differs from the game (a camel moved before its roll was typed in): the verdict says
+    # "pending", and the report's message must not say the board differs.
+    seen = CameraStatus("reading", track={**{k: v for k, v in TRACK.items() if k != 5}, 7: ["red", "yellow"]})
+    game = {space: tuple(stack) for space, stack in TRACK.items()}
+    assert camera_report(seen, game)["message"] == "the board differs from the game"
+    for answer, en, fr in (
+        ("matches", "the board matches the game", "le plateau correspond à la partie"),
+        ("pending: a draw not entered yet: yellow 2", "no difference: a draw not entered yet: yellow 2",
+         "pas de différence : un tirage reste à déplacer ou à saisir"),
+        ("cannot tell (space 10 not clear enough)",
+         "the camera cannot tell whether the board matches the game (space 10 not clear enough)",
+         "la caméra ne peut pas dire si le plateau correspond à la partie"),
+        ("differs: most likely Bob's pyramid ticket: blue 2 → blue 3", "the board differs from the game",
+         "le plateau diffère de la partie"),
+    ):
+        verdict = {"answer": answer, "matches": True if answer == "matches" else None}
+        report = camera_report(seen, game, "en", verdict)
+        assert report["message"] == en and report["verdict"] == verdict
+        assert camera_report(seen, game, "fr", verdict)["message"] == fr

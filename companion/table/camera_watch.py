@@ -384,10 +384,12 @@ LEARNT_NAME = "camera-calibration.json"
 
 
 def camera_report(
-    status: CameraStatus, game_track: dict[int, tuple[str, ...]], language: str = "en"
+    status: CameraStatus, game_track: dict[int, tuple[str, ...]], language: str = "en",
+    verdict: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The camera's news for the pages: its state, and how the board it sees differs from the game (in
-    ``language``, ``"en"`` or ``"fr"``)."""
+    ``language``, ``"en"`` or ``"fr"``). With the game's ``verdict`` (:meth:`CameraWatch.verdict`), the message
+    says the verdict: the blind reading's differences are not the camera's word on the game."""
     from companion.table.board_check import differences, phrase
 
     report = status.as_json()
@@ -395,7 +397,33 @@ def camera_report(
         found = differences({space: list(stack) for space, stack in game_track.items()}, status.track, language)
         report["differences"] = found
         report["message"] = phrase("differ" if found else "matches", language)
+    if verdict is not None:
+        report["message"] = verdict_message(str(verdict.get("answer", "")), language)
+        report["verdict"] = verdict
     return report
+
+
+VERDICT_WORDS = {
+    "en": {"matches": "the board matches the game", "differs": "the board differs from the game",
+           "cannot tell": "the camera cannot tell whether the board matches the game{why}",
+           "pending": "no difference: {why}"},
+    "fr": {"matches": "le plateau correspond à la partie", "differs": "le plateau diffère de la partie",
+           "cannot tell": "la caméra ne peut pas dire si le plateau correspond à la partie",
+           "pending": "pas de différence : un tirage reste à déplacer ou à saisir"},
+}
+"""The report's message for each kind of verdict (the verdict's ``answer`` is in English words for machines)."""
+
+
+def verdict_message(answer: str, language: str = "en") -> str:
+    """A verdict's ``answer`` as the report's message, in ``language``: "matches", "differs: …",
+    "cannot tell (…)", "pending: …"."""
+    words = VERDICT_WORDS.get(language, VERDICT_WORDS["en"])
+    for kind in ("matches", "differs", "cannot tell", "pending"):
+        if answer.startswith(kind):
+            rest = answer[len(kind):].strip(" :")
+            why = f" ({rest.strip('()')})" if kind == "cannot tell" and rest else rest
+            return words[kind].format(why=why or "")
+    return answer
 
 
 def wait_for(watch: CameraWatch, states: set[str], timeout: float = 10.0) -> CameraStatus:
