@@ -6,7 +6,7 @@ import time
 import cv2
 import pytest
 
-from companion.table.camera_watch import CameraWatch, camera_report, wait_for
+from companion.table.camera_watch import NEXT_LEG, CameraWatch, camera_report, wait_for
 from companion.table.service import SimulatedPyramid
 from companion.table.web import create_app
 from vision.board import load_template
@@ -344,7 +344,8 @@ def test_the_camera_report_says_whether_it_learnt_and_a_leg_that_moved_on_drops_
     assert client.post(f"/api/games/{game['game_id']}/actions", json=draw, headers=host).status_code == 200
     client.get(url, headers=host)
     watch.step(ImageFiles(path))  # the board of the game's start, still on the table: no longer the game's
-    assert watch.learnt == waiting and watch.profiles == profiles()
+    # No lesson waits any more: the note says what is still true, not what the dropped lesson waited for.
+    assert watch.learnt == NEXT_LEG and watch.profiles == profiles()
 
 
 def test_the_host_corrects_the_die_the_verdict_names(tmp_path):
@@ -735,3 +736,28 @@ def test_the_report_s_message_says_the_verdict_not_the_blind_reading():
         report = camera_report(seen, game, "en", verdict)
         assert report["message"] == en and report["verdict"] == verdict
         assert camera_report(seen, game, "fr", verdict)["message"] == fr
+
+
+def test_a_lesson_whose_leg_start_was_corrected_is_judged_afresh_and_its_old_reason_goes(tmp_path):
+    # Leg 2 starts after the leg's last die, entered as red 2 by mistake; the board shows red 1 (red on 8). The
+    # lesson waits ("the board differs"); the host corrects the draw: the same leg's start, now right. The old
+    # reason must not stay under a camera that agrees, and the camera learns from the corrected board.
+    from companion.rules import EDITION_2018, new_game
+
+    template = load_template("2018")
+    warm = SceneVariation(white_balance=(0.8, 1.0, 1.2), hand_chance=0.0, noise_sigma=(0.0, 2.0))
+    moved = {**{space: stack for space, stack in TRACK.items() if space != 7}, 8: ["red"]}
+    wrong = {**{space: stack for space, stack in TRACK.items() if space != 7}, 9: ["red"]}
+    after, _ = render_scene(template, moved, 3, warm, PAINTED)
+    start = new_game(EDITION_2018, ["A", "B"], TRACK)
+    watch = CameraWatch(lambda: None, template, profiles(), agree=2)
+    watch.learn("g", 2, wrong, start, [{"player": "A", "type": "pyramid", "die": "red", "value": 2}])
+    source = Frames(*[after] * 6)
+    watch.step(source)
+    watch.step(source)
+    assert watch.learnt.startswith("not calibrated yet: the board differs"), watch.learnt
+    watch.learn("g", 2, moved, start, [{"player": "A", "type": "pyramid", "die": "red", "value": 1}])
+    assert "differs" not in watch.learnt
+    watch.step(source)
+    assert watch.learnt == "calibrated from a board the game confirmed", watch.learnt
+    assert watch.profiles != profiles()

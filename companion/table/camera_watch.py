@@ -27,6 +27,9 @@ NO_COLOUR = ("the picture is greyscale, and the camels differ only in colour: us
              "to colour (not monochrome or night mode)")
 """The host's words for a greyscale camera (the pages say a short sentence of their own to everyone)."""
 
+WAITING = "not calibrated yet: waiting for a steady frame of the board the game confirmed"
+NEXT_LEG = "not calibrated yet: it learns from the next board the game confirms (a leg's start)"
+
 LESSON_RETRY_FRAMES = 5
 """A lesson refused on a steady board is tried again on the next steady board (once the picture has changed and
 is still again), or on a frame of the same still board at least this many frames later (a calibration costs a few
@@ -111,6 +114,8 @@ class CameraWatch:
         """Whether and why the camera learnt this table's colours, in words ("" before any lesson; ``learnt_before``:
         the colours are those it learnt at an earlier start, from ``learnt_path``)."""
         self._calibrated = learnt_before
+        self._settled = self.learnt
+        """What stays true of the calibration while no lesson waits (the note a lesson's "not yet" is added to)."""
         self._learnt_legs: set[tuple[object, int]] = set()
         self._lesson: Lesson | None = None
         self._lock = threading.Lock()
@@ -189,21 +194,28 @@ class CameraWatch:
         "matches", or at least is not contradicted, and the calibration finds each camel where the board says).
         Until then the lesson waits, and is tried again on later steady frames. Once per game and leg: a page
         that asks again costs nothing."""
+        board = {int(space): list(stack) for space, stack in track.items() if stack}
+        entries = None if actions is None else list(actions)
         with self._lock:
             if (game, leg) in self._learnt_legs:
                 return
-            if self._lesson is not None and (self._lesson.game, self._lesson.leg) == (game, leg):
+            lesson = self._lesson
+            # The same leg's start changed (a correction, an undo) is a new lesson: what the old one waited for,
+            # and why it was refused, is about a board that is no longer the game's. Judged afresh next frame.
+            if lesson is not None and (lesson.game, lesson.leg, lesson.track, _digest(lesson.actions)) == (
+                game, leg, board, _digest(entries)
+            ):
                 return
-            board = {int(space): list(stack) for space, stack in track.items() if stack}
-            self._lesson = Lesson(game, leg, board, start, None if actions is None else list(actions), dice=dice)
-            if not self._calibrated:
-                self.learnt = "not calibrated yet: waiting for a steady frame of the board the game confirmed"
+            self._lesson = Lesson(game, leg, board, start, entries, dice=dice)
+            self.learnt = self._settled if self._calibrated else WAITING
 
     def forget(self, game: object) -> None:
         """The game has moved on from its leg's start: a lesson it left waiting no longer shows its board."""
         with self._lock:
             if self._lesson is not None and self._lesson.game == game:
                 self._lesson = None
+                # Why that lesson waited is no longer news: only what is still true of the calibration.
+                self.learnt = self._settled if self._calibrated else NEXT_LEG
 
     def _take_lesson(self, steady: SteadyFrame, source: FrameSource) -> None:
         """Calibrate from the steady frame (or a full-resolution still) if it shows the lesson's board."""
@@ -244,7 +256,7 @@ class CameraWatch:
             # In short: the camera box above it says the verdict in full (the host's line stays a line or two).
             why = ("the latest draw's camel is not moved yet" if "unmoved" in verdict
                    else "a draw is not entered yet" if "pending" in verdict else "the board differs from the game")
-            self.learnt = f"{waiting}{why}{again}"
+            self._refused(lesson, f"{waiting}{why}{again}")
             return
         # A lesson is worth a full-resolution still where the camera can take one (picamera2).
         picture, location = steady.frame, steady.location
@@ -258,7 +270,7 @@ class CameraWatch:
                 location=location, camel_size=self.calibration.camel_size if self.calibration else None,
             )
         except (CalibrationError, BoardNotFound) as error:
-            self.learnt = f"{waiting}{error}{again}"
+            self._refused(lesson, f"{waiting}{error}{again}")
             return
         with self._lock:
             self._learnt_legs.add((lesson.game, lesson.leg))
@@ -267,12 +279,18 @@ class CameraWatch:
         self.profiles, self.board_bgr = dict(calibration.profiles), calibration.board_bgr
         self.calibration = calibration
         self._calibrated = True
-        self.learnt = "calibrated from a board the game confirmed"
+        self.learnt = self._settled = "calibrated from a board the game confirmed"
         if self.learnt_path is not None:
             try:
                 save_learnt(calibration, self.learnt_path)
             except OSError as error:
                 self.learnt += f" (not saved: {error.strerror})"
+
+    def _refused(self, lesson: Lesson, why: str) -> None:
+        """Say why ``lesson`` waits, unless the game has replaced or dropped it meanwhile (its reason is stale)."""
+        with self._lock:
+            if self._lesson is lesson:
+                self.learnt = why
 
     def _near(self, frame: Any) -> BoardLocation | None:
         """Where to look for the markers first: where the previous frame had them, else where the calibration
