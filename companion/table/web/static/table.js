@@ -111,7 +111,10 @@
 
   function renderTicker() {
     document.getElementById("ticker").replaceChildren(...state.ticker.slice(-3).reverse().map((action, index) =>
-      el("li", { class: `${index ? "muted" : ""}${action.corrected_from ? " corrected" : ""}`.trim() }, tickerText(action))));
+      el("li", { class: `${index ? "muted" : ""}${action.corrected_from ? " corrected" : ""}`.trim() },
+        // A corrected entry: what it was entered as goes whole to a line of its own when the line is full.
+        action.corrected_from ? [actionText(action), " ", el("span", { class: "correction" },
+          t("ticker_corrected", { was: entryDieText(action.corrected_from) }))] : tickerText(action))));
   }
 
   async function loadOdds() {
