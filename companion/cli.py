@@ -261,7 +261,7 @@ def _make_camera(settings: Settings) -> CameraWatch | None:
 def _serve(args: argparse.Namespace) -> int:
     from companion.table.config import SettingsError, load_settings
     from companion.table.web import create_app
-    from companion.table.web.net import table_address
+    from companion.table.web.net import loopback, table_address
     from companion.table.web.server import listening_socket, serve
     from firmware_py.config import ConfigError
     from firmware_py.hardware import FactoryError
@@ -275,20 +275,29 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     hotspot = (settings.hotspot_ssid, settings.hotspot_password) if settings.hotspot_ssid else None
     camera = _make_camera(settings)
-    app = create_app(settings.data, pyramid, settings.public_url, settings.language, hotspot=hotspot, camera=camera)
+    app = create_app(settings.data, pyramid, settings.public_url, settings.language, hotspot=hotspot, camera=camera,
+                     bind_host=settings.host)
     try:
         # An event loop holds every connection (live pages cost no thread): see companion/table/web/server.py.
         sock = listening_socket(settings.host, settings.port)
     except OSError as error:
         print(f"camelup serve: cannot listen on {settings.host}:{settings.port} ({error.strerror})", file=sys.stderr)
         return 2
-    address = settings.public_url or f"http://{table_address() or 'localhost'}:{settings.port}"
+    local_only = not settings.public_url and loopback(settings.host)
+    # Bound to a loopback address, the table's address would not answer: say the one that does.
+    here = f"[{settings.host}]" if ":" in settings.host else settings.host
+    address = settings.public_url or (f"http://{here}:{settings.port}" if local_only
+                                      else f"http://{table_address() or 'localhost'}:{settings.port}")
     print(f"Camel Up companion on {address}  (pyramid: {pyramid_name}; games in {settings.data}/)", flush=True)
+    if local_only:
+        print(f"Listening on {settings.host} only: phones cannot join. To let them, set host = \"0.0.0.0\" in the "
+              "configuration (or --host 0.0.0.0).", flush=True)
     problem = app.extensions["camelup"].store.problem
     if problem:  # loud: on the journal, on /healthz and on every page; actions are refused with 503
         print(f"camelup serve: WARNING: games cannot be saved ({problem}); every action will be refused until "
               "this is fixed", flush=True)
-    print(f"Open {address}/ on the host's phone or tablet to start a game. Ctrl-C stops.", flush=True)
+    where = "in a browser on this computer" if local_only else "on the host's phone or tablet"
+    print(f"Open {address}/ {where} to start a game. Ctrl-C stops.", flush=True)
     with contextlib.suppress(KeyboardInterrupt):
         serve(app, sock)
     return 0
@@ -303,7 +312,7 @@ def _doctor(args: argparse.Namespace) -> int:
     except SettingsError as error:
         print(f"FAIL  configuration: {error}")
         return 1
-    text, status = report([configuration, *run_checks(settings, args.simulate)])
+    text, status = report([configuration, *run_checks(settings, args.simulate, config=args.config)])
     print(text)
     return status
 

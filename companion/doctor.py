@@ -319,8 +319,20 @@ def _service(machine: Machine) -> list[Check]:
     return checks
 
 
-def _camera(settings: Settings, machine: Machine) -> Check:
-    """A frame from the configured camera: its size and exposure."""
+def _camera_source_fix(settings: Settings, config: str | None) -> str:
+    """Where to put the camera right: the source it could not open, and the file that names it."""
+    where = f"in {config}" if config else "in the configuration file (none is in use: give one with --config FILE)"
+    if settings.camera == "files":
+        what = (f"put a colour photo of the board (or a folder of them) at {settings.camera_source}, or name one "
+                if settings.camera_source else "name an image file or a folder of them ")
+    else:
+        what = f"check that the {settings.camera} camera is connected, or name another "
+    return (f"{what}as source under [camera] {where}; or set mode = \"none\" there to play without it "
+            "(the companion runs without a camera: play is by hand)")
+
+
+def _camera(settings: Settings, machine: Machine, config: str | None = None) -> Check:
+    """A frame from the configured camera: its size and exposure, and that it has colour."""
     if settings.camera == "none":
         return Check("camera", True, "not configured: the board is not read (manual play)", needed=False)
     from vision.calibrate import CalibrationError, load_calibration
@@ -340,14 +352,24 @@ def _camera(settings: Settings, machine: Machine) -> Check:
     if settings.camera in ("picamera2", "webcam") and machine.service_active():
         return Check("camera", True, f"in use by the running {SERVICE_USER} service: the table screen shows what it "
                      "sees (to test it here: sudo systemctl stop camelup first)" + calibrated)
+    from vision.image_file import COLOURLESS, colourless
+
     try:
         source = open_source(settings.camera, settings.camera_source)
         try:
             info = source.info()
+            frame = source.read()
         finally:
             source.close()
     except Exception as error:  # CameraError says what to check; anything else still must not crash doctor
-        return Check("camera", False, str(error), "the companion still runs without it: play is manual", needed=False)
+        return Check("camera", False, str(error), _camera_source_fix(settings, config), needed=False)
+    if colourless(frame):
+        # The companion would open it and then read nothing: the camels differ only in colour.
+        fix = ("use a colour camera, or set the camera to colour (not its monochrome / greyscale / night mode)"
+               if settings.camera != "files" else f"give colour photos as source under [camera] in "
+               f"{config or 'the configuration file'} (a colour camera, not a greyscale copy)")
+        return Check("camera", False, f"{settings.camera}: a {info.width}×{info.height} frame, but {COLOURLESS}",
+                     fix, needed=False)
     return Check(
         "camera", True, f"{settings.camera}: a {info.width}×{info.height} frame, exposure {info.exposure}{calibrated}"
     )
@@ -361,6 +383,9 @@ def _camera_placement(settings: Settings) -> Check:
     from companion.table.placement_view import placement_words
 
     ok, detail = placement_words(settings)
+    if detail.startswith("no frame to check"):  # the camera's own line says what to do
+        return Check("camera placement", False, detail, "put the camera right first (the camera line above)",
+                     needed=False)
     fix = ("open the placement assistant (/camera/placement) from the host's page, the Camera box's \"Place the "
            "camera\" link, to see it live while you move the camera")
     return Check("camera placement", ok, detail, "" if ok else fix, needed=False)
@@ -444,8 +469,13 @@ def _address(settings: Settings) -> Check:
     return Check("address for phones", True, f"http://{address}:{settings.port}/")
 
 
-def run_checks(settings: Settings, simulate: bool, machine: Machine | None = None) -> list[Check]:
+def run_checks(
+    settings: Settings, simulate: bool, machine: Machine | None = None, config: str | None = None
+) -> list[Check]:
+    """``config``: the configuration file as given (None: the service's when it is installed), named in fixes."""
     machine = machine or Machine()
+    if config is None and machine.service_config.exists():
+        config = str(machine.service_config)
     checks: list[Check] = [_python(), *_packages()]
     libraries = _camera_libraries(settings, machine)  # when they fail, opening the camera would say it again
     steps: list[Callable[[], Check | list[Check]]] = [
@@ -454,7 +484,7 @@ def run_checks(settings: Settings, simulate: bool, machine: Machine | None = Non
         lambda: _gpio(settings, simulate, machine),
         lambda: libraries,
         lambda: _dma_heap(settings, machine),
-        lambda: _camera(settings, machine) if all(check.ok for check in libraries) else [],
+        lambda: _camera(settings, machine, config) if all(check.ok for check in libraries) else [],
         lambda: _camera_placement(settings) if all(check.ok for check in libraries) else [],
         lambda: _data(settings, machine),
         lambda: _port(settings),
@@ -474,5 +504,19 @@ def report(checks: list[Check]) -> tuple[str, int]:
         if not check.ok and check.fix:
             lines.append(f"      fix: {check.fix}")
     broken = [check for check in checks if not check.ok and check.needed]
-    lines.append("Everything needed works." if not broken else f"{len(broken)} needed check(s) failed.")
+    warned = [check.name for check in checks if not check.ok and not check.needed]
+    if broken:
+        lines.append(f"{len(broken)} needed check(s) failed.")
+    elif warned:
+        # Honest: play needs none of these, but they do not work.
+        lines.append(f"Everything needed to play works; {_names(warned)} {'does' if len(warned) == 1 else 'do'} not "
+                     "(see WARN above).")
+    else:
+        lines.append("Everything needed works.")
     return "\n".join(lines), 1 if broken else 0
+
+
+def _names(names: list[str]) -> str:
+    """``["camera", "camera placement"]`` → "the camera and the camera placement"."""
+    named = [f"the {name}" for name in names]
+    return named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"

@@ -47,9 +47,14 @@ def test_the_host_takes_the_camera_s_word_and_the_lobby_reads_the_setup(tmp_path
         expect(camera).to_contain_text("purple should be on 6 on top of blue; the camera sees it on 7 on top of blue")
         expect(camera).to_contain_text(said("Most likely: Bob's draw was entered as blue 2; the board shows blue 3"))
         steady(port, game_id, token)  # the camera's steady reading, whichever board the server corrects from
+        # Asked first, as undo is.
+        asked: list[str] = []
+        host.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
         camera.locator("#camera-correct").click()
         expect(host.locator(".toast").last).to_have_text(
             said("Corrected: Bob's draw is now blue 3; it was entered as blue 2"))
+        assert asked == [said("Correct Bob's draw from blue 2 to blue 3, as the camera sees it? "
+                              "Everyone will be told.")]
         # Judged again on a still picture taken after the correction (three frames a second apart, then a poll).
         expect(camera).to_contain_text("The camera agrees with the board", timeout=15000)
         expect(camera.locator("#camera-correct")).to_have_count(0)
@@ -266,7 +271,15 @@ def test_every_page_says_the_verdict_not_the_blind_reading(server, browser):
     camera.report = {**DIFFERS, "verdict": {**DIFFERS["verdict"], "margin": 2.9}}
     pages["host"].wait_for_timeout(2500)  # one poll of the camera
     expect(pages["host"].locator("#camera-correct")).to_be_focused()
+    # Asked first, as undo is: declined, nothing is sent.
+    asked: list[str] = []
+    pages["host"].once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    pages["host"].locator("#camera-correct").click()
+    pages["host"].wait_for_timeout(300)
+    assert asked == [said("Correct Bob's draw from blue 2 to blue 3, as the camera sees it? Everyone will be told.")]
+    assert camera.posts == []
     # The server refuses (the board changed since): its words, and nothing else happens.
+    pages["host"].once("dialog", lambda dialog: dialog.accept())
     pages["host"].locator("#camera-correct").click()
     expect(pages["host"].locator(".toast")).to_have_text(REFUSED["error"])
     assert camera.posts == [None]  # no body, as the server expects
@@ -314,7 +327,10 @@ def test_the_verdict_in_french(server, browser):
         expect(box.locator("#camera-correct")).to_have_count(1 if name == "host" else 0)
     expect(pages["host"].locator("#camera-correct")).to_have_text("La caméra a raison : corriger le tirage")
     shoot_and_check(pages, "differs-fr", "fr")
-    # A refusal this language has no words for: the server's own words rather than a bare "refused".
+    # A refusal this language has no words for: the server's own words rather than a bare "refused". Asked
+    # first, in French.
+    asked: list[str] = []
+    pages["host"].on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     pages["host"].locator("#camera-correct").click()
     expect(pages["host"].locator(".toast")).to_have_text(REFUSED["error"])
     expect(pages["host"].locator(".toast")).to_have_attribute("lang", "en")
@@ -326,6 +342,8 @@ def test_the_verdict_in_french(server, browser):
     expect(pages["host"].locator(".toast")).to_have_text(
         said("Corrigé : le tirage de Bob est maintenant bleu 3 ; il avait été saisi bleu 2"))
     expect(pages["host"].locator(".toast")).not_to_have_attribute("lang", "en")
+    assert asked == 2 * [said("Corriger le tirage de Bob de bleu 2 en bleu 3, comme la caméra le voit ? "
+                              "Chacun en sera informé.")]
 
     camera.report = {**CANNOT_TELL, **FR_BLIND}
     expect(pages["table"].locator("#camera")).to_contain_text(

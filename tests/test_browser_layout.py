@@ -252,3 +252,35 @@ def test_phone_and_host_keep_their_controls_in_sight_at_phone_size(server, brows
                 expect(details.locator(".camera-differences li")).to_have_count(3)
             page.context.close()
     assert errors == []
+
+
+def test_a_corrected_draw_in_the_ticker_is_read_whole_on_the_table_screen(server, browser):
+    """The ticker's latest line says what a corrected draw was entered as ("Bob drew blue 3 · corrected from
+    yellow 1"): the correction is read whole, not cut off by an ellipsis, and the screen still fits."""
+    import json
+    import re
+
+    game = busy_game(server, "2018", 8, "mid-leg")
+    was = {"die": "yellow", "value": 1, "crazy": None}
+
+    def corrected(route) -> None:
+        state = json.loads(route.fetch().text())
+        line = next(entry for entry in reversed(state["ticker"]) if entry["type"] == "pyramid")
+        line["corrected_from"] = was  # as the server sends an entry the host corrected
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(state))
+
+    errors: list[str] = []
+    for width, height, smallest in TVS:
+        page = new_page(browser, errors, f"table {width}x{height}", viewport={"width": width, "height": height})
+        CameraStub(CAMERA["waiting"]).attach(page)
+        page.route(re.compile(r"/api/games/\w+/events"), lambda route: route.abort())  # the state comes from below
+        page.route(re.compile(r"/api/games/\w+/state$"), corrected)
+        load(page, server.table_url(game))
+        settled(page, 8, "waiting")
+        line = page.locator("#ticker li.corrected").first
+        expect(line).to_contain_text("corrected from yellow 1", timeout=10000)
+        cut = line.evaluate("(li) => [li, ...li.children].some((node) => node.scrollWidth > node.clientWidth + 1)")
+        assert not cut, f"{width}x{height}: the correction is cut off: {line.inner_text()!r}"
+        check_table(page, f"corrected ticker, {width}x{height}", 8, "waiting", smallest)
+        page.context.close()
+    assert errors == [], errors

@@ -6,7 +6,7 @@ import time
 import cv2
 import pytest
 
-from companion.table.camera_watch import CameraWatch, camera_report, wait_for
+from companion.table.camera_watch import NEXT_LEG, CameraWatch, camera_report, wait_for
 from companion.table.service import SimulatedPyramid
 from companion.table.web import create_app
 from vision.board import load_template
@@ -344,7 +344,8 @@ def test_the_camera_report_says_whether_it_learnt_and_a_leg_that_moved_on_drops_
     assert client.post(f"/api/games/{game['game_id']}/actions", json=draw, headers=host).status_code == 200
     client.get(url, headers=host)
     watch.step(ImageFiles(path))  # the board of the game's start, still on the table: no longer the game's
-    assert watch.learnt == waiting and watch.profiles == profiles()
+    # No lesson waits any more: the note says what is still true, not what the dropped lesson waited for.
+    assert watch.learnt == NEXT_LEG and watch.profiles == profiles()
 
 
 def test_the_host_corrects_the_die_the_verdict_names(tmp_path):
@@ -684,3 +685,79 @@ def test_a_camera_moved_off_its_markers_is_not_told_to_calibrate_again(tmp_path)
     assert status.state == "board not found"
     assert "has the camera moved?" in status.message and "calibrate" not in status.message, status.message
     assert status.message.endswith(MOVED_ADVICE)
+
+
+def test_a_greyscale_camera_is_a_camera_to_set_right_not_a_board_to_judge(tmp_path):
+    template, path = scene_file(tmp_path)
+    grey = tmp_path / "grey.png"
+    cv2.imwrite(str(grey), cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2GRAY))
+    watch = CameraWatch(lambda: ImageFiles(grey), template, profiles(), agree=2)
+    source = ImageFiles(grey)
+    for _ in range(3):
+        status = watch.step(source)
+    assert status.state == "no colour" and "greyscale" in status.message and status.track is None
+    app = create_app(tmp_path / "data", SimulatedPyramid(random.Random(1)), "http://t", testing=True, camera=watch)
+    client = app.test_client()
+    setup = {"track": {str(space): stack for space, stack in TRACK.items()}}
+    game = client.post("/api/games", json={"edition": "2018", "players": ["A", "B"], "dice": "manual",
+                                           "setup": setup}).get_json()
+    for _ in range(3):
+        watch.step(source)
+    report = client.get(f"/api/games/{game['game_id']}/camera",
+                        headers={"Authorization": f"Bearer {game['table_token']}"}).get_json()
+    # No verdict ("cannot tell: spaces ... not clear enough") on a picture that cannot show the camels.
+    assert report["state"] == "no colour" and "verdict" not in report and "differences" not in report
+    # The placement assistant does not call it well placed either: the colour comes first in what to change.
+    found = client.get(f"/camera/placement?frame=json&game={game['game_id']}&token={game['host_token']}")
+    placement = found.get_json()
+    assert placement["ok"] is False and placement["change_keys"][0] == "placement.no_colour", placement
+    assert placement["changes"][0].startswith("the picture has no colour")
+
+
+def test_the_report_s_message_says_the_verdict_not_the_blind_reading():
+    from companion.table.camera_watch import CameraStatus
+
+    # The blind reading differs from the game (a camel moved before its roll was typed in): the verdict says
+    # "pending", and the report's message must not say the board differs.
+    seen = CameraStatus("reading", track={**{k: v for k, v in TRACK.items() if k != 5}, 7: ["red", "yellow"]})
+    game = {space: tuple(stack) for space, stack in TRACK.items()}
+    assert camera_report(seen, game)["message"] == "the board differs from the game"
+    for answer, en, fr in (
+        ("matches", "the board matches the game", "le plateau correspond à la partie"),
+        ("pending: a draw not entered yet: yellow 2", "no difference: a draw not entered yet: yellow 2",
+         "pas de différence : un tirage reste à déplacer ou à saisir"),
+        ("cannot tell (space 10 not clear enough)",
+         "the camera cannot tell whether the board matches the game (space 10 not clear enough)",
+         "la caméra ne peut pas dire si le plateau correspond à la partie"),
+        ("differs: most likely Bob's pyramid ticket: blue 2 → blue 3", "the board differs from the game",
+         "le plateau diffère de la partie"),
+    ):
+        verdict = {"answer": answer, "matches": True if answer == "matches" else None}
+        report = camera_report(seen, game, "en", verdict)
+        assert report["message"] == en and report["verdict"] == verdict
+        assert camera_report(seen, game, "fr", verdict)["message"] == fr
+
+
+def test_a_lesson_whose_leg_start_was_corrected_is_judged_afresh_and_its_old_reason_goes(tmp_path):
+    # Leg 2 starts after the leg's last die, entered as red 2 by mistake; the board shows red 1 (red on 8). The
+    # lesson waits ("the board differs"); the host corrects the draw: the same leg's start, now right. The old
+    # reason must not stay under a camera that agrees, and the camera learns from the corrected board.
+    from companion.rules import EDITION_2018, new_game
+
+    template = load_template("2018")
+    warm = SceneVariation(white_balance=(0.8, 1.0, 1.2), hand_chance=0.0, noise_sigma=(0.0, 2.0))
+    moved = {**{space: stack for space, stack in TRACK.items() if space != 7}, 8: ["red"]}
+    wrong = {**{space: stack for space, stack in TRACK.items() if space != 7}, 9: ["red"]}
+    after, _ = render_scene(template, moved, 3, warm, PAINTED)
+    start = new_game(EDITION_2018, ["A", "B"], TRACK)
+    watch = CameraWatch(lambda: None, template, profiles(), agree=2)
+    watch.learn("g", 2, wrong, start, [{"player": "A", "type": "pyramid", "die": "red", "value": 2}])
+    source = Frames(*[after] * 6)
+    watch.step(source)
+    watch.step(source)
+    assert watch.learnt.startswith("not calibrated yet: the board differs"), watch.learnt
+    watch.learn("g", 2, moved, start, [{"player": "A", "type": "pyramid", "die": "red", "value": 1}])
+    assert "differs" not in watch.learnt
+    watch.step(source)
+    assert watch.learnt == "calibrated from a board the game confirmed", watch.learnt
+    assert watch.profiles != profiles()

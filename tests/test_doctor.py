@@ -189,3 +189,43 @@ def test_the_camera_line_names_the_board_it_reads_and_the_setting_for_the_other_
     pi.service_active = lambda: True
     checks, _ = doctor(pi, camera="picamera2", pyramid="none")
     assert 'reads the 2018 board (for 2014 games: board = "2014" under [camera])' in checks["camera"].detail
+
+
+def _files_doctor(machine, tmp_path, source: str):
+    config = tmp_path / "table.toml"
+    config.write_text(f'[camera]\nmode = "files"\nsource = "{source}"\n')
+    settings = dataclasses.replace(load_settings(str(config)), pyramid="none", data=machine.service_data)
+    checks = [c for c in run_checks(settings, False, machine, config=str(config))
+              if c.name not in ("port", "address for phones", "service")]
+    return config, {check.name: check for check in checks}, report(checks)
+
+
+def test_a_missing_camera_source_names_the_file_and_the_setting_and_the_summary_says_so(pi, tmp_path):
+    missing = tmp_path / "missing.png"
+    config, checks, (text, status) = _files_doctor(pi, tmp_path, str(missing))
+    camera = checks["camera"]
+    assert not camera.ok and not camera.needed
+    assert str(missing) in camera.fix and "source under [camera]" in camera.fix and str(config) in camera.fix
+    assert "put the camera right first" in checks["camera placement"].fix
+    # Play still works (exit 0), but the summary does not claim everything does.
+    assert status == 0 and "Everything needed works" not in text
+    assert text.splitlines()[-1] == ("Everything needed to play works; the camera and the camera placement do not "
+                                     "(see WARN above).")
+
+
+def test_a_greyscale_camera_is_a_warning_with_the_fix(pi, tmp_path):
+    import cv2
+
+    from vision.board import load_template
+    from vision.synth import render_scene
+
+    image, _ = render_scene(load_template("2018"), {1: ["red"], 3: ["blue"]}, 1)
+    grey = tmp_path / "grey.png"
+    cv2.imwrite(str(grey), cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    _, checks, (text, status) = _files_doctor(pi, tmp_path, str(grey))
+    camera = checks["camera"]
+    assert not camera.ok and "no colour (greyscale)" in camera.detail and "colour" in camera.fix
+    assert status == 0 and text.splitlines()[-1].startswith("Everything needed to play works; the camera ")
+    colour = tmp_path / "colour.png"
+    cv2.imwrite(str(colour), image)
+    assert _files_doctor(pi, tmp_path, str(colour))[1]["camera"].ok

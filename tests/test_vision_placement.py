@@ -147,3 +147,18 @@ def test_the_smallest_camel_is_named_with_its_space_and_the_farthest_space_is_th
     # nearer the camera than the farthest space.
     assert distance[report.camel_px["space"]] < distance[report.camel_px["farthest_space"]]
     assert report.camel_px["smallest"] <= report.camel_px["on_farthest"]
+
+
+def test_a_marker_covered_with_the_spaces_beside_it_is_not_blamed_on_the_pyramid(table):
+    # The left of the picture blanked (a box, a cloth, a cropped view): marker 0, far behind the board's middle
+    # from this camera, is covered along with the spaces beside it. No pyramid or palm tree is there.
+    image, _ = render_scene(table, {5: ["red"], 6: ["blue"]}, 5, "clean")
+    seen = assess_placement(table.template, image)
+    left = np.concatenate([np.array(seen.markers[m]["corners"]) for m in (0, 3)])
+    blanked = image.copy()
+    blanked[:, : int(left[:, 0].max()) + 60] = 60
+    report = assess_placement(table.template, blanked)
+    assert not report.markers[0]["found"] and report.markers[0]["why"] == "hidden"
+    (line,) = [line for line in report.advice if line.startswith("marker 0 (top left)")]
+    assert "pyramid" not in line and "palm tree" not in line, line
+    assert report.markers[0]["hidden_by"] == "other"

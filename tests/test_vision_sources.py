@@ -62,4 +62,5 @@ def test_doctor_reads_a_frame_and_reports_its_size(tmp_path, capsys):
     config.write_text('[camera]\nmode = "webcam"\nsource = "/dev/no-such-camera"\n')
     main(["doctor", "--simulate", "--config", str(config), "--data", str(tmp_path / "data")])
     out = capsys.readouterr().out
-    assert "WARN  camera: cannot open camera" in out and "play is manual" in out
+    assert "WARN  camera: cannot open camera" in out and "play is by hand" in out
+    assert f"as source under [camera] in {config}" in out  # where to put it right

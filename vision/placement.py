@@ -164,6 +164,19 @@ def _behind_middle(template: BoardTemplate, camera_at: np.ndarray, target: np.nd
     return False
 
 
+def _covered_beside(template: BoardTemplate, report: Placement, corner: np.ndarray) -> bool:
+    """Whether a space beside a marker's corner is hidden too: then whatever covers it (a hand, a box, the
+    picture blanked, or the pyramid) may cover the marker as well, and the pyramid or the palm tree is not named
+    as a guess (the sight line passing over the middle only says they could be in the way; a crown that hides
+    the far marker alone, above the track, still is)."""
+    centres = {space: np.array(template.space_centre(space)) for space in report.spaces}
+    if not centres:
+        return False
+    nearest = min(float(np.linalg.norm(centre - corner)) for centre in centres.values())
+    beside = [space for space, centre in centres.items() if float(np.linalg.norm(centre - corner)) <= nearest * 1.5]
+    return any(report.spaces[space]["visible"] < HIDDEN_BELOW for space in beside)
+
+
 def assess_placement(
     template: BoardTemplate, image: np.ndarray, camera_matrix: np.ndarray | None = None
 ) -> Placement:
@@ -240,7 +253,8 @@ def _advice(template: BoardTemplate, report: Placement, camera_at: np.ndarray | 
         elif facts["why"] == "edge":
             advice.append(f"{name} is too near the picture's edge: leave at least {guidance.MARGIN_PX} px around it "
                           "(turn the camera towards it or move it back)")
-        elif camera_at is not None and _behind_middle(template, camera_at, np.array([*corner, 0.0]), inset=0.0):
+        elif (camera_at is not None and _behind_middle(template, camera_at, np.array([*corner, 0.0]), inset=0.0)
+              and not _covered_beside(template, report, corner)):
             facts["hidden_by"], facts["towards"] = "middle", towards
             advice.append(f"{name} is hidden, probably by the pyramid or the palm tree in the middle of the board: "
                           f"raise the camera or move it towards space {towards}")

@@ -17,10 +17,18 @@ from typing import Any
 
 from vision.board import BoardTemplate
 from vision.calibrate import Calibration
+from vision.image_file import colourless
 from vision.locate import BoardLocation, BoardNotFound
 from vision.read import BOARD_BGR, ReadConfig, Reading, observe, read_with_scorer
 from vision.sources import CameraError, FrameSource
 from vision.stable import StableReadings, board_bounds
+
+NO_COLOUR = ("the picture is greyscale, and the camels differ only in colour: use a colour camera, or set this one "
+             "to colour (not monochrome or night mode)")
+"""The host's words for a greyscale camera (the pages say a short sentence of their own to everyone)."""
+
+WAITING = "not calibrated yet: waiting for a steady frame of the board the game confirmed"
+NEXT_LEG = "not calibrated yet: it learns from the next board the game confirms (a leg's start)"
 
 LESSON_RETRY_FRAMES = 5
 """A lesson refused on a steady board is tried again on the next steady board (once the picture has changed and
@@ -31,8 +39,8 @@ frames' time: not on every frame)."""
 @dataclass(frozen=True)
 class CameraStatus:
     state: str
-    """``"starting"``, ``"reading"`` (a stable reading exists), ``"unsettled"``, ``"board not found"`` or
-    ``"unavailable"``."""
+    """``"starting"``, ``"reading"`` (a stable reading exists), ``"unsettled"``, ``"board not found"``,
+    ``"no colour"`` (a greyscale picture: the camels differ only in colour) or ``"unavailable"``."""
     track: dict[int, list[str]] | None = None
     message: str = ""
     unseen: tuple[str, ...] = ()
@@ -106,6 +114,8 @@ class CameraWatch:
         """Whether and why the camera learnt this table's colours, in words ("" before any lesson; ``learnt_before``:
         the colours are those it learnt at an earlier start, from ``learnt_path``)."""
         self._calibrated = learnt_before
+        self._settled = self.learnt
+        """What stays true of the calibration while no lesson waits (the note a lesson's "not yet" is added to)."""
         self._learnt_legs: set[tuple[object, int]] = set()
         self._lesson: Lesson | None = None
         self._lock = threading.Lock()
@@ -184,21 +194,28 @@ class CameraWatch:
         "matches", or at least is not contradicted, and the calibration finds each camel where the board says).
         Until then the lesson waits, and is tried again on later steady frames. Once per game and leg: a page
         that asks again costs nothing."""
+        board = {int(space): list(stack) for space, stack in track.items() if stack}
+        entries = None if actions is None else list(actions)
         with self._lock:
             if (game, leg) in self._learnt_legs:
                 return
-            if self._lesson is not None and (self._lesson.game, self._lesson.leg) == (game, leg):
+            lesson = self._lesson
+            # The same leg's start changed (a correction, an undo) is a new lesson: what the old one waited for,
+            # and why it was refused, is about a board that is no longer the game's. Judged afresh next frame.
+            if lesson is not None and (lesson.game, lesson.leg, lesson.track, _digest(lesson.actions)) == (
+                game, leg, board, _digest(entries)
+            ):
                 return
-            board = {int(space): list(stack) for space, stack in track.items() if stack}
-            self._lesson = Lesson(game, leg, board, start, None if actions is None else list(actions), dice=dice)
-            if not self._calibrated:
-                self.learnt = "not calibrated yet: waiting for a steady frame of the board the game confirmed"
+            self._lesson = Lesson(game, leg, board, start, entries, dice=dice)
+            self.learnt = self._settled if self._calibrated else WAITING
 
     def forget(self, game: object) -> None:
         """The game has moved on from its leg's start: a lesson it left waiting no longer shows its board."""
         with self._lock:
             if self._lesson is not None and self._lesson.game == game:
                 self._lesson = None
+                # Why that lesson waited is no longer news: only what is still true of the calibration.
+                self.learnt = self._settled if self._calibrated else NEXT_LEG
 
     def _take_lesson(self, steady: SteadyFrame, source: FrameSource) -> None:
         """Calibrate from the steady frame (or a full-resolution still) if it shows the lesson's board."""
@@ -239,7 +256,7 @@ class CameraWatch:
             # In short: the camera box above it says the verdict in full (the host's line stays a line or two).
             why = ("the latest draw's camel is not moved yet" if "unmoved" in verdict
                    else "a draw is not entered yet" if "pending" in verdict else "the board differs from the game")
-            self.learnt = f"{waiting}{why}{again}"
+            self._refused(lesson, f"{waiting}{why}{again}")
             return
         # A lesson is worth a full-resolution still where the camera can take one (picamera2).
         picture, location = steady.frame, steady.location
@@ -253,7 +270,7 @@ class CameraWatch:
                 location=location, camel_size=self.calibration.camel_size if self.calibration else None,
             )
         except (CalibrationError, BoardNotFound) as error:
-            self.learnt = f"{waiting}{error}{again}"
+            self._refused(lesson, f"{waiting}{error}{again}")
             return
         with self._lock:
             self._learnt_legs.add((lesson.game, lesson.leg))
@@ -262,12 +279,18 @@ class CameraWatch:
         self.profiles, self.board_bgr = dict(calibration.profiles), calibration.board_bgr
         self.calibration = calibration
         self._calibrated = True
-        self.learnt = "calibrated from a board the game confirmed"
+        self.learnt = self._settled = "calibrated from a board the game confirmed"
         if self.learnt_path is not None:
             try:
                 save_learnt(calibration, self.learnt_path)
             except OSError as error:
                 self.learnt += f" (not saved: {error.strerror})"
+
+    def _refused(self, lesson: Lesson, why: str) -> None:
+        """Say why ``lesson`` waits, unless the game has replaced or dropped it meanwhile (its reason is stale)."""
+        with self._lock:
+            if self._lesson is lesson:
+                self.learnt = why
 
     def _near(self, frame: Any) -> BoardLocation | None:
         """Where to look for the markers first: where the previous frame had them, else where the calibration
@@ -289,6 +312,12 @@ class CameraWatch:
         self._frames += 1
         try:
             frame = self.latest_frame = source.read()
+            if colourless(frame):
+                # Every camel would look like the board: not a board to judge, but a camera to set right.
+                self._steady = None
+                self._stable.feed(None)
+                self.status = CameraStatus("no colour", message=NO_COLOUR)
+                return self.status
             config = ReadConfig()
             camels = tuple(self.profiles)
             # The camera stands still: the markers are looked for where they were in the previous frame.
@@ -373,10 +402,12 @@ LEARNT_NAME = "camera-calibration.json"
 
 
 def camera_report(
-    status: CameraStatus, game_track: dict[int, tuple[str, ...]], language: str = "en"
+    status: CameraStatus, game_track: dict[int, tuple[str, ...]], language: str = "en",
+    verdict: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The camera's news for the pages: its state, and how the board it sees differs from the game (in
-    ``language``, ``"en"`` or ``"fr"``)."""
+    ``language``, ``"en"`` or ``"fr"``). With the game's ``verdict`` (:meth:`CameraWatch.verdict`), the message
+    says the verdict: the blind reading's differences are not the camera's word on the game."""
     from companion.table.board_check import differences, phrase
 
     report = status.as_json()
@@ -384,7 +415,33 @@ def camera_report(
         found = differences({space: list(stack) for space, stack in game_track.items()}, status.track, language)
         report["differences"] = found
         report["message"] = phrase("differ" if found else "matches", language)
+    if verdict is not None:
+        report["message"] = verdict_message(str(verdict.get("answer", "")), language)
+        report["verdict"] = verdict
     return report
+
+
+VERDICT_WORDS = {
+    "en": {"matches": "the board matches the game", "differs": "the board differs from the game",
+           "cannot tell": "the camera cannot tell whether the board matches the game{why}",
+           "pending": "no difference: {why}"},
+    "fr": {"matches": "le plateau correspond à la partie", "differs": "le plateau diffère de la partie",
+           "cannot tell": "la caméra ne peut pas dire si le plateau correspond à la partie",
+           "pending": "pas de différence : un tirage reste à déplacer ou à saisir"},
+}
+"""The report's message for each kind of verdict (the verdict's ``answer`` is in English words for machines)."""
+
+
+def verdict_message(answer: str, language: str = "en") -> str:
+    """A verdict's ``answer`` as the report's message, in ``language``: "matches", "differs: …",
+    "cannot tell (…)", "pending: …"."""
+    words = VERDICT_WORDS.get(language, VERDICT_WORDS["en"])
+    for kind in ("matches", "differs", "cannot tell", "pending"):
+        if answer.startswith(kind):
+            rest = answer[len(kind):].strip(" :")
+            why = f" ({rest.strip('()')})" if kind == "cannot tell" and rest else rest
+            return words[kind].format(why=why or "")
+    return answer
 
 
 def wait_for(watch: CameraWatch, states: set[str], timeout: float = 10.0) -> CameraStatus:

@@ -27,7 +27,13 @@ def placement_response(watch: Any, kind: str | None, page: Callable[..., str], l
 
     report = _assessed(watch.template, frame)
     if kind == "json":
-        return jsonify({"state": "ok" if report["ok"] else "advice", **report, **changes(report, language)})
+        found = changes(report, language)
+        from vision.image_file import colourless
+
+        if colourless(frame):  # well placed or not, a greyscale camera reads no camel: that first
+            found = _colour_first(found, language)
+            report = {**report, "ok": False, "colourless": True}
+        return jsonify({"state": "ok" if report["ok"] else "advice", **report, **found})
     ok, data = cv2.imencode(".jpg", draw_findings(frame, report), [cv2.IMWRITE_JPEG_QUALITY, 80])
     if not ok:
         return Response("the frame could not be encoded", status=500, mimetype="text/plain")
@@ -77,6 +83,16 @@ def changes(report: dict[str, Any], language: str) -> dict[str, Any]:
                 shown[name] = ", ".join(str(space) for space in shown[name])
         words.append(say(language, key, **shown))
     return {"changes": words, "changes_language": language, "change_keys": [key for key, _ in items]}
+
+
+def _colour_first(found: dict[str, Any], language: str) -> dict[str, Any]:
+    """What to change, with the camera's missing colour first (in the language the rest is said in)."""
+    from companion.table.web.i18n import say
+
+    keys = found["change_keys"]
+    said = say(found["changes_language"] if keys is None else language, "placement.no_colour")
+    return {**found, "changes": [said, *found["changes"]],
+            "change_keys": None if keys is None else ["placement.no_colour", *keys]}
 
 
 GREEN, RED, WHITE, DARK = (60, 200, 60), (40, 40, 230), (255, 255, 255), (20, 20, 20)

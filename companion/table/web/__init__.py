@@ -25,12 +25,15 @@ def create_app(
     hotspot: tuple[str, str] | None = None,
     camera: CameraWatch | None = None,
     games_per_minute: int | None = None,
+    bind_host: str | None = None,
 ) -> Flask:
-    """The companion as a WSGI app. Games live in ``data_dir/games.sqlite3``."""
+    """The companion as a WSGI app. Games live in ``data_dir/games.sqlite3``. ``bind_host``: the address the
+    server listens on (a loopback one: the links are this machine's, and the host's page says phones cannot
+    join)."""
     from companion.table.web import api as api_module
     from companion.table.web.i18n import catalogs
     from companion.table.web.limits import GAMES_PER_MINUTE, IMPORT_BODY_BYTES, SECURITY_HEADERS
-    from companion.table.web.net import base_url_for
+    from companion.table.web.net import base_url_for, loopback
     from companion.table.web.pages import pages
     from companion.table.web.picker import picker
     from companion.table.web.rematch import rematch
@@ -44,7 +47,8 @@ def create_app(
     app.config["LANGUAGE"] = language
     app.config["HOTSPOT"] = hotspot  # (network name, password) when the Pi is the table's Wi-Fi
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    service = GameService(store, pyramid, base_url=lambda: base_url_for(public_url, request))
+    app.config["LOCAL_ONLY"] = not public_url and loopback(bind_host)
+    service = GameService(store, pyramid, base_url=lambda: base_url_for(public_url, request, bind_host))
     app.extensions["camelup"] = service
     app.extensions["camera"] = camera  # None: no camera, play is by hand
     app.register_blueprint(api_module.api)

@@ -116,7 +116,10 @@ def log(game_id: str) -> Any:
 def credentials(game_id: str) -> Any:
     if caller(game_id).role != "host":
         raise ApiError(403, "only the host can see the seats' links")
-    return jsonify(service().credentials(game_id))
+    found = service().credentials(game_id)
+    if current_app.config.get("LOCAL_ONLY"):  # listening on a loopback address: no phone can open the links
+        found["local_only"] = True
+    return jsonify(found)
 
 
 @api.get("/api/games/<game_id>/table")
@@ -173,7 +176,8 @@ def camera(game_id: str) -> Any:
         watch.learn(game_id, state.leg, track, start, list(game.actions), game.row.dice)
     else:
         watch.forget(game_id)  # the leg has moved on: its start's board is no longer on the table
-    report = camera_report(watch.status, state.track.as_dict(), language)
+    status = watch.status  # one status for the whole report (the camera's thread moves on meanwhile)
+    report = camera_report(status, state.track.as_dict(), language)
     report["learnt"] = watch.learnt
     if not state.game_over:
         # The game's board verified against the latest steady frame, with the slips that could explain a
@@ -182,7 +186,8 @@ def camera(game_id: str) -> Any:
         if verdict is not None:
             # Which version of the game it was worked out for: a page showing a later one (an entry, a
             # correction, an undo since) does not show it.
-            report["verdict"] = {**verdict, "version": version}
+            report = {**camera_report(status, state.track.as_dict(), language, {**verdict, "version": version}),
+                      "learnt": report["learnt"]}
         elif report["state"] == "reading":
             # A still picture from before the game's latest change (a draw, a new game): it is not judged, and
             # its blind reading is no news either. The board is looked at again once it is still after it.

@@ -4,6 +4,7 @@ resolve ``.local`` names). Read from the interfaces, without sending anything an
 from __future__ import annotations
 
 import fcntl
+import ipaddress
 import socket
 import struct
 from typing import Any
@@ -34,14 +35,28 @@ def table_address() -> str | None:
     return next(iter(sorted(addresses.values())), None)
 
 
-def base_url_for(public_url: str | None, request: Any) -> str:
-    """``public_url`` if configured; else the request's own host when it is not localhost; else the table
-    address with the request's port."""
+def loopback(host: str | None) -> bool:
+    """Whether a listening address takes connections from this machine only (``127.0.0.1``, ``::1``,
+    ``localhost``): phones cannot reach a companion bound there."""
+    if not host:
+        return False
+    if host.strip("[]").lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def base_url_for(public_url: str | None, request: Any, bind_host: str | None = None) -> str:
+    """``public_url`` if configured; else the request's own host when it is not localhost, or when the companion
+    listens on a loopback address (``bind_host``: the table's address would be one phones cannot open either);
+    else the table address with the request's port."""
     if public_url:
         return public_url.rstrip("/")
     host = request.host  # "name:port"
     name, _, port = host.partition(":")
-    if name not in ("localhost", "127.0.0.1", "::1", "[::1]"):
+    if name not in ("localhost", "127.0.0.1", "::1", "[::1]") or loopback(bind_host):
         return f"{request.scheme}://{host}"
     address = table_address()
     if address is None:

@@ -457,6 +457,8 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
   let latest = null;  // the camera's latest report
   async function correct() {
     const asked = offered;
+    // Asked first, as undo is: the host's tap changes a draw everyone has seen.
+    if (asked && !confirm(t("confirm_camera_correct", { player: asked.was.player, was: entryDieText(asked.was), becomes: entryDieText(asked.becomes) }))) return;
     try {
       const result = await api("POST", `/api/games/${gameId}/camera/correct`, token);
       onState(result.state);
@@ -505,7 +507,7 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
     offered = kind === "differs" && verdict.correction ? verdict.correction : null;
     const open = box.querySelector(".camera-details[open]");  // a list someone unfolded stays unfolded
     // The placement assistant shows the room: its link carries the host's token, so only the host has it.
-    const placement = host ? el("a", { class: `button-link${["board not found", "unavailable"].includes(camera.state) ? " primary" : ""}`,
+    const placement = host ? el("a", { class: `button-link${["board not found", "no colour", "unavailable"].includes(camera.state) ? " primary" : ""}`,
       id: "placement-link", href: `/camera/placement?game=${encodeURIComponent(gameId)}&token=${encodeURIComponent(token)}` },
     t("placement_link")) : null;
     box.replaceChildren(...[

@@ -24,7 +24,8 @@
   async function showSeats() {
     const credentials = await api("GET", `/api/games/${gameId}/credentials`, token);
     document.getElementById("table-link").href = credentials.table_url;
-    document.getElementById("address").textContent = t("address", { url: credentials.table_url.split("/table/")[0] });
+    // Listening on this machine only (a loopback address): the links work here, never on a phone.
+    document.getElementById("address").textContent = t(credentials.local_only ? "address_local_only" : "address", { url: credentials.table_url.split("/table/")[0] });
     document.getElementById("seats").replaceChildren(...credentials.seats.map((seat) =>
       el("div", { class: "seat" },
         el("img", { class: "qr", alt: t("qr_for", { player: seat.player }), src: `/qr.svg?data=${encodeURIComponent(seat.join_url)}` }),

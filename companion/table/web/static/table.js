@@ -72,7 +72,7 @@
   function keepCameraRoom(slot) {
     const box = document.getElementById("camera");
     // No room kept where no verdict can come (a camera set up for the other edition, or one that failed).
-    if (box.hidden || ["other board", "unavailable"].includes(box.dataset.state)) return;
+    if (box.hidden || ["other board", "no colour", "unavailable"].includes(box.dataset.state)) return;
     const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
     const listed = ["roomy", "snug"].includes(panel.dataset.fit);
     const loudest = (listed ? 8.5 : 6) * rem;
@@ -111,7 +111,10 @@
 
   function renderTicker() {
     document.getElementById("ticker").replaceChildren(...state.ticker.slice(-3).reverse().map((action, index) =>
-      el("li", { class: `${index ? "muted" : ""}${action.corrected_from ? " corrected" : ""}`.trim() }, tickerText(action))));
+      el("li", { class: `${index ? "muted" : ""}${action.corrected_from ? " corrected" : ""}`.trim() },
+        // A corrected entry: what it was entered as goes whole to a line of its own when the line is full.
+        action.corrected_from ? [actionText(action), " ", el("span", { class: "correction" },
+          t("ticker_corrected", { was: entryDieText(action.corrected_from) }))] : tickerText(action))));
   }
 
   async function loadOdds() {
