@@ -165,9 +165,9 @@ class SilhouetteScorer(SilhouetteGeometry):
             ahead = np.array(self.template.space_centre(spaces[(spaces.index(space) + 1) % len(spaces)]))
             heading = (ahead - middle) / max(float(np.linalg.norm(ahead - middle)), 1e-9)
             # The table beside the board (or its border) where the window shows it: mostly what is there.
-            table = (np.median(corrected[beyond], axis=0).astype(np.float32), beyond) if np.count_nonzero(
+            table = (np.median(corrected[::4][beyond[::4]], axis=0).astype(np.float32), beyond) if np.count_nonzero(
                 beyond) >= TABLE_PIXELS else None
-            planes, boardlike, board_distance, clutter = camel_evidence(self.fit, corrected, board, known, table)
+            planes, boardlike, board_distance, surely = camel_evidence(self.fit, corrected, board, known, table)
             index = spaces.index(space)
             tone = np.median([rims[other] for other in (spaces[index - 2], space, spaces[(index + 2) % len(spaces)])
                               if other in rims], axis=0)
@@ -179,8 +179,8 @@ class SilhouetteScorer(SilhouetteGeometry):
                 board_distance.reshape(pixels.shape[:2]), others, middle, heading,
                 float(np.linalg.norm(camera_at[:2] - middle)), planes,
             )
-            if clutter is not planes:
-                self._windows[space].clutter = np.ascontiguousarray(clutter.T).reshape(*pixels.shape[:2], -1)
+            if surely is not None:
+                self._windows[space].clutter = (beyond.reshape(pixels.shape[:2]), np.ascontiguousarray(surely.T))
         for window in self._windows.values():
             self._table_colours(window, known)
         self.spaces = sorted(self._windows)
@@ -203,21 +203,21 @@ class SilhouetteScorer(SilhouetteGeometry):
         and the track's part of it has no more of that colour than a camel or two, that colour's pixels beyond the
         track tell nothing, neither for that camel nor against it. (A palm tree's fronds over the track spread
         their colour over both parts: they stay evidence, and clutter around a camel fitted onto them.)"""
-        on_track = self._on_track(window.origin, window.boardlike.shape)
-        beyond = ~on_track.ravel()
-        if np.count_nonzero(beyond) < TABLE_PIXELS:
-            return
-        surely = window.planes if window.clutter is None else window.clutter.reshape(-1, len(self.names)).T
-        strong = surely >= self.fit.strong_evidence
-        off = np.count_nonzero(strong[:, beyond], axis=1)
-        on = np.count_nonzero(strong[:, ~beyond], axis=1)
+        if window.clutter is None:
+            return  # too little of the window lies beyond the track
+        beyond2d, surely = window.clutter
+        beyond = beyond2d.ravel()
+        off = np.count_nonzero(surely, axis=0)
+        shares = [label for label in np.flatnonzero(off > self.fit.table_share * np.count_nonzero(beyond))
+                  if known[label] is not None]  # a colour not known yet is anything unlike the board
+        if not shares:
+            return  # mostly: no camel's colour covers the table
         camel = self._box_area(window, len(self._offsets) // 2, 0)
-        for label in np.flatnonzero((off > self.fit.table_share * np.count_nonzero(beyond)) & (on <= 2 * camel)):
-            if known[label] is not None:  # a colour not known yet is anything unlike the board
+        for label in shares:
+            if np.count_nonzero(window.planes[label, ~beyond] >= self.fit.strong_evidence) <= 2 * camel:
                 window.planes[label, beyond] = 0.0
-                window.evidence[..., label][~on_track] = 0.0
-                if window.clutter is not None:
-                    window.clutter[..., label][~on_track] = 0.0
+                window.evidence[..., label][beyond2d] = 0.0
+                surely[:, label] = False
 
     def lone(self, space: int) -> np.ndarray:
         """Each camel's score alone on ``space`` (nothing hiding it): offsets × levels × camels."""
@@ -309,9 +309,12 @@ class SilhouetteScorer(SilhouetteGeometry):
             window.reach = self._reach_corners(window)
         if window.strong_sums is None:
             # OpenCV's integral image and masked mean take up to four channels at a time, far faster than numpy.
-            around = window.evidence if window.clutter is None else window.clutter
-            window.strong = [(around[..., first : first + 4] >= self.fit.strong_evidence).view(np.uint8)
-                             for first in range(0, around.shape[2], 4)]
+            strong = window.evidence >= self.fit.strong_evidence
+            if window.clutter is not None:
+                beyond, surely = window.clutter
+                strong[beyond] |= surely
+            window.strong = [np.ascontiguousarray(strong[..., first : first + 4]).view(np.uint8)
+                             for first in range(0, strong.shape[2], 4)]
             window.strong_sums = [cv2.integral(part) for part in window.strong]
         inner, outer = window.reach[0, offset, level], window.reach[1, offset, level]
         x0, y0 = np.maximum(outer.min(axis=0) // 4, 0)

@@ -19,10 +19,11 @@ if TYPE_CHECKING:
 def camel_evidence(
     fit: FitConfig, corrected: np.ndarray, board: np.ndarray, known: list[np.ndarray | None],
     table: tuple[np.ndarray, np.ndarray] | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
     """Each camel's evidence (camels × pixels), the board-likeness and the distance from the board's colour
-    (pixels) of ``corrected`` (pixels × 3), and the evidence again as it is without the ``table`` (its colour,
-    and which pixels lie beyond the track) for a rival: what a camel's colour around it counts as clutter.
+    (pixels) of ``corrected`` (pixels × 3), and, with a ``table`` (its colour, and which pixels lie beyond the
+    track) for a rival, which of those pixels beyond the track would surely be each camel's without it (camels ×
+    those pixels): what a camel's colour around it counts as clutter.
     Worked out camels × pixels: numpy is many times faster along a few long rows than many short ones."""
     squares = np.einsum("ij,ij->i", corrected, corrected)
     board_distance = ray_distance_rows(corrected, squares, board[None, :], fit.board_shading)[0]
@@ -40,10 +41,17 @@ def camel_evidence(
         # Beyond the track, the table is a rival too: a pixel as near the table's colour as a camel's is not
         # that camel's (a dark table behind the far row is no black camel standing on a stack there).
         colour, beyond = table
-        near_table = ray_distance_rows(corrected[beyond], squares[beyond], colour[None, :], fit.board_shading)[0]
-        before = evidence[:, beyond] - distances[:, beyond]
-        evidence[:, beyond] = np.minimum(evidence[:, beyond], near_table[None, :])
-    evidence -= distances
+        near_table = np.full(len(corrected), np.inf, np.float32)
+        near_table[beyond] = ray_distance_rows(corrected[beyond], squares[beyond], colour[None, :],
+                                               fit.board_shading)[0]
+        evidence -= distances
+        surely = evidence[:, beyond] >= fit.strong_evidence * fit.evidence_scale
+        # min(rival, table) - distance, whole rows at once (on the track the table is no rival: infinitely far;
+        # a colour not known yet is worked out below, whatever its rows hold here).
+        with np.errstate(invalid="ignore"):
+            np.minimum(evidence, near_table[None, :] - distances, out=evidence)
+    else:
+        evidence -= distances
     evidence /= fit.evidence_scale
     unknown = [index for index, profile in enumerate(known) if profile is None]
     if unknown:
@@ -54,17 +62,12 @@ def camel_evidence(
     # camel there counts for less than what does.
     np.clip(evidence, -1.0, 1.0, out=evidence)
     np.multiply(evidence, fit.unlike_weight, out=evidence, where=evidence < 0)
-    clutter = evidence
-    if table is not None and np.count_nonzero(table[1]):
-        # The table's pixels of a camel's colour still count as clutter around it: a board's border or a cloth
-        # of its colour is no place to read it on, however little each pixel tells.
-        before /= fit.evidence_scale
-        np.clip(before, -1.0, 1.0, out=before)
-        np.multiply(before, fit.unlike_weight, out=before, where=before < 0)
-        before[unknown] = evidence[:, table[1]][unknown]
-        clutter = evidence.copy()
-        clutter[:, table[1]] = before
-    return evidence, np.clip(boardlike, -1.0, 1.0).astype(np.float32), board_distance, clutter
+    if table is None or not np.count_nonzero(table[1]):
+        return evidence, np.clip(boardlike, -1.0, 1.0).astype(np.float32), board_distance, None
+    # The table's pixels of a camel's colour still count as clutter around it: a board's border or a cloth of
+    # its colour is no place to read it on, however little each pixel tells.
+    surely[unknown] = evidence[:, table[1]][unknown] >= fit.strong_evidence
+    return evidence, np.clip(boardlike, -1.0, 1.0).astype(np.float32), board_distance, surely
 
 
 def ray_distances(samples: np.ndarray, profiles: np.ndarray, shading: tuple[float, float]) -> np.ndarray:

@@ -67,9 +67,9 @@ class Window:
     strays: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
     strong: list[np.ndarray] | None = None
     strong_sums: list[np.ndarray] | None = None
-    clutter: np.ndarray | None = None
-    """height × width × camels: the evidence as clutter counts it, where it differs (beyond the track, the table
-    is no rival there)."""
+    clutter: tuple[np.ndarray, np.ndarray] | None = None
+    """Which pixels lie beyond the track (height × width), and which of them are surely each camel's as clutter
+    counts them (those pixels × camels: the table is no rival there)."""
     reach: np.ndarray | None = None
     areas: dict[tuple[int, int], float] = field(default_factory=dict)
 
