@@ -165,7 +165,7 @@ class SilhouetteScorer(SilhouetteGeometry):
             ahead = np.array(self.template.space_centre(spaces[(spaces.index(space) + 1) % len(spaces)]))
             heading = (ahead - middle) / max(float(np.linalg.norm(ahead - middle)), 1e-9)
             # The table beside the board (or its border) where the window shows it: mostly what is there.
-            table = (np.median(corrected[::4][beyond[::4]], axis=0).astype(np.float32), beyond) if np.count_nonzero(
+            table = (np.median(corrected[beyond], axis=0).astype(np.float32), beyond) if np.count_nonzero(
                 beyond) >= TABLE_PIXELS else None
             planes, boardlike, board_distance, surely = camel_evidence(self.fit, corrected, board, known, table)
             index = spaces.index(space)
