@@ -181,15 +181,15 @@ class SilhouetteScorer(SilhouetteGeometry):
             )
             if surely is not None:
                 self._windows[space].clutter = (beyond.reshape(pixels.shape[:2]), np.ascontiguousarray(surely.T))
+        # A camel whose colour is not known yet (calibrating) is anything unlike the board: no clutter is its.
+        self._known_colour = [profile is not None for profile in known]
         for window in self._windows.values():
-            self._table_colours(window, known)
+            self._table_colours(window)
         self.spaces = sorted(self._windows)
         self._stack_cache: dict[tuple[Any, ...], tuple[float, int]] = {}
         self._lone: dict[tuple[int, float], np.ndarray] = {}
         self.covered_cost = self.fit.covered_cost
         """What each camel on a covered space costs (see :meth:`reading_blind`)."""
-        # A camel whose colour is not known yet (calibrating) is anything unlike the board: no clutter is its.
-        self._known_colour = [profile is not None for profile in known]
         self._behind = {space: self._spaces_behind(space) for space in self.spaces}
         # Which spaces can hide part of each space's window (in self.spaces' order, as _in_front asks them).
         self._fronts = {space: [front for front in self.spaces if space in self._behind[front]]
@@ -197,7 +197,7 @@ class SilhouetteScorer(SilhouetteGeometry):
 
     # Scoring.
 
-    def _table_colours(self, window: Window, known: list[np.ndarray | None]) -> None:
+    def _table_colours(self, window: Window) -> None:
         """A tablecloth (or a card, a phone) in a camel's colour beside the board, behind the far row's stacks:
         where most of the window's pixels beyond the track are surely of a known camel's colour (``table_share``)
         and the track's part of it has no more of that colour than a camel or two, that colour's pixels beyond the
@@ -209,7 +209,7 @@ class SilhouetteScorer(SilhouetteGeometry):
         beyond = beyond2d.ravel()
         off = np.count_nonzero(surely, axis=0)
         shares = [label for label in np.flatnonzero(off > self.fit.table_share * np.count_nonzero(beyond))
-                  if known[label] is not None]  # a colour not known yet is anything unlike the board
+                  if self._known_colour[label]]  # a colour not known yet is anything unlike the board
         if not shares:
             return  # mostly: no camel's colour covers the table
         camel = self._box_area(window, len(self._offsets) // 2, 0)

@@ -66,7 +66,8 @@ def camel_evidence(
         return evidence, np.clip(boardlike, -1.0, 1.0).astype(np.float32), board_distance, None
     # The table's pixels of a camel's colour still count as clutter around it: a board's border or a cloth of
     # its colour is no place to read it on, however little each pixel tells.
-    surely[unknown] = evidence[:, table[1]][unknown] >= fit.strong_evidence
+    if unknown:  # (only while calibrating: the rows of known colours are as worked out above)
+        surely[unknown] = evidence[unknown][:, table[1]] >= fit.strong_evidence
     return evidence, np.clip(boardlike, -1.0, 1.0).astype(np.float32), board_distance, surely
 
 
