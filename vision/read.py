@@ -25,6 +25,7 @@ import numpy as np
 
 from vision.board import BoardTemplate
 from vision.locate import BoardLocation, LocateConfig, fit_lens, locate_board
+from vision.silhouette_evidence import column_medians
 
 BOARD_BGR = (175.0, 222.0, 240.0)
 """The colour of an empty space under neutral light (the synthetic board's; calibrate for a real one)."""
@@ -176,7 +177,7 @@ def rim_samples(
             continue
         tone = [usual[other] for other in (spaces[index - 2], space, spaces[(index + 2) % len(spaces)])
                 if other in usual]
-        middle = np.median(np.array(tone), axis=0)
+        middle = column_medians(np.array(tone))
         nearest = seen[space][int(np.argmin(np.linalg.norm(seen[space] - middle, axis=1)))]
         # Nothing of the board's tone all around it: a tile, a card or a hand covers the space; its board
         # is its neighbours' tone (what covers it is then unlike the board, as it is).
@@ -210,8 +211,8 @@ def light_at(template: BoardTemplate, rims: dict[int, np.ndarray], space: int) -
     same = [rims[s] for s in (spaces[index - 2], space, spaces[(index + 2) % len(spaces)]) if s in rims]
     other = [rims[s] for s in (spaces[index - 1], spaces[(index + 1) % len(spaces)]) if s in rims]
     if not other:
-        return np.median(np.array(same), axis=0)
-    return np.sqrt(np.median(np.array(same), axis=0) * np.median(np.array(other), axis=0))
+        return column_medians(np.array(same))
+    return np.sqrt(column_medians(np.array(same)) * column_medians(np.array(other)))
 
 
 def board_region(

@@ -43,7 +43,13 @@ import numpy as np
 
 from vision.board import BoardTemplate
 from vision.read import BOARD_BGR, Observation, light_at
-from vision.silhouette_evidence import camel_evidence, fast_median, integral_image, ray_distances
+from vision.silhouette_evidence import (
+    camel_evidence,
+    column_medians,
+    fast_median,
+    integral_image,
+    ray_distances,
+)
 from vision.silhouette_geometry import Fronts, SilhouetteGeometry, Window
 from vision.verify import Verdict, VerifyConfig, judge_costs
 
@@ -165,12 +171,12 @@ class SilhouetteScorer(SilhouetteGeometry):
             ahead = np.array(self.template.space_centre(spaces[(spaces.index(space) + 1) % len(spaces)]))
             heading = (ahead - middle) / max(float(np.linalg.norm(ahead - middle)), 1e-9)
             # The table beside the board (or its border) where the window shows it: mostly what is there.
-            table = (np.median(corrected[beyond], axis=0).astype(np.float32), beyond) if np.count_nonzero(
+            table = (column_medians(corrected[beyond]).astype(np.float32), beyond) if np.count_nonzero(
                 beyond) >= TABLE_PIXELS else None
             planes, boardlike, board_distance, surely = camel_evidence(self.fit, corrected, board, known, table)
             index = spaces.index(space)
-            tone = np.median([rims[other] for other in (spaces[index - 2], space, spaces[(index + 2) % len(spaces)])
-                              if other in rims], axis=0)
+            tone = column_medians(np.array([rims[other] for other in (spaces[index - 2], space,
+                                                                spaces[(index + 2) % len(spaces)]) if other in rims]))
             start = space == spaces[0] and space in observation.prints
             others = np.array([tone, observation.prints[space]] if start else [tone], np.float32) / light
             self._windows[space] = Window(
