@@ -152,6 +152,10 @@ def _wide_detector(config: LocateConfig) -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
 
 
+NEAR_PERIMETER_SHARE = 0.25
+"""Looking around where a marker was, candidates shorter than this share of its outline then are left out."""
+
+
 def _near(
     finder: cv2.aruco.ArucoDetector, gray: np.ndarray, previous: BoardLocation
 ) -> dict[int, np.ndarray]:
@@ -170,7 +174,11 @@ def _near(
         scale = min(1.0, 60.0 / max(size, 1.0))
         crop = gray[y0:y1, x0:x1]
         small = crop if scale == 1.0 else cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        found = _detect(finder, small, scale)
+        # OpenCV's smallest candidate is a share of the picture's size: in a small crop, every speck of noise
+        # is one (6 ms a crop). The marker is about as large as it was: a quarter of its outline is plenty.
+        params = finder.getDetectorParameters()
+        params.minMarkerPerimeterRate = NEAR_PERIMETER_SHARE * 4 * size * scale / max(small.shape)
+        found = _detect(cv2.aruco.ArucoDetector(finder.getDictionary(), params), small, scale)
         if marker in found:
             corners = found[marker].astype(np.float32).reshape(-1, 1, 2)
             if scale < 1.0:
