@@ -194,3 +194,12 @@ def test_a_picture_appended_to_still_loads(tmp_path, scene):
     with pytest.raises(PhotoError, match="cut short"):
         path.write_bytes(path.read_bytes()[:5000])
         load_photo(str(path))
+
+
+def test_a_png_cut_short_is_named_before_libpng_prints_its_own_error(tmp_path, scene, capfd):
+    path = tmp_path / "cut.png"
+    png = cv2.imencode(".png", scene)[1].tobytes()
+    path.write_bytes(png[: len(png) // 2])
+    with pytest.raises(PhotoError, match="the PNG is cut short"):
+        load_photo(str(path))
+    assert "libpng" not in capfd.readouterr().err  # the message is ours alone

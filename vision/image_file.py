@@ -55,6 +55,9 @@ def load_photo(path: str) -> np.ndarray:
     if jpeg_cut_short(data):
         # OpenCV would read it, with the missing part grey: say so rather than "board not found".
         raise PhotoError(f"{shown}: the JPEG is cut short (an incomplete copy or download): copy the picture again")
+    if data.startswith(b"\x89PNG\r\n\x1a\n") and b"IEND" not in data:  # its last chunk never came
+        # Said before decoding: libpng would print its own error on stderr first.
+        raise PhotoError(f"{shown}: the PNG is cut short (an incomplete copy or download): copy the picture again")
     try:
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     except cv2.error as error:  # OpenCV refuses by assertion, e.g. a picture of more than 2^30 pixels
@@ -62,8 +65,6 @@ def load_photo(path: str) -> np.ndarray:
             raise PhotoError(f"{shown}: a picture too large to read (more than {2**30:,} pixels)") from None
         raise PhotoError(f"{shown}: not an image OpenCV can read ({str(error).strip().splitlines()[-1]})") from None
     if image is None:
-        if data.startswith(b"\x89PNG\r\n\x1a\n") and b"IEND" not in data:  # its last chunk never came
-            raise PhotoError(f"{shown}: the PNG is cut short (an incomplete copy or download): copy the picture again")
         raise PhotoError(f"{shown}: not an image OpenCV can read")
     return image
 
