@@ -133,12 +133,14 @@ def _second_look(
         return None
     # Enlarged, then sharpened harder and harder (a shaken or defocused marker), with the usual threshold
     # windows and wider ones (the enlarged marker's cells are large).
-    wide = _wide_detector(config)
     for zoom in (config.second_look_zoom, config.second_look_zoom * 2 / 3):
         crop = cv2.resize(image[y0:y1, x0:x1], None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+        # Candidates far smaller than the marker should be are left out (see _near: in a crop, specks count).
+        outline = NEAR_PERIMETER_SHARE * 4 * pad * zoom / max(crop.shape)
+        lookers = [_sized(finder, outline), _sized(_wide_detector(config), outline)]
         for amount in (0.0, 1.0, 2.0, 3.0):
             look = crop if amount == 0 else sharpened(crop, zoom * (1 + amount / 2), amount)
-            for looking in (finder, wide):
+            for looking in lookers:
                 found = _detect(looking, look, zoom)
                 if marker in found:
                     return found[marker] + np.array([x0, y0], np.float64)
@@ -154,6 +156,13 @@ def _wide_detector(config: LocateConfig) -> cv2.aruco.ArucoDetector:
 
 NEAR_PERIMETER_SHARE = 0.25
 """Looking around where a marker was, candidates shorter than this share of its outline then are left out."""
+
+
+def _sized(finder: cv2.aruco.ArucoDetector, perimeter_rate: float) -> cv2.aruco.ArucoDetector:
+    """``finder`` with candidates shorter than ``perimeter_rate`` of the picture's larger side left out."""
+    params = finder.getDetectorParameters()
+    params.minMarkerPerimeterRate = perimeter_rate
+    return cv2.aruco.ArucoDetector(finder.getDictionary(), params)
 
 
 def _near(
@@ -176,9 +185,7 @@ def _near(
         small = crop if scale == 1.0 else cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         # OpenCV's smallest candidate is a share of the picture's size: in a small crop, every speck of noise
         # is one (6 ms a crop). The marker is about as large as it was: a quarter of its outline is plenty.
-        params = finder.getDetectorParameters()
-        params.minMarkerPerimeterRate = NEAR_PERIMETER_SHARE * 4 * size * scale / max(small.shape)
-        found = _detect(cv2.aruco.ArucoDetector(finder.getDictionary(), params), small, scale)
+        found = _detect(_sized(finder, NEAR_PERIMETER_SHARE * 4 * size * scale / max(small.shape)), small, scale)
         if marker in found:
             corners = found[marker].astype(np.float32).reshape(-1, 1, 2)
             if scale < 1.0:
