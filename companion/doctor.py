@@ -11,6 +11,7 @@ import dataclasses
 import grp
 import importlib
 import importlib.metadata
+import json
 import os
 import pwd
 import socket
@@ -23,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from companion.table.config import Settings, load_settings
 
@@ -51,6 +53,27 @@ def _service_active() -> bool:
         return state.returncode == 0
     except (OSError, subprocess.TimeoutExpired):  # no systemd here
         return False
+
+
+def _make_pin_factory(name: str, simulate: bool) -> tuple[Any, str]:
+    from firmware_py.hardware import make_pin_factory
+
+    return make_pin_factory(name, simulate=simulate)
+
+
+def _open_i2c_bus() -> Any:
+    from firmware_py.servos import open_i2c_bus
+
+    return open_i2c_bus()
+
+
+def _service_health(port: int) -> dict[str, Any] | None:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
+            answer = json.loads(response.read())
+            return answer if isinstance(answer, dict) else None
+    except (OSError, ValueError):
+        return None
 
 
 def _group_names(ids: list[int]) -> set[str]:
@@ -97,6 +120,12 @@ class Machine:
     owner: Callable[[Path], str] = _owner
     can_open: Callable[[Path], bool] = lambda path: os.access(path, os.R_OK | os.W_OK)
     import_module: Callable[[str], ModuleType] = importlib.import_module
+    pin_factory: Callable[..., tuple[Any, str]] = lambda name, simulate=False: _make_pin_factory(name, simulate)
+    """gpiozero's pin factory, as ``serve`` makes it (tests give mock pins named "lgpio")."""
+    open_i2c_bus: Callable[[], Any] = lambda: _open_i2c_bus()
+    """The I²C bus the servo board's driver uses (Blinka's on a Pi)."""
+    service_health: Callable[[int], dict[str, Any] | None] = lambda port: _service_health(port)
+    """The running service's /healthz (None when it does not answer)."""
 
 
 def doctor_settings(
@@ -205,7 +234,7 @@ def _groups(settings: Settings, simulate: bool, machine: Machine) -> list[Check]
 
 def _gpio(settings: Settings, simulate: bool, machine: Machine) -> list[Check]:
     from firmware_py.config import ConfigError, load_config
-    from firmware_py.hardware import FactoryError, make_pin_factory
+    from firmware_py.hardware import FactoryError
 
     mode = "simulated" if simulate else settings.pyramid
     if mode == "none":
@@ -224,19 +253,22 @@ def _gpio(settings: Settings, simulate: bool, machine: Machine) -> list[Check]:
                   f"add the user to the gpio group: sudo usermod -aG gpio {machine.user} (then log out and in)")
         ]
     if mode != "simulated" and machine.service_active():
+        health = machine.service_health(settings.port) or {}
+        if isinstance(health.get("pyramid"), dict):  # the service runs, but without its rig
+            return [_rig_held_broken(settings, health["pyramid"].get("problem", ""))]
         # The running companion holds the pins: claiming them here would fail with "GPIO busy".
         return [
             Check("pins", True, f"held by the running {SERVICE_USER} service, as they should be (to test them one "
                   "by one: sudo systemctl stop camelup; camelup doctor; sudo systemctl start camelup)")
         ]
     try:
-        factory, name = make_pin_factory(config.pin_factory, simulate=mode == "simulated")
+        factory, name = machine.pin_factory(config.pin_factory, mode == "simulated")
     except FactoryError as error:
         if "Python module" in str(error):
             fix = "sudo apt install python3-lgpio (deploy/install.sh does), or run with --simulate"
         else:
             fix = "on a Raspberry Pi, check /dev/gpiochip* and the gpio group; elsewhere run with --simulate"
-        return [Check("GPIO", False, str(error), fix)]
+        return [Check("GPIO", False, str(error), fix, needed=settings.pyramid == "gpio")]
     checks = [
         Check(
             "GPIO pin factory",
@@ -262,7 +294,40 @@ def _gpio(settings: Settings, simulate: bool, machine: Machine) -> list[Check]:
                 )
             )
     factory.close()
+    if name != "mock":  # serve then opens the real PCA9685 too
+        checks.append(_servo_board(settings, config, machine))
     return checks
+
+
+def _rig_held_broken(settings: Settings, problem: str) -> Check:
+    return Check("pyramid rig", False, f"the running {SERVICE_USER} service could not start it ({problem}); it draws "
+                 "the dice itself until then", "fix that, then: sudo systemctl restart camelup",
+                 needed=settings.pyramid == "gpio")
+
+
+def _servo_board(settings: Settings, config: Any, machine: Machine) -> Check:
+    """The PCA9685 as ``serve`` opens it: libgpiod's bindings (Blinka imports them on a Pi), the I²C bus and the
+    board at its address. Opening it releases every output, so no servo moves."""
+    from companion.table.rig_start import explain
+    from firmware_py.servos import BusError, open_gates
+
+    address = config.servo.i2c_address
+    needed = settings.pyramid == "gpio"  # "auto": the companion runs without the rig and draws the dice itself
+    try:
+        machine.import_module("gpiod")
+        bus = machine.open_i2c_bus()
+        try:
+            open_gates(config.servo, simulate=False, bus=bus).close()
+        finally:
+            getattr(bus, "deinit", lambda: None)()
+    except ImportError:
+        problem = explain(BusError("gpiod", cause="module"), settings, address)
+        return Check("servo board", False, problem.what, problem.fix, needed=needed)
+    except Exception as error:  # BusError, or whatever the bus raises
+        problem = explain(error, settings, address)
+        return Check("servo board", False, problem.what, problem.fix, needed=needed)
+    return Check("servo board", True,
+                 f"the PCA9685 answers on I²C at 0x{address:02x} (its outputs off: no servo moved)")
 
 
 def _camera_libraries(settings: Settings, machine: Machine) -> list[Check]:
@@ -391,6 +456,16 @@ def _camera_placement(settings: Settings) -> Check:
     return Check("camera placement", ok, detail, "" if ok else fix, needed=False)
 
 
+def _camera_held(settings: Settings, machine: Machine) -> Check | None:
+    """The running service holds the camera: placement cannot be looked at here (opening the camera again would
+    fail as "busy", which is no reason to check its cable); the service's own placement page can."""
+    if settings.camera not in ("picamera2", "webcam") or not machine.service_active():
+        return None
+    return Check("camera placement", True, f"not looked at here: the running {SERVICE_USER} service holds the camera. "
+                 "See it live on the placement assistant (/camera/placement): the host's page, the Camera box's "
+                 "\"Place the camera\" link", needed=False)
+
+
 def _data(settings: Settings, machine: Machine) -> Check:
     path = Path(settings.data)
     if machine.user != SERVICE_USER and path.resolve() == machine.service_data.resolve():
@@ -485,7 +560,8 @@ def run_checks(
         lambda: libraries,
         lambda: _dma_heap(settings, machine),
         lambda: _camera(settings, machine, config) if all(check.ok for check in libraries) else [],
-        lambda: _camera_placement(settings) if all(check.ok for check in libraries) else [],
+        lambda: (_camera_held(settings, machine) or _camera_placement(settings))
+        if all(check.ok for check in libraries) else [],
         lambda: _data(settings, machine),
         lambda: _port(settings),
         lambda: _address(settings),
