@@ -13,7 +13,15 @@ import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from firmware_py.config import ConfigError, RigConfig, load_config, parse_config, save_angles
+from firmware_py.config import (
+    ConfigError,
+    RigConfig,
+    angles_toml,
+    check_saveable,
+    load_config,
+    parse_config,
+    save_angles,
+)
 from firmware_py.pyramid import Draw, Pyramid, Refilled, Undone
 
 # gpiozero is imported by the commands themselves, so that building the parser (``camelup --help``,
@@ -257,6 +265,8 @@ def cmd_calibrate(args: argparse.Namespace, keys: TextIO | None = None, out: Tex
 
     keys = keys or sys.stdin
     out = out or sys.stdout
+    save = args.save or args.config or "pyramid.toml"
+    check_saveable(save)  # before the builder steps through every angle, not after
     config, _, factory_name = _open(args)
     servo = config.servo
     # One tick of pulse, in degrees: the smallest step that changes what the chip sends.
@@ -303,14 +313,20 @@ def cmd_calibrate(args: argparse.Namespace, keys: TextIO | None = None, out: Tex
                     continue
                 angle = min(servo.max_angle, max(servo.min_angle, target))
             gates.release(die)
+    except KeyboardInterrupt:
+        print(f"\nstopped: nothing saved. The angles chosen so far:\n{angles_toml(chosen)}", file=out)
+        return 1
     finally:
         gates.close()
     try:
-        save_angles(args.save, chosen)
-    except ConfigError as error:
-        print(f"not saved: {error}", file=out)
+        save_angles(save, chosen)
+    except (ConfigError, OSError) as error:
+        reason = error if isinstance(error, ConfigError) else f"{error.strerror or error} ({error.filename or save})"
+        print(f"NOT SAVED to {save}: {reason}.\nYour angles are not lost: paste these lines into {save} (sudo nano "
+              f"{save}), replacing the tables of the same name, or run calibrate again with --save on a file you can "
+              f"write:\n\n{angles_toml(chosen)}", file=out)
         return 1
-    print(f"saved {len(chosen)} angles to {args.save}", file=out)
+    print(f"saved {len(chosen)} angles to {save}", file=out)
     return 0
 
 
@@ -363,7 +379,9 @@ def add_pyramid_parser(commands: Any) -> None:
 
     calibrate = sub.add_parser("calibrate", help="step each gate servo interactively and save its angles")
     common(calibrate)
-    calibrate.add_argument("--save", metavar="FILE", default="pyramid.toml", help="TOML file to write the angles to")
+    calibrate.add_argument("--save", metavar="FILE",
+                           help="TOML file to write the angles to (default: the --config file, else pyramid.toml); "
+                           "its folder must be writable: /etc/camelup/pyramid.toml needs sudo")
     calibrate.add_argument("--step-degrees", type=float, default=5.0)
     calibrate.set_defaults(run=cmd_calibrate)
 
