@@ -196,6 +196,44 @@ def test_the_openscad_parts_render_to_the_drawn_size(tmp_path, dimensions, part)
         assert low[2] == pytest.approx(table, abs=0.05)
 
 
+def _render(tmp_path: Path, part: str) -> tuple[str, list[float], list[float]]:
+    out = tmp_path / f"{part}.stl"
+    result = subprocess.run(["openscad", "-D", f'part="{part}"', "-o", str(out), str(HARDWARE / "pyramid.scad")],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    text = out.read_text()
+    points = [tuple(map(float, line.split()[1:])) for line in text.splitlines() if line.strip().startswith("vertex")]
+    return text, [min(p[i] for p in points) for i in range(3)], [max(p[i] for p in points) for i in range(3)]
+
+
+BED = 220.0
+"""A common small printer bed (Ender-3 class): the split parts must each fit it."""
+
+
+@pytest.mark.skipif(shutil.which("openscad") is None, reason="openscad is not installed (make tools installs it)")
+@pytest.mark.parametrize("whole", ["chutes", "ramp"])
+def test_the_long_parts_split_in_two_halves_that_fit_a_220_mm_bed_and_meet(tmp_path, dimensions, whole):
+    _, low, high = _render(tmp_path, whole)
+    assert high[0] - low[0] > BED + 50, "the whole part needs a large bed: that is why it is split"
+    left, left_low, left_high = _render(tmp_path, f"{whole}_left")
+    right, right_low, right_high = _render(tmp_path, f"{whole}_right")
+    g, pitch, count = geometry(dimensions), dimensions["chute"]["pitch"], dimensions["chute"]["count"]
+    cut = count // 2 * pitch - (pitch - g.outer) / 2  # in the gap between the middle two chutes
+    assert left_low[0] == pytest.approx(low[0], abs=0.05) and right_high[0] == pytest.approx(high[0], abs=0.05)
+    assert left_high[0] == pytest.approx(cut, abs=0.05) and right_low[0] == pytest.approx(cut, abs=0.05)
+    for part_low, part_high in ((left_low, left_high), (right_low, right_high)):
+        footprint = sorted(part_high[i] - part_low[i] for i in range(3))
+        assert footprint[1] <= BED and footprint[2] <= BED, footprint  # it lies on the bed some way
+    assert bodies(left) == bodies(right) == 1
+    if whole == "chutes":  # the splice lies across the cut on the spine's back, between the two tabs there
+        _, splice_low, splice_high = _render(tmp_path, "splice")
+        tab_half = dimensions["servo"]["body_width"] / 2 + dimensions["chute"]["wall"] + 2
+        left_tab = (count // 2 - 1) * pitch + g.outer / 2 + tab_half
+        right_tab = count // 2 * pitch + g.outer / 2 - tab_half
+        assert left_tab < splice_low[0] < cut < splice_high[0] < right_tab
+        assert splice_low[1] == pytest.approx(g.outer + dimensions["frame"]["spine"], abs=0.05)
+
+
 def bodies(stl: str) -> int:
     """How many separate solids an ASCII STL holds (triangles joined through shared corners)."""
     parent: dict[str, str] = {}
