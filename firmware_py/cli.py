@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from firmware_py.config import (
@@ -377,11 +378,18 @@ def cmd_drawings(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
     out = out or sys.stdout
     config = _load(args)
+    mechanism = args.mechanism or _find_mechanism()
     try:
-        dimensions = load_mechanism(args.mechanism)
+        dimensions = load_mechanism(mechanism)
     except (OSError, ValueError) as error:
-        raise ConfigError(f"{args.mechanism}: cannot use it ({error})") from None
-    for path in write_all(args.out, args.mechanism, config):
+        raise ConfigError(f"{mechanism}: cannot use it ({error})") from None
+    target = args.out or str(Path(mechanism).parent)  # beside the dimensions they are drawn from
+    try:
+        written = write_all(target, mechanism, config)
+    except OSError as error:
+        raise ConfigError(f"cannot write the drawings into {target} ({error.strerror or error}): give --out a "
+                          "folder you can write") from None
+    for path in written:
         print(f"wrote {path}", file=out)
     for colour, r in resistors(dimensions).items():
         print(f"LED {colour}: {r['ohms']} Ω gives {r['ma']:.1f} mA ({r['min_ma']:.1f} to {r['max_ma']:.1f} mA over "
@@ -390,6 +398,19 @@ def cmd_drawings(args: argparse.Namespace, out: TextIO | None = None) -> int:
     for problem in problems:
         print(f"does not fit: {problem}", file=out)
     return 1 if problems else 0
+
+
+MECHANISM_PLACES = (Path("hardware/mechanism.toml"), Path(__file__).resolve().parents[1] / "hardware/mechanism.toml",
+                    Path("/opt/camelup/hardware/mechanism.toml"))
+"""Where ``drawings`` looks for the dimensions: here (a checkout), beside this package, the Pi's install."""
+
+
+def _find_mechanism() -> str:
+    for place in MECHANISM_PLACES:
+        if place.is_file():
+            return str(place)
+    raise ConfigError(f"no mechanism.toml found (looked at {', '.join(map(str, MECHANISM_PLACES))}): give "
+                      "--mechanism FILE")
 
 
 def add_pyramid_parser(commands: Any) -> None:
@@ -439,9 +460,10 @@ def add_pyramid_parser(commands: Any) -> None:
 
     drawings = sub.add_parser("drawings", help="write the mechanism and wiring drawings from the dimensions")
     drawings.add_argument("--config", metavar="FILE", help="rig configuration (TOML) for the pins and channels")
-    drawings.add_argument("--mechanism", metavar="FILE", default="hardware/mechanism.toml",
-                          help="the mechanism's dimensions (default: hardware/mechanism.toml)")
-    drawings.add_argument("--out", metavar="DIR", default="hardware", help="where to write them")
+    drawings.add_argument("--mechanism", metavar="FILE",
+                          help="the mechanism's dimensions (default: hardware/mechanism.toml here, else the "
+                          "project's, else /opt/camelup/hardware/mechanism.toml on the Pi)")
+    drawings.add_argument("--out", metavar="DIR", help="where to write them (default: the mechanism file's folder)")
     drawings.set_defaults(run=cmd_drawings, simulate=True)
 
 

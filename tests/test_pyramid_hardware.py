@@ -156,6 +156,22 @@ def test_drawings_command_writes_and_reports(tmp_path, capsys):
     assert "does not fit: chute" in capsys.readouterr().out
 
 
+def test_drawings_finds_the_projects_dimensions_from_any_folder_and_writes_beside_the_given_ones(
+    tmp_path, monkeypatch, capsys
+):
+    monkeypatch.chdir(tmp_path)  # as on the Pi, run from ~: no hardware/ here
+    assert main(["pyramid", "drawings", "--out", "drawn"]) == 0
+    assert {p.name for p in (tmp_path / "drawn").iterdir()} == {"mechanism.svg", "wiring.svg", "pyramid-params.scad"}
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "mechanism.toml").write_text((HARDWARE / "mechanism.toml").read_text())
+    assert main(["pyramid", "drawings", "--mechanism", str(mine / "mechanism.toml")]) == 0
+    assert (mine / "wiring.svg").exists(), "by default beside the dimensions they are drawn from"
+    capsys.readouterr()
+    assert main(["pyramid", "drawings", "--mechanism", str(mine / "mechanism.toml"), "--out", "/proc/camelup"]) == 2
+    assert "cannot write the drawings into /proc/camelup" in capsys.readouterr().err
+
+
 @pytest.mark.skipif(shutil.which("openscad") is None, reason="openscad is not installed (make tools installs it)")
 @pytest.mark.parametrize("part", ["chutes", "plate", "ramp"])
 def test_the_openscad_parts_render_to_the_drawn_size(tmp_path, dimensions, part):
