@@ -276,16 +276,19 @@ def bodies(stl: str) -> int:
 def test_the_build_stops_the_service_first_uses_one_config_and_hands_back_to_the_service():
     build = README.split("## Building it, step by step")[1].split("\n## ")[0]
     steps = re.split(r"^\d+\. ", build, flags=re.M)
-    preamble, first, last = steps[0], steps[1], steps[-1]
+    preamble, install, first, last = steps[0], steps[1], steps[2], steps[-1]
     assert "/opt/camelup/venv/bin/camelup" in preamble and "/etc/camelup/pyramid.toml" in preamble
+    # The install comes first (the later steps use what it made), then the service is stopped.
+    assert "Install the companion" in install and "do_i2c" in install
     assert "sudo systemctl stop camelup" in first and 'edition = "2014"' in first
+    assert "The install copied" not in install and "The install copied" in first
     assert "sudo systemctl start camelup" in last and "/etc/camelup/pyramid.toml" in last
-    commands = re.findall(r"`camelup pyramid (\w+)([^`]*)`", build)
-    assert {name for name, _ in commands} >= {"selftest", "calibrate", "run"}
-    for name, arguments in commands:
+    commands = re.findall(r"`(sudo )?camelup pyramid (\w+)([^`]*)`", build)
+    assert {name for _, name, _ in commands} >= {"selftest", "calibrate", "run"}
+    for sudo, name, arguments in commands:
         assert "--config $RIG" in arguments, (name, arguments)
-        if name == "calibrate":
-            assert "--save $RIG" in arguments
+        if name == "calibrate":  # $RIG is root's: saving to it needs sudo
+            assert "--save $RIG" in arguments and sudo
     assert "comments in it are not kept" in preamble
 
 
