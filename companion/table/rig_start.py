@@ -87,8 +87,9 @@ class UnavailablePyramid(SimulatedPyramid):
         super().__init__(rng)
         self.problem = problem
         where = f" in {config}" if config else ""
-        self.notice = (f"The electronic pyramid is not working: {problem.sentence()}. Until then the companion draws "
-                       f"the dice (no rig at this table? set mode = \"simulated\" under [pyramid]{where}).")
+        self.notice = (f"The electronic pyramid is not working: {problem.sentence()}; then restart the companion. "
+                       f"Until then the companion draws the dice (no rig at this table? set mode = \"simulated\" "
+                       f"under [pyramid]{where}).")
 
     def status(self) -> dict[str, Any]:
         return {"state": "unavailable", "notice": self.notice, "put_back": [], "problem": self.problem.sentence()}
