@@ -75,8 +75,9 @@ def test_no_servo_board_leaves_the_companion_running_and_says_what_to_wire(pi, t
                        headers={"Authorization": f"Bearer {game['table_token']}"}).get_json()
     notice = table["pyramid"]["notice"]
     assert table["pyramid"]["state"] == "unavailable" and len(table["dice_out"]) == 1
-    assert "electronic pyramid is not working" in notice and "0x40" in notice and "step 2" in notice
-    assert 'set mode = "simulated" under [pyramid] in /etc/camelup/config.toml' in notice
+    assert "electronic pyramid is not working: no PCA9685 servo board answers on I²C at address 0x40" in notice
+    assert "(wire it: hardware/README.md, step 2, then restart the companion)" in notice
+    assert 'Set mode = "simulated" under [pyramid] in /etc/camelup/config.toml' in notice
 
 
 def test_a_working_servo_board_gives_the_rig(pi, tmp_path):

@@ -30,6 +30,8 @@ class RigProblem:
 
     what: str
     fix: str
+    see: str = "camelup doctor says how to fix it"
+    """Where a player at the table is sent for the fix (the table screen has no room for all of it)."""
 
     def sentence(self) -> str:
         return f"{self.what}: {self.fix}"
@@ -55,23 +57,25 @@ def explain(error: BaseException, settings: Settings, address: int = 0x40) -> Ri
     if isinstance(error, ConfigError):
         where = settings.pyramid_config or "the rig's settings ([pyramid] config)"
         return RigProblem(f"the rig's settings are wrong ({error})", f"fix the key it names in {where} "
-                          "(hardware/pyramid.example.toml explains each)")
+                          "(hardware/pyramid.example.toml explains each)", f"fix it in {where}")
     if isinstance(error, FactoryError) and error.module:
         package = APT_PACKAGES.get(error.module, f"python3-{error.module}")
         return RigProblem(f"the Python module {error.module} (for the Pi's GPIO pins) is missing",
                           f"sudo apt install {package} (sudo deploy/install.sh installs it; in a checkout, "
-                          "make setup installs it on a Pi)")
+                          "make setup installs it on a Pi)", f"sudo apt install {package}, or make setup")
     if isinstance(error, BusError) and error.cause == "device":
         return RigProblem(f"no PCA9685 servo board answers on I²C at address 0x{address:02x}",
                           f"wire the servo board as hardware/README.md says in step {WIRING_STEP} (VCC to 3.3 V, "
-                          f"GND, SDA to GPIO2, SCL to GPIO3); 'i2cdetect -y 1' must then show {address:02x}")
+                          f"GND, SDA to GPIO2, SCL to GPIO3); 'i2cdetect -y 1' must then show {address:02x}",
+                          f"wire it: hardware/README.md, step {WIRING_STEP}")
     if isinstance(error, BusError) and error.cause == "module":
         return RigProblem("the Python module gpiod (libgpiod's bindings, which the servo board's driver needs on a "
-                          "Pi) is missing", "sudo apt install python3-libgpiod (sudo deploy/install.sh installs it)")
+                          "Pi) is missing", "sudo apt install python3-libgpiod (sudo deploy/install.sh installs it)",
+                          "sudo apt install python3-libgpiod")
     if isinstance(error, BusError):
         return RigProblem(f"the I²C bus for the servo board cannot be opened ({error})",
                           f"switch I²C on (sudo raspi-config nonint do_i2c 0, then reboot: hardware/README.md, "
-                          f"step {I2C_STEP})")
+                          f"step {I2C_STEP})", f"switch I²C on: hardware/README.md, step {I2C_STEP}")
     return RigProblem(f"the rig's pins or board cannot be used ({type(error).__name__}: {error})",
                       "is another program using them (camelup pyramid run or selftest)? Stop it; check the wiring "
                       "table in hardware/README.md")
@@ -87,9 +91,9 @@ class UnavailablePyramid(SimulatedPyramid):
         super().__init__(rng)
         self.problem = problem
         where = f" in {config}" if config else ""
-        self.notice = (f"The electronic pyramid is not working: {problem.sentence()}; then restart the companion. "
-                       f"Until then the companion draws the dice (no rig at this table? set mode = \"simulated\" "
-                       f"under [pyramid]{where}).")
+        self.notice = (f"The electronic pyramid is not working: {problem.what} ({problem.see}, then restart the "
+                       "companion). Until then the companion draws the dice. No rig at this table? Set mode = "
+                       f"\"simulated\" under [pyramid]{where}.")
 
     def status(self) -> dict[str, Any]:
         return {"state": "unavailable", "notice": self.notice, "put_back": [], "problem": self.problem.sentence()}
