@@ -264,8 +264,10 @@ def _gpio(settings: Settings, simulate: bool, machine: Machine) -> list[Check]:
     try:
         factory, name = machine.pin_factory(config.pin_factory, mode == "simulated")
     except FactoryError as error:
-        if "Python module" in str(error):
-            fix = "sudo apt install python3-lgpio (deploy/install.sh does), or run with --simulate"
+        if error.module:
+            from companion.table.rig_start import explain
+
+            fix = explain(error, settings).fix + ", or run with --simulate"
         else:
             fix = "on a Raspberry Pi, check /dev/gpiochip* and the gpio group; elsewhere run with --simulate"
         return [Check("GPIO", False, str(error), fix, needed=settings.pyramid == "gpio")]

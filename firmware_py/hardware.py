@@ -70,7 +70,7 @@ def make_pin_factory(name: str = "auto", simulate: bool = False) -> tuple[Factor
         raise FactoryError(
             f"the {name} pin factory needs its Python module ({error.name}): on a Raspberry Pi run "
             f"'sudo apt install {APT_PACKAGES.get(name, name)}' (deploy/install.sh does), or in a checkout "
-            "'make setup' (it installs the [pi] extra on a Pi), or use --simulate",
+            "'make pi-extras' (the [pi] extra: lgpio, gpiod), or use --simulate",
             module=name,
         ) from None
     except Exception as error:  # the backends raise their own errors off a Pi

@@ -72,13 +72,17 @@ def test_the_servo_board_answering_passes(pi):
     assert text.endswith("Everything needed works.")
 
 
-def test_gpiod_missing_names_the_package_not_the_wiring(pi):
+def test_gpiod_missing_names_the_package_not_the_wiring(pi, monkeypatch):
     pi.import_module = lambda name: _no_module(name) if name == "gpiod" else types.SimpleNamespace()
     pi.open_i2c_bus = lambda: SimulatedPca9685Bus(0x40)
+    monkeypatch.setattr("companion.table.rig_start.sees_system_packages", lambda: True)  # the service's venv
     checks, _, _ = doctor(pi)
     board = checks["servo board"]
     assert not board.ok and "gpiod" in board.detail and "sudo apt install python3-libgpiod" in board.fix
     assert "wire" not in board.fix
+    monkeypatch.setattr("companion.table.rig_start.sees_system_packages", lambda: False)  # make setup's .venv
+    checks, _, _ = doctor(pi)
+    assert "make pi-extras" in checks["servo board"].fix, "apt's package would not reach this venv"
 
 
 def test_i2c_switched_off_says_how_to_switch_it_on(pi):

@@ -8,6 +8,7 @@ doctor`` words the same problems with :func:`explain`.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -48,6 +49,23 @@ def resolved_mode(settings: Settings, simulate: bool = False) -> str:
     return mode
 
 
+def sees_system_packages() -> bool:
+    """Whether this Python sees Debian's packages (apt's python3-lgpio, python3-libgpiod): not in a venv made
+    without --system-site-packages, such as make setup's .venv."""
+    config = Path(sys.prefix) / "pyvenv.cfg"
+    if sys.prefix == sys.base_prefix or not config.is_file():
+        return True
+    return "include-system-site-packages = true" in config.read_text(errors="ignore").lower()
+
+
+def _install(package: str) -> tuple[str, str]:
+    """How to install one of the rig's Python modules here: the fix in full, and in a few words."""
+    if sees_system_packages():
+        return f"sudo apt install {package} (sudo deploy/install.sh installs it)", f"sudo apt install {package}"
+    return (f"make pi-extras in the checkout (it installs the [pi] extra into {sys.prefix}, which does not see "
+            f"apt's {package}), or install the service: sudo deploy/install.sh", "make pi-extras")
+
+
 def explain(error: BaseException, settings: Settings, address: int = 0x40) -> RigProblem:
     """What is missing, in a builder's words, for an error raised while starting the rig."""
     from firmware_py.config import ConfigError
@@ -59,19 +77,17 @@ def explain(error: BaseException, settings: Settings, address: int = 0x40) -> Ri
         return RigProblem(f"the rig's settings are wrong ({error})", f"fix the key it names in {where} "
                           "(hardware/pyramid.example.toml explains each)", f"fix it in {where}")
     if isinstance(error, FactoryError) and error.module:
-        package = APT_PACKAGES.get(error.module, f"python3-{error.module}")
-        return RigProblem(f"the Python module {error.module} (for the Pi's GPIO pins) is missing",
-                          f"sudo apt install {package} (sudo deploy/install.sh installs it; in a checkout, "
-                          "make setup installs it on a Pi)", f"sudo apt install {package}, or make setup")
+        fix, see = _install(APT_PACKAGES.get(error.module, f"python3-{error.module}"))
+        return RigProblem(f"the Python module {error.module} (for the Pi's GPIO pins) is missing", fix, see)
     if isinstance(error, BusError) and error.cause == "device":
         return RigProblem(f"no PCA9685 servo board answers on I²C at address 0x{address:02x}",
                           f"wire the servo board as hardware/README.md says in step {WIRING_STEP} (VCC to 3.3 V, "
                           f"GND, SDA to GPIO2, SCL to GPIO3); 'i2cdetect -y 1' must then show {address:02x}",
                           f"wire it: hardware/README.md, step {WIRING_STEP}")
     if isinstance(error, BusError) and error.cause == "module":
+        fix, see = _install("python3-libgpiod")
         return RigProblem("the Python module gpiod (libgpiod's bindings, which the servo board's driver needs on a "
-                          "Pi) is missing", "sudo apt install python3-libgpiod (sudo deploy/install.sh installs it)",
-                          "sudo apt install python3-libgpiod")
+                          "Pi) is missing", fix, see)
     if isinstance(error, BusError):
         return RigProblem(f"the I²C bus for the servo board cannot be opened ({error})",
                           f"switch I²C on (sudo raspi-config nonint do_i2c 0, then reboot: hardware/README.md, "
