@@ -95,6 +95,13 @@ def test_i2c_switched_off_says_how_to_switch_it_on(pi):
     checks, _, _ = doctor(pi)
     assert "raspi-config nonint do_i2c 0" in checks["servo board"].fix
 
+    def refused_bus():
+        raise BusError("the I²C bus cannot be opened ([Errno 13] Permission denied: '/dev/i2c-1')")
+
+    pi.open_i2c_bus = refused_bus
+    checks, _, _ = doctor(pi)
+    assert "sudo usermod -aG i2c" in checks["servo board"].fix and "raspi-config" not in checks["servo board"].fix
+
 
 def test_mock_pins_need_no_servo_board(pi):
     checks, _, _ = doctor(pi, simulate=True)

@@ -88,6 +88,10 @@ def explain(error: BaseException, settings: Settings, address: int = 0x40) -> Ri
         fix, see = _install("python3-libgpiod")
         return RigProblem("the Python module gpiod (libgpiod's bindings, which the servo board's driver needs on a "
                           "Pi) is missing", fix, see)
+    if isinstance(error, BusError) and "Permission denied" in str(error):
+        return RigProblem(f"the I²C bus for the servo board cannot be opened ({error})",
+                          "add this user to the i2c group (sudo usermod -aG i2c $USER, then log out and back in; "
+                          "sudo deploy/install.sh does it for the service)", "the i2c group")
     if isinstance(error, BusError):
         return RigProblem(f"the I²C bus for the servo board cannot be opened ({error})",
                           f"switch I²C on (sudo raspi-config nonint do_i2c 0, then reboot: hardware/README.md, "
