@@ -255,7 +255,9 @@ def _gpio(settings: Settings, simulate: bool, machine: Machine) -> list[Check]:
     if mode != "simulated" and machine.service_active():
         health = machine.service_health(settings.port) or {}
         if isinstance(health.get("pyramid"), dict):  # the service runs, but without its rig
-            return [_rig_held_broken(settings, health["pyramid"].get("problem", ""))]
+            from companion.doctor_rig import rig_held_broken
+
+            return [rig_held_broken(settings, health["pyramid"].get("problem", ""))]
         # The running companion holds the pins: claiming them here would fail with "GPIO busy".
         return [
             Check("pins", True, f"held by the running {SERVICE_USER} service, as they should be (to test them one "
@@ -297,39 +299,10 @@ def _gpio(settings: Settings, simulate: bool, machine: Machine) -> list[Check]:
             )
     factory.close()
     if name != "mock":  # serve then opens the real PCA9685 too
-        checks.append(_servo_board(settings, config, machine))
+        from companion.doctor_rig import servo_board
+
+        checks.append(servo_board(settings, config, machine))
     return checks
-
-
-def _rig_held_broken(settings: Settings, problem: str) -> Check:
-    return Check("pyramid rig", False, f"the running {SERVICE_USER} service could not start it ({problem}); it draws "
-                 "the dice itself until then", "fix that, then: sudo systemctl restart camelup",
-                 needed=settings.pyramid == "gpio")
-
-
-def _servo_board(settings: Settings, config: Any, machine: Machine) -> Check:
-    """The PCA9685 as ``serve`` opens it: libgpiod's bindings (Blinka imports them on a Pi), the I²C bus and the
-    board at its address. Opening it releases every output, so no servo moves."""
-    from companion.table.rig_start import explain
-    from firmware_py.servos import BusError, open_gates
-
-    address = config.servo.i2c_address
-    needed = settings.pyramid == "gpio"  # "auto": the companion runs without the rig and draws the dice itself
-    try:
-        machine.import_module("gpiod")
-        bus = machine.open_i2c_bus()
-        try:
-            open_gates(config.servo, simulate=False, bus=bus).close()
-        finally:
-            getattr(bus, "deinit", lambda: None)()
-    except ImportError:
-        problem = explain(BusError("gpiod", cause="module"), settings, address)
-        return Check("servo board", False, problem.what, problem.fix, needed=needed)
-    except Exception as error:  # BusError, or whatever the bus raises
-        problem = explain(error, settings, address)
-        return Check("servo board", False, problem.what, problem.fix, needed=needed)
-    return Check("servo board", True,
-                 f"the PCA9685 answers on I²C at 0x{address:02x} (its outputs off: no servo moved)")
 
 
 def _camera_libraries(settings: Settings, machine: Machine) -> list[Check]:
