@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint setup tools bench mutation clean
+.PHONY: run test lint setup pi-extras tools bench mutation clean
 
 setup: $(STAMP)
 
@@ -13,7 +13,23 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@$(MAKE) --no-print-directory pi-extras
 	@touch $(STAMP)
+
+# On a Raspberry Pi, the rig's own modules too: the [pi] extra (lgpio for the pins, gpiod for the servo board's
+# I²C), one by one. Best effort: without them the companion still starts, the pyramid marked unavailable.
+PI_MODEL ?= /proc/device-tree/model
+PI_EXTRA = $(BIN)/python -c 'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["pi"])'
+pi-extras:
+	@if grep -qas "Raspberry Pi" $(PI_MODEL); then \
+		for requirement in $$($(PI_EXTRA)); do \
+			$(BIN)/python -m pip install --quiet "$$requirement" || { \
+				echo "make setup: could not install $$requirement into $(VENV) (pip said why above)."; \
+				echo "  The companion still starts; the dice pyramid's rig needs it. Where PyPI has no wheel for"; \
+				echo "  this Python, pip builds it: sudo apt install swig liblgpio-dev libgpiod-dev python3-dev, then"; \
+				echo "  make pi-extras. Or install the service (sudo deploy/install.sh), which uses Debian's packages."; }; \
+		done; \
+	fi
 
 run: setup
 	$(BIN)/camelup serve

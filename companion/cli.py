@@ -201,31 +201,17 @@ def _analyse(args: argparse.Namespace) -> int:
     return run_analyse_command(args)
 
 
-def _make_pyramid(settings: Settings, simulate: bool) -> tuple[DiceSource | None, str]:
-    """The dice source the settings ask for: the GPIO rig on a Pi, a simulated pyramid elsewhere."""
-    from companion.table.service import SimulatedPyramid
-    from firmware_py.hardware import running_on_raspberry_pi
+def _make_pyramid(settings: Settings, simulate: bool, config: str | None = None) -> tuple[DiceSource | None, str]:
+    """The dice source the settings ask for: the GPIO rig on a Pi, a simulated pyramid elsewhere. A rig that
+    cannot start does not stop the companion: it draws the dice itself, and the log says what is missing."""
+    from companion.table.rig_start import make_pyramid
 
-    mode = "simulated" if simulate else settings.pyramid
-    if mode == "auto":
-        mode = "gpio" if running_on_raspberry_pi() else "simulated"
-    if mode == "none":
-        return None, "none"
-    if mode == "simulated":
-        return SimulatedPyramid(), "simulated"
-    from companion.table.pyramid_source import RigPyramid
-    from firmware_py.config import load_config
-    from firmware_py.hardware import make_pin_factory
-    from firmware_py.pyramid import Pyramid
-    from firmware_py.rig import PyramidRig
-    from firmware_py.rigstate import StateFile
-
-    rig_config = load_config(settings.pyramid_config)
-    factory, factory_name = make_pin_factory(rig_config.pin_factory)
-    # The rig's leg and dice out live beside the games, so the two are reconciled after any restart.
-    store = StateFile(Path(settings.data) / "pyramid-state.json")
-    rig = PyramidRig.build(Pyramid(rig_config.dice), rig_config, factory, store=store)
-    return RigPyramid(rig), f"gpio ({factory_name} pins)"
+    source, name, problem = make_pyramid(settings, simulate, config)
+    if problem is not None:
+        print(f"camelup serve: WARNING: the electronic pyramid is not working: {problem.sentence()}. The companion "
+              "runs and draws the dice itself until then (the pyramid games' pages say so too); 'camelup doctor' "
+              "checks the rig.", file=sys.stderr, flush=True)
+    return source, name
 
 
 def _make_camera(settings: Settings) -> CameraWatch | None:
@@ -263,16 +249,13 @@ def _serve(args: argparse.Namespace) -> int:
     from companion.table.web import create_app
     from companion.table.web.net import loopback, table_address
     from companion.table.web.server import listening_socket, serve
-    from firmware_py.config import ConfigError
-    from firmware_py.hardware import FactoryError
-    from firmware_py.servos import BusError
 
     try:
         settings = load_settings(args.config, host=args.host, port=args.port, data=args.data)
-        pyramid, pyramid_name = _make_pyramid(settings, args.simulate)
-    except (SettingsError, ConfigError, FactoryError, BusError) as error:
+    except SettingsError as error:
         print(f"camelup serve: {error}", file=sys.stderr)
         return 2
+    pyramid, pyramid_name = _make_pyramid(settings, args.simulate, args.config)
     hotspot = (settings.hotspot_ssid, settings.hotspot_password) if settings.hotspot_ssid else None
     camera = _make_camera(settings)
     app = create_app(settings.data, pyramid, settings.public_url, settings.language, hotspot=hotspot, camera=camera,

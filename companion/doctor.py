@@ -11,6 +11,7 @@ import dataclasses
 import grp
 import importlib
 import importlib.metadata
+import json
 import os
 import pwd
 import socket
@@ -23,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from companion.table.config import Settings, load_settings
 
@@ -51,6 +53,27 @@ def _service_active() -> bool:
         return state.returncode == 0
     except (OSError, subprocess.TimeoutExpired):  # no systemd here
         return False
+
+
+def _make_pin_factory(name: str, simulate: bool) -> tuple[Any, str]:
+    from firmware_py.hardware import make_pin_factory
+
+    return make_pin_factory(name, simulate=simulate)
+
+
+def _open_i2c_bus() -> Any:
+    from firmware_py.servos import open_i2c_bus
+
+    return open_i2c_bus()
+
+
+def _service_health(port: int) -> dict[str, Any] | None:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
+            answer = json.loads(response.read())
+            return answer if isinstance(answer, dict) else None
+    except (OSError, ValueError):
+        return None
 
 
 def _group_names(ids: list[int]) -> set[str]:
@@ -97,6 +120,12 @@ class Machine:
     owner: Callable[[Path], str] = _owner
     can_open: Callable[[Path], bool] = lambda path: os.access(path, os.R_OK | os.W_OK)
     import_module: Callable[[str], ModuleType] = importlib.import_module
+    pin_factory: Callable[..., tuple[Any, str]] = lambda name, simulate=False: _make_pin_factory(name, simulate)
+    """gpiozero's pin factory, as ``serve`` makes it (tests give mock pins named "lgpio")."""
+    open_i2c_bus: Callable[[], Any] = lambda: _open_i2c_bus()
+    """The I²C bus the servo board's driver uses (Blinka's on a Pi)."""
+    service_health: Callable[[int], dict[str, Any] | None] = lambda port: _service_health(port)
+    """The running service's /healthz (None when it does not answer)."""
 
 
 def doctor_settings(
@@ -205,7 +234,7 @@ def _groups(settings: Settings, simulate: bool, machine: Machine) -> list[Check]
 
 def _gpio(settings: Settings, simulate: bool, machine: Machine) -> list[Check]:
     from firmware_py.config import ConfigError, load_config
-    from firmware_py.hardware import FactoryError, make_pin_factory
+    from firmware_py.hardware import FactoryError
 
     mode = "simulated" if simulate else settings.pyramid
     if mode == "none":
@@ -224,19 +253,26 @@ def _gpio(settings: Settings, simulate: bool, machine: Machine) -> list[Check]:
                   f"add the user to the gpio group: sudo usermod -aG gpio {machine.user} (then log out and in)")
         ]
     if mode != "simulated" and machine.service_active():
+        health = machine.service_health(settings.port) or {}
+        if isinstance(health.get("pyramid"), dict):  # the service runs, but without its rig
+            from companion.doctor_rig import rig_held_broken
+
+            return [rig_held_broken(settings, health["pyramid"].get("problem", ""))]
         # The running companion holds the pins: claiming them here would fail with "GPIO busy".
         return [
             Check("pins", True, f"held by the running {SERVICE_USER} service, as they should be (to test them one "
                   "by one: sudo systemctl stop camelup; camelup doctor; sudo systemctl start camelup)")
         ]
     try:
-        factory, name = make_pin_factory(config.pin_factory, simulate=mode == "simulated")
+        factory, name = machine.pin_factory(config.pin_factory, mode == "simulated")
     except FactoryError as error:
-        if "Python module" in str(error):
-            fix = "sudo apt install python3-lgpio (deploy/install.sh does), or run with --simulate"
+        if error.module:
+            from companion.table.rig_start import explain
+
+            fix = explain(error, settings).fix + ", or run with --simulate"
         else:
             fix = "on a Raspberry Pi, check /dev/gpiochip* and the gpio group; elsewhere run with --simulate"
-        return [Check("GPIO", False, str(error), fix)]
+        return [Check("GPIO", False, str(error), fix, needed=settings.pyramid == "gpio")]
     checks = [
         Check(
             "GPIO pin factory",
@@ -262,6 +298,10 @@ def _gpio(settings: Settings, simulate: bool, machine: Machine) -> list[Check]:
                 )
             )
     factory.close()
+    if name != "mock":  # serve then opens the real PCA9685 too
+        from companion.doctor_rig import servo_board
+
+        checks.append(servo_board(settings, config, machine))
     return checks
 
 
@@ -391,6 +431,16 @@ def _camera_placement(settings: Settings) -> Check:
     return Check("camera placement", ok, detail, "" if ok else fix, needed=False)
 
 
+def _camera_held(settings: Settings, machine: Machine) -> Check | None:
+    """The running service holds the camera: placement cannot be looked at here (opening the camera again would
+    fail as "busy", which is no reason to check its cable); the service's own placement page can."""
+    if settings.camera not in ("picamera2", "webcam") or not machine.service_active():
+        return None
+    return Check("camera placement", True, f"not looked at here: the running {SERVICE_USER} service holds the camera. "
+                 "See it live on the placement assistant (/camera/placement): the host's page, the Camera box's "
+                 "\"Place the camera\" link", needed=False)
+
+
 def _data(settings: Settings, machine: Machine) -> Check:
     path = Path(settings.data)
     if machine.user != SERVICE_USER and path.resolve() == machine.service_data.resolve():
@@ -485,7 +535,8 @@ def run_checks(
         lambda: libraries,
         lambda: _dma_heap(settings, machine),
         lambda: _camera(settings, machine, config) if all(check.ok for check in libraries) else [],
-        lambda: _camera_placement(settings) if all(check.ok for check in libraries) else [],
+        lambda: (_camera_held(settings, machine) or _camera_placement(settings))
+        if all(check.ok for check in libraries) else [],
         lambda: _data(settings, machine),
         lambda: _port(settings),
         lambda: _address(settings),

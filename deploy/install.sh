@@ -175,9 +175,11 @@ if [ -r /etc/os-release ]; then
     esac
 fi
 
-step "system packages: python3-venv, python3-picamera2 (libcamera's own build), python3-lgpio (GPIO)"
+# python3-libgpiod: Adafruit's Blinka, under the PCA9685 servo board's driver, imports gpiod on a Pi and does not
+# install it.
+step "system packages: python3-venv, python3-picamera2 (libcamera's own build), python3-lgpio (GPIO), python3-libgpiod (the servo board's I²C)"
 missing=()
-for package in python3-venv python3-picamera2 python3-lgpio; do
+for package in python3-venv python3-picamera2 python3-lgpio python3-libgpiod; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
 if [ ${#missing[@]} -eq 0 ]; then

@@ -11,9 +11,18 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
-from firmware_py.config import ConfigError, RigConfig, load_config, parse_config, save_angles
+from firmware_py.config import (
+    ConfigError,
+    RigConfig,
+    angles_toml,
+    check_saveable,
+    load_config,
+    parse_config,
+    save_angles,
+)
 from firmware_py.pyramid import Draw, Pyramid, Refilled, Undone
 
 # gpiozero is imported by the commands themselves, so that building the parser (``camelup --help``,
@@ -162,38 +171,67 @@ def cmd_run(args: argparse.Namespace, keys: TextIO | None = None, out: TextIO | 
 # -- selftest -------------------------------------------------------------------------------------------
 
 
-def cmd_selftest(args: argparse.Namespace, out: TextIO | None = None) -> int:
+def cmd_selftest(
+    args: argparse.Namespace, out: TextIO | None = None, keys: TextIO | None = None, interactive: bool | None = None
+) -> int:
+    """Light every die's colour and move every gate, naming each while it shows, then wait for a press.
+
+    On mock pins every colour and pulse is checked on the pins and the simulated board. On real pins the program
+    can only check what it sent (the LED's pins, the PCA9685's registers): the builder's eyes check the rest, so
+    each colour and gate is named while it shows and, at a terminal (``interactive``), the builder is asked."""
     from firmware_py.hardware import GpioButton, GpioRgbLed
     from firmware_py.patterns import READY_PATTERN, Pattern
     from firmware_py.servos import open_gates, pulse_ticks, tick_seconds
 
     out = out or sys.stdout
+    keys = keys or sys.stdin
     config, factory, factory_name = _open(args)
     mock = factory_name == "mock"
-    print(f"Self-test on {factory_name} pins (config: {config.source})", file=out)
+    if interactive is None:
+        interactive = not mock and keys.isatty()
+    answers = iter(keys)
+
+    def seen(question: str) -> bool:
+        """The builder's answer (Enter or y: yes); True when nobody is asked."""
+        if not interactive:
+            return True
+        print(f"  {question} [Y/n] ", end="", file=out, flush=True)
+        return next(answers, "y").strip().lower() not in ("n", "no")
+
+    print(f"Self-test on {factory_name} pins (config: {config.source})", file=out, flush=True)
     results: list[tuple[str, bool, str]] = []
     led = GpioRgbLed(config.led, factory)
     button = GpioButton(config.button, factory)
     gates = None
     try:
-        # LED: every die's colour, checked on the pins' duty cycles.
-        wrong = []
+        # LED: every die's colour, named while it shows, checked on the pins' duty cycles.
+        wrong, unseen = [], []
         for die in config.dice:
             led.play(Pattern(die.name, ((die.led_colour, 0.0),), then=die.led_colour))
+            print(f"LED: showing {die.name}", file=out, flush=True)
             if tuple(round(c, 3) for c in led.led.color) != tuple(round(c, 3) for c in die.led_colour):
                 wrong.append(die.name)
             time.sleep(args.step)
+            if not seen(f"did the LED look {die.name}?"):
+                unseen.append(die.name)
         led.play(READY_PATTERN)
-        results.append((
-            "LED",
-            not wrong,
-            f"colours {', '.join(d.name for d in config.dice)} shown"
-            + ("" if mock else " (check each by eye)")
-            if not wrong
-            else f"{', '.join(wrong)} not shown: check GPIO{config.led.red}/{config.led.green}/{config.led.blue}, "
-            f"the resistors, and led.common = \"{config.led.common}\"",
-        ))
-        # Gates: open and close each one, reading every pulse back from the PCA9685's registers.
+        names = ", ".join(d.name for d in config.dice)
+        pins = f"GPIO{config.led.red} (red), GPIO{config.led.green} (green), GPIO{config.led.blue} (blue)"
+        if wrong:
+            results.append(("LED", False, f"{', '.join(wrong)} not shown: check {pins}, the resistors, and "
+                            f"led.common = \"{config.led.common}\""))
+        elif unseen:
+            results.append(("LED", False, f"you did not see {', '.join(unseen)} as named: two colours swapped are two "
+                            f"wires swapped ({pins}); a colour missing is its wire or resistor; everything inverted "
+                            f"is led.common (now \"{config.led.common}\")"))
+        elif mock:
+            results.append(("LED", True, f"colours {names} shown (checked on the mock pins)"))
+        elif interactive:
+            results.append(("LED", True, f"you saw {names}, each as named"))
+        else:
+            results.append(("LED", True, f"sent {names} in that order; confirm by eye that each looked as named "
+                            "(run it at a terminal to be asked)"))
+        # Gates: open and close each one, named while it moves, every pulse read back from the PCA9685's registers.
         servo = config.servo
         tick = tick_seconds(servo)
         try:
@@ -201,8 +239,9 @@ def cmd_selftest(args: argparse.Namespace, out: TextIO | None = None) -> int:
         except Exception as error:
             results.append(("gates", False, str(error)))
         else:
-            bad = []
+            bad, still = [], []
             for die in servo.channels:  # closed, open, closed again: one gate at a time
+                print(f"gate {die} (PCA9685 output {servo.channels[die]}): closed, open, closed", file=out, flush=True)
                 for which, angle in (("closed", servo.closed_angles[die]), ("open", servo.open_angles[die]),
                                      ("closed", servo.closed_angles[die])):
                     gates.set_angle(die, angle)
@@ -213,15 +252,22 @@ def cmd_selftest(args: argparse.Namespace, out: TextIO | None = None) -> int:
                     ) > tick / 2 + 1e-9:
                         bad.append(f"{die} {which} (sent {sent * 1e6:.1f} µs)")
                 gates.release(die)
-            results.append((
-                "gates",
-                not bad,
-                f"opened and closed {len(servo.channels)} gates; pulses exact to {tick * 1e6:.2f} µs at "
-                f"{servo.reference_clock / 4096 / round(servo.reference_clock / 4096 / servo.frequency):.2f} Hz"
-                + ("" if mock else " (check each gate opens and closes)")
-                if not bad
-                else f"{', '.join(bad)} not sent: check the PCA9685 (I²C on GPIO2/3, V+ 5 V supply, common ground)",
-            ))
+                if not seen(f"did the {die} gate (output {servo.channels[die]}) open and close?"):
+                    still.append(f"{die} (output {servo.channels[die]})")
+            hz = servo.reference_clock / 4096 / round(servo.reference_clock / 4096 / servo.frequency)
+            pulses = f"pulses exact to {tick * 1e6:.2f} µs at {hz:.2f} Hz"
+            if bad:
+                results.append(("gates", False, f"{', '.join(bad)} not sent: check the PCA9685 (I²C on GPIO2/3, V+ 5 V "
+                                "supply, common ground)"))
+            elif still:
+                results.append(("gates", False, f"the board took every pulse but {', '.join(still)} did not move: that "
+                                "servo's plug (brown wire to GND, on the output named), the servo, or the V+ supply"))
+            elif mock:
+                results.append(("gates", True, f"opened and closed {len(servo.channels)} gates; {pulses}"))
+            else:
+                results.append(("gates", True, f"the PCA9685 took every pulse ({pulses}, read back from its "
+                                "registers)" + ("; you saw each gate move" if interactive else "; confirm by eye "
+                                "that each gate named above moved (a servo on the wrong output moves out of turn)")))
         # Button: wait for a press.
         pressed = threading.Event()
         button.on_press(pressed.set)
@@ -257,6 +303,8 @@ def cmd_calibrate(args: argparse.Namespace, keys: TextIO | None = None, out: Tex
 
     keys = keys or sys.stdin
     out = out or sys.stdout
+    save = args.save or args.config or "pyramid.toml"
+    check_saveable(save)  # before the builder steps through every angle, not after
     config, _, factory_name = _open(args)
     servo = config.servo
     # One tick of pulse, in degrees: the smallest step that changes what the chip sends.
@@ -303,14 +351,20 @@ def cmd_calibrate(args: argparse.Namespace, keys: TextIO | None = None, out: Tex
                     continue
                 angle = min(servo.max_angle, max(servo.min_angle, target))
             gates.release(die)
+    except KeyboardInterrupt:
+        print(f"\nstopped: nothing saved. The angles chosen so far:\n{angles_toml(chosen)}", file=out)
+        return 1
     finally:
         gates.close()
     try:
-        save_angles(args.save, chosen)
-    except ConfigError as error:
-        print(f"not saved: {error}", file=out)
+        save_angles(save, chosen)
+    except (ConfigError, OSError) as error:
+        reason = error if isinstance(error, ConfigError) else f"{error.strerror or error} ({error.filename or save})"
+        print(f"NOT SAVED to {save}: {reason}.\nYour angles are not lost: paste these lines into {save} (sudo nano "
+              f"{save}), replacing the tables of the same name, or run calibrate again with --save on a file you can "
+              f"write:\n\n{angles_toml(chosen)}", file=out)
         return 1
-    print(f"saved {len(chosen)} angles to {args.save}", file=out)
+    print(f"saved {len(chosen)} angles to {save}", file=out)
     return 0
 
 
@@ -324,11 +378,18 @@ def cmd_drawings(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
     out = out or sys.stdout
     config = _load(args)
+    mechanism = args.mechanism or _find_mechanism()
     try:
-        dimensions = load_mechanism(args.mechanism)
+        dimensions = load_mechanism(mechanism)
     except (OSError, ValueError) as error:
-        raise ConfigError(f"{args.mechanism}: cannot use it ({error})") from None
-    for path in write_all(args.out, args.mechanism, config):
+        raise ConfigError(f"{mechanism}: cannot use it ({error})") from None
+    target = args.out or str(Path(mechanism).parent)  # beside the dimensions they are drawn from
+    try:
+        written = write_all(target, mechanism, config)
+    except OSError as error:
+        raise ConfigError(f"cannot write the drawings into {target} ({error.strerror or error}): give --out a "
+                          "folder you can write") from None
+    for path in written:
         print(f"wrote {path}", file=out)
     for colour, r in resistors(dimensions).items():
         print(f"LED {colour}: {r['ohms']} Ω gives {r['ma']:.1f} mA ({r['min_ma']:.1f} to {r['max_ma']:.1f} mA over "
@@ -337,6 +398,19 @@ def cmd_drawings(args: argparse.Namespace, out: TextIO | None = None) -> int:
     for problem in problems:
         print(f"does not fit: {problem}", file=out)
     return 1 if problems else 0
+
+
+MECHANISM_PLACES = (Path("hardware/mechanism.toml"), Path(__file__).resolve().parents[1] / "hardware/mechanism.toml",
+                    Path("/opt/camelup/hardware/mechanism.toml"))
+"""Where ``drawings`` looks for the dimensions: here (a checkout), beside this package, the Pi's install."""
+
+
+def _find_mechanism() -> str:
+    for place in MECHANISM_PLACES:
+        if place.is_file():
+            return str(place)
+    raise ConfigError(f"no mechanism.toml found (looked at {', '.join(map(str, MECHANISM_PLACES))}): give "
+                      "--mechanism FILE")
 
 
 def add_pyramid_parser(commands: Any) -> None:
@@ -355,15 +429,19 @@ def add_pyramid_parser(commands: Any) -> None:
                      help="where the rig keeps its leg and the dice out across restarts")
     run.set_defaults(run=cmd_run)
 
-    selftest = sub.add_parser("selftest", help="light every colour, sweep the servo, wait for a press")
+    selftest = sub.add_parser("selftest", help="light every colour and move every gate, naming each as it shows "
+                              "(at a terminal it asks whether you saw it), then wait for a press")
     common(selftest)
     selftest.add_argument("--timeout", type=float, default=15.0, help="seconds to wait for the button")
-    selftest.add_argument("--step", type=float, default=0.4, help="seconds per colour and per angle")
+    selftest.add_argument("--step", type=float, default=1.0,
+                          help="seconds per colour and per gate position, each named as it shows")
     selftest.set_defaults(run=cmd_selftest)
 
     calibrate = sub.add_parser("calibrate", help="step each gate servo interactively and save its angles")
     common(calibrate)
-    calibrate.add_argument("--save", metavar="FILE", default="pyramid.toml", help="TOML file to write the angles to")
+    calibrate.add_argument("--save", metavar="FILE",
+                           help="TOML file to write the angles to (default: the --config file, else pyramid.toml); "
+                           "its folder must be writable: /etc/camelup/pyramid.toml needs sudo")
     calibrate.add_argument("--step-degrees", type=float, default=5.0)
     calibrate.set_defaults(run=cmd_calibrate)
 
@@ -382,9 +460,10 @@ def add_pyramid_parser(commands: Any) -> None:
 
     drawings = sub.add_parser("drawings", help="write the mechanism and wiring drawings from the dimensions")
     drawings.add_argument("--config", metavar="FILE", help="rig configuration (TOML) for the pins and channels")
-    drawings.add_argument("--mechanism", metavar="FILE", default="hardware/mechanism.toml",
-                          help="the mechanism's dimensions (default: hardware/mechanism.toml)")
-    drawings.add_argument("--out", metavar="DIR", default="hardware", help="where to write them")
+    drawings.add_argument("--mechanism", metavar="FILE",
+                          help="the mechanism's dimensions (default: hardware/mechanism.toml here, else the "
+                          "project's, else /opt/camelup/hardware/mechanism.toml on the Pi)")
+    drawings.add_argument("--out", metavar="DIR", help="where to write them (default: the mechanism file's folder)")
     drawings.set_defaults(run=cmd_drawings, simulate=True)
 
 

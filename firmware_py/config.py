@@ -6,6 +6,7 @@ are left out take the defaults below, which match the wiring in ``hardware/READM
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -337,6 +338,44 @@ def load_config(path: str | Path | None) -> RigConfig:
         return parse_config(data, str(path))
     except ConfigError as error:
         raise ConfigError(f"{path}: {error}") from None
+
+
+def angles_toml(angles: Mapping[str, float]) -> str:
+    """Calibrated gate angles (named as in :meth:`ServoConfig.configured_angles`) as the TOML tables a builder
+    can paste into a rig file."""
+    import tomli_w
+
+    tables: dict[str, dict[str, float]] = {"closed_angles": {}, "open_angles": {}}
+    for name, angle in angles.items():
+        die, which = name.rsplit(" ", 1)
+        tables[f"{which}_angles"][die] = angle
+    return tomli_w.dumps({"servo": {key: table for key, table in tables.items() if table}})
+
+
+def check_saveable(path: str | Path) -> None:
+    """Raise before any work is done if :func:`save_angles` could not write ``path``: its folder must exist and
+    take a new file (the file is replaced through a temporary one beside it), and a file already there must load.
+
+    Raises:
+        ConfigError: naming the path and what to do.
+    """
+    import tempfile
+
+    target = Path(path)
+    folder = target.parent
+    if not folder.is_dir():
+        raise ConfigError(f"cannot save to {target}: there is no folder {folder} (give --save a file in a folder that "
+                          "exists)")
+    try:
+        handle, probe = tempfile.mkstemp(prefix=f".{target.name}.", dir=folder)
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as error:
+        hint = (" Run the command with sudo (the folder belongs to another user), or give --save a file you can "
+                f"write and copy it over afterwards (sudo cp FILE {target})")
+        raise ConfigError(f"cannot save to {target}: {error.strerror or error} in {folder}.{hint}") from None
+    if target.exists():
+        load_config(target)  # save_angles keeps its settings: they must load
 
 
 def save_angles(path: str | Path, angles: Mapping[str, float]) -> None:

@@ -299,6 +299,8 @@ def mechanism_svg(m: dict[str, dict[str, float]], config: RigConfig) -> str:
         f"The chute is fully uncovered after {g.clear_angle:.0f}° of the {gate['swing']:g}° swing; "
         f"the open plate passes the next gate's horn with room to spare at a {chute['pitch']:g} mm pitch.",
         "Servo (SG90) behind the chute, hung shaft down in its tab (side view below).",
+        "Opening swings the plate right, towards the button's leg (anticlockwise from above):",
+        "the left leg leaves no room the other way. A servo that turns the other way: hardware/README.md, step 6.",
         "Label each chute with its die's colour; refill: drop each die into its own chute, then hold the button.",
     ]
     for i, note in enumerate(notes):

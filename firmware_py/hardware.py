@@ -22,7 +22,16 @@ from firmware_py.patterns import OFF, Pattern
 
 
 class FactoryError(RuntimeError):
-    """The requested pin factory cannot be used here; the message says what to install or set."""
+    """The requested pin factory cannot be used here; the message says what to install or set. ``module`` names
+    the missing Python module, when that is the reason."""
+
+    def __init__(self, message: str, module: str | None = None) -> None:
+        super().__init__(message)
+        self.module = module
+
+
+APT_PACKAGES = {"lgpio": "python3-lgpio", "rpigpio": "python3-rpi.gpio"}
+"""Raspberry Pi OS's package of each pin factory's Python module."""
 
 
 def running_on_raspberry_pi() -> bool:
@@ -60,7 +69,9 @@ def make_pin_factory(name: str = "auto", simulate: bool = False) -> tuple[Factor
     except ImportError as error:
         raise FactoryError(
             f"the {name} pin factory needs its Python module ({error.name}): on a Raspberry Pi run "
-            f"'sudo apt install python3-lgpio' or 'pip install {name}', or use --simulate"
+            f"'sudo apt install {APT_PACKAGES.get(name, name)}' (deploy/install.sh does), or in a checkout "
+            "'make pi-extras' (the [pi] extra: lgpio, gpiod), or use --simulate",
+            module=name,
         ) from None
     except Exception as error:  # the backends raise their own errors off a Pi
         raise FactoryError(f"the {name} pin factory cannot start here ({error}); use --simulate") from None

@@ -92,7 +92,13 @@ class Pca9685Gates:
 
 
 class BusError(RuntimeError):
-    """The PCA9685 cannot be reached; the message says what to check."""
+    """The PCA9685 cannot be reached; the message says what to check. ``cause`` says which part is missing:
+    ``"device"`` (nothing answers at the board's address), ``"module"`` (the Python module gpiod that Blinka
+    needs on a Pi) or ``"bus"`` (the I²C bus itself, e.g. I²C switched off)."""
+
+    def __init__(self, message: str, cause: str = "bus") -> None:
+        super().__init__(message)
+        self.cause = cause
 
 
 def open_i2c_bus() -> Any:
@@ -103,6 +109,16 @@ def open_i2c_bus() -> Any:
         import busio
 
         return busio.I2C(board.SCL, board.SDA)
+    except ImportError as error:
+        # On a Pi, Blinka's pins import libgpiod's bindings (gpiod), which Blinka does not install itself.
+        if error.name == "gpiod" or "libgpiod" in str(error):
+            raise BusError(
+                "the Python module gpiod (libgpiod's bindings, which Adafruit's Blinka needs for the Pi's I²C pins) "
+                "is missing: sudo apt install python3-libgpiod (deploy/install.sh does), or use --simulate",
+                cause="module",
+            ) from None
+        raise BusError(f"the I²C bus cannot be opened ({error}): reinstall (make setup, or sudo deploy/install.sh), "
+                       "or use --simulate") from None
     except Exception as error:  # Blinka raises NotImplementedError, ValueError or RuntimeError off a Pi
         raise BusError(
             f"the I²C bus cannot be opened ({error}): enable I²C (sudo raspi-config nonint do_i2c 0) and check the "
@@ -116,9 +132,10 @@ def open_gates(config: ServoConfig, simulate: bool, bus: Any = None) -> Pca9685G
         bus = SimulatedPca9685Bus(config.i2c_address) if simulate else open_i2c_bus()
     try:
         return Pca9685Gates(config, bus)
-    except ValueError as error:  # the library's "No I2C device at address"
+    except (ValueError, OSError) as error:  # the library's "No I2C device at address", or a write not answered
         raise BusError(
-            f"{error}: check the PCA9685's wiring (VCC 3.3 V, GND, SDA GPIO2, SCL GPIO3) and servo.i2c_address"
+            f"{error}: check the PCA9685's wiring (VCC 3.3 V, GND, SDA GPIO2, SCL GPIO3) and servo.i2c_address",
+            cause="device",
         ) from None
 
 

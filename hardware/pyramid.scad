@@ -6,6 +6,9 @@
 //           chute, and the two legs (the right one holds the button and the LED);
 //   plate:  one gate plate (print one per die);
 //   ramp:   the ramp and tray, standing on the table between the legs.
+//   For a bed smaller than the frame (it is about 306 mm wide): chutes_left + chutes_right + splice, and
+//   ramp_left + ramp_right: each half fits a 220 x 220 mm bed. The cut runs between the middle chutes, where only
+//   the spine joins them; the splice is glued across the spine's back there.
 //   (part="assembly" shows everything in place, with the servos, for a picture: not a part to print.)
 include <pyramid-params.scad>
 
@@ -107,6 +110,23 @@ module ramp() {
     }
 }
 
+// Where the halves meet: between the middle two chutes, clear of both servo tabs.
+cut = floor(count / 2) * pitch - (pitch - outer) / 2;
+splice_w = 24;
+splice_t = 3;
+
+module side_of_cut(right) {
+    intersection() {
+        children();
+        translate([right ? cut : cut - 1000, -500, -500]) cube(1000);
+    }
+}
+
+module splice() {
+    // Glued to the spine's back face across the cut (between the two servo tabs there), the full height.
+    translate([cut - splice_w / 2, back, 0]) cube([splice_w, splice_t, height]);
+}
+
 module servo_dummy() {
     // Not printed: an SG90 hung shaft down on its tab, and its horn, to see that the plate meets the chute.
     translate([-servo_w / 2, shaft_y - servo_shaft, tab_top - (body_h - ear_face) ]) {
@@ -136,3 +156,8 @@ if (part == "chutes") chutes();
 if (part == "assembly") assembly();
 if (part == "plate") plate();
 if (part == "ramp") ramp();
+if (part == "chutes_left") side_of_cut(false) chutes();
+if (part == "chutes_right") side_of_cut(true) chutes();
+if (part == "ramp_left") side_of_cut(false) ramp();
+if (part == "ramp_right") side_of_cut(true) ramp();
+if (part == "splice") splice();

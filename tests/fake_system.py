@@ -3,7 +3,8 @@ name, keeping the machine's state in JSON in $STATE and logging every call that 
 
 The state a test can set before a run (``state.json``): ``system_numpy`` (Debian's numpy, "" for none),
 ``venv_numpy`` (a numpy pip put into the venv, hiding the system's), ``picamera2_error`` (what importing
-picamera2 prints when it fails), ``apt_lgpio`` (python3-lgpio is installed), ``pip_fails``, ``ssh_peer`` and
+picamera2 prints when it fails), ``apt_lgpio`` (python3-lgpio is installed), ``apt_missing`` (Debian packages
+not installed), ``pip_fails``, ``ssh_peer`` and
 ``route_dev`` (an SSH session and the interface it comes in on), and the NetworkManager connection (``nm``).
 """
 
@@ -135,6 +136,8 @@ def main() -> int:
     if name == "nmcli":
         return nmcli(args, state)
     if name == "dpkg-query":
+        if args[-1] in state.get("apt_missing", []):  # Debian packages not installed yet
+            return 1
         print("install ok installed")
         return 0
     if name == "getent":

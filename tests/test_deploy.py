@@ -160,3 +160,24 @@ def _free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make on this machine")
+@pytest.mark.parametrize("model", ["Raspberry Pi 5 Model B Rev 1.0", "Generic x86 PC"])
+def test_make_setup_on_a_pi_adds_the_rigs_modules_one_by_one_and_survives_a_failure(tmp_path, model):
+    # A stand-in python: pip's installs are logged, lgpio fails as it does where PyPI has no wheel for this Python.
+    (tmp_path / "model").write_bytes(model.encode() + b"\0")  # as /proc/device-tree/model, NUL-terminated
+    python = tmp_path / "bin/python"
+    python.parent.mkdir()
+    python.write_text(f'#!/bin/sh\nif [ "$1" = "-m" ]; then echo "$*" >> {tmp_path}/pip.log\n'
+                      f'  case "$*" in *lgpio*) exit 1;; esac; exit 0; fi\nexec {sys.executable} "$@"\n')
+    python.chmod(0o755)
+    result = subprocess.run(["make", "--no-print-directory", "pi-extras", f"PI_MODEL={tmp_path / 'model'}",
+                             f"BIN={python.parent}"], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    pip = (tmp_path / "pip.log").read_text().splitlines() if (tmp_path / "pip.log").exists() else []
+    if model.startswith("Raspberry Pi"):
+        assert [line.split()[-1] for line in pip] == ["lgpio>=0.2", "gpiod>=2.1"], "gpiod even when lgpio fails"
+        assert "could not install lgpio>=0.2" in result.stdout and "The companion still starts" in result.stdout
+    else:
+        assert pip == [] and result.stdout == ""

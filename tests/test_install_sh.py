@@ -73,6 +73,13 @@ def test_a_second_install_changes_nothing(pi):
     assert "ok: running, nothing changed" in second_out
 
 
+def test_the_servo_boards_gpiod_comes_from_apt(pi):
+    # Blinka (the PCA9685 driver's I²C on a Pi) imports gpiod and does not install it.
+    pi.state["apt_missing"] = ["python3-lgpio", "python3-libgpiod"]
+    _, calls = pi.install()
+    assert "apt-get install -y python3-lgpio python3-libgpiod" in calls
+
+
 def test_pip_keeps_the_systems_numpy_and_apts_lgpio(pi):
     pi.state["apt_lgpio"] = True
     _, calls = pi.install()

@@ -3,6 +3,7 @@
 import io
 import json
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -141,6 +142,54 @@ def test_calibrate_quit_saves_nothing(tmp_path):
     args = _args(config=None, save=str(path), step_degrees=5.0)
     assert cmd_calibrate(args, io.StringIO("+\nq\n"), io.StringIO()) == 1
     assert not path.exists()
+
+
+def test_calibrate_refuses_a_save_path_it_cannot_write_before_any_stepping(tmp_path, monkeypatch):
+    keys = io.StringIO("\n" * 12)
+    with pytest.raises(ConfigError, match=re.escape(f"there is no folder {tmp_path / 'nodir'}")):
+        cmd_calibrate(_args(config=None, save=str(tmp_path / "nodir/rig.toml"), step_degrees=5.0), keys, io.StringIO())
+    assert keys.tell() == 0, "no angle was asked for"
+
+    import tempfile
+
+    def refused(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkstemp", refused)  # as /etc/camelup is for the builder without sudo
+    refusal = r"cannot save to .*rig.toml: Permission denied in .*Run the command with sudo"
+    with pytest.raises(ConfigError, match=refusal):
+        cmd_calibrate(_args(config=None, save=str(tmp_path / "rig.toml"), step_degrees=5.0), keys, io.StringIO())
+    assert keys.tell() == 0
+
+
+def test_calibrate_that_cannot_save_at_the_end_prints_the_angles_to_paste(tmp_path, monkeypatch, capsys):
+    import firmware_py.durable
+
+    def refused(path, text):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(firmware_py.durable, "write_atomically", refused)
+    path = tmp_path / "rig.toml"
+    out = io.StringIO()
+    # Through main, as a builder runs it: no traceback, a non-zero exit, every angle printed.
+    monkeypatch.setattr("sys.stdin", io.StringIO("+\n" + "\n" * 12))
+    monkeypatch.setattr("sys.stdout", out)
+    assert main(["pyramid", "calibrate", "--simulate", "--save", str(path)]) == 1
+    text = out.getvalue()
+    assert f"NOT SAVED to {path}: Permission denied" in text and "sudo nano" in text
+    pasted = tomllib.loads(text[text.index("[servo."):])
+    assert pasted["servo"]["closed_angles"]["green"] == 50.0 and pasted["servo"]["open_angles"]["grey"] == 135.0
+    assert len(pasted["servo"]["closed_angles"]) == len(pasted["servo"]["open_angles"]) == 6
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_calibrate_saves_to_the_config_file_it_read_by_default(tmp_path, monkeypatch):
+    path = tmp_path / "rig.toml"
+    path.write_text('edition = "2014"\n')
+    monkeypatch.chdir(tmp_path)
+    args = _args(config=str(path), save=None, step_degrees=5.0)
+    assert cmd_calibrate(args, io.StringIO("+\n" + "\n" * 10), io.StringIO()) == 0
+    assert load_config(path).servo.closed_angles["blue"] == 50.0 and not (tmp_path / "pyramid.toml").exists()
 
 
 def test_run_draws_on_enter_and_takes_undo_and_refill_keys(tmp_path):

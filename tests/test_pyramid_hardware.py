@@ -156,6 +156,22 @@ def test_drawings_command_writes_and_reports(tmp_path, capsys):
     assert "does not fit: chute" in capsys.readouterr().out
 
 
+def test_drawings_finds_the_projects_dimensions_from_any_folder_and_writes_beside_the_given_ones(
+    tmp_path, monkeypatch, capsys
+):
+    monkeypatch.chdir(tmp_path)  # as on the Pi, run from ~: no hardware/ here
+    assert main(["pyramid", "drawings", "--out", "drawn"]) == 0
+    assert {p.name for p in (tmp_path / "drawn").iterdir()} == {"mechanism.svg", "wiring.svg", "pyramid-params.scad"}
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "mechanism.toml").write_text((HARDWARE / "mechanism.toml").read_text())
+    assert main(["pyramid", "drawings", "--mechanism", str(mine / "mechanism.toml")]) == 0
+    assert (mine / "wiring.svg").exists(), "by default beside the dimensions they are drawn from"
+    capsys.readouterr()
+    assert main(["pyramid", "drawings", "--mechanism", str(mine / "mechanism.toml"), "--out", "/proc/camelup"]) == 2
+    assert "cannot write the drawings into /proc/camelup" in capsys.readouterr().err
+
+
 @pytest.mark.skipif(shutil.which("openscad") is None, reason="openscad is not installed (make tools installs it)")
 @pytest.mark.parametrize("part", ["chutes", "plate", "ramp"])
 def test_the_openscad_parts_render_to_the_drawn_size(tmp_path, dimensions, part):
@@ -196,6 +212,44 @@ def test_the_openscad_parts_render_to_the_drawn_size(tmp_path, dimensions, part)
         assert low[2] == pytest.approx(table, abs=0.05)
 
 
+def _render(tmp_path: Path, part: str) -> tuple[str, list[float], list[float]]:
+    out = tmp_path / f"{part}.stl"
+    result = subprocess.run(["openscad", "-D", f'part="{part}"', "-o", str(out), str(HARDWARE / "pyramid.scad")],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    text = out.read_text()
+    points = [tuple(map(float, line.split()[1:])) for line in text.splitlines() if line.strip().startswith("vertex")]
+    return text, [min(p[i] for p in points) for i in range(3)], [max(p[i] for p in points) for i in range(3)]
+
+
+BED = 220.0
+"""A common small printer bed (Ender-3 class): the split parts must each fit it."""
+
+
+@pytest.mark.skipif(shutil.which("openscad") is None, reason="openscad is not installed (make tools installs it)")
+@pytest.mark.parametrize("whole", ["chutes", "ramp"])
+def test_the_long_parts_split_in_two_halves_that_fit_a_220_mm_bed_and_meet(tmp_path, dimensions, whole):
+    _, low, high = _render(tmp_path, whole)
+    assert high[0] - low[0] > BED + 50, "the whole part needs a large bed: that is why it is split"
+    left, left_low, left_high = _render(tmp_path, f"{whole}_left")
+    right, right_low, right_high = _render(tmp_path, f"{whole}_right")
+    g, pitch, count = geometry(dimensions), dimensions["chute"]["pitch"], dimensions["chute"]["count"]
+    cut = count // 2 * pitch - (pitch - g.outer) / 2  # in the gap between the middle two chutes
+    assert left_low[0] == pytest.approx(low[0], abs=0.05) and right_high[0] == pytest.approx(high[0], abs=0.05)
+    assert left_high[0] == pytest.approx(cut, abs=0.05) and right_low[0] == pytest.approx(cut, abs=0.05)
+    for part_low, part_high in ((left_low, left_high), (right_low, right_high)):
+        footprint = sorted(part_high[i] - part_low[i] for i in range(3))
+        assert footprint[1] <= BED and footprint[2] <= BED, footprint  # it lies on the bed some way
+    assert bodies(left) == bodies(right) == 1
+    if whole == "chutes":  # the splice lies across the cut on the spine's back, between the two tabs there
+        _, splice_low, splice_high = _render(tmp_path, "splice")
+        tab_half = dimensions["servo"]["body_width"] / 2 + dimensions["chute"]["wall"] + 2
+        left_tab = (count // 2 - 1) * pitch + g.outer / 2 + tab_half
+        right_tab = count // 2 * pitch + g.outer / 2 - tab_half
+        assert left_tab < splice_low[0] < cut < splice_high[0] < right_tab
+        assert splice_low[1] == pytest.approx(g.outer + dimensions["frame"]["spine"], abs=0.05)
+
+
 def bodies(stl: str) -> int:
     """How many separate solids an ASCII STL holds (triangles joined through shared corners)."""
     parent: dict[str, str] = {}
@@ -222,16 +276,19 @@ def bodies(stl: str) -> int:
 def test_the_build_stops_the_service_first_uses_one_config_and_hands_back_to_the_service():
     build = README.split("## Building it, step by step")[1].split("\n## ")[0]
     steps = re.split(r"^\d+\. ", build, flags=re.M)
-    preamble, first, last = steps[0], steps[1], steps[-1]
+    preamble, install, first, last = steps[0], steps[1], steps[2], steps[-1]
     assert "/opt/camelup/venv/bin/camelup" in preamble and "/etc/camelup/pyramid.toml" in preamble
+    # The install comes first (the later steps use what it made), then the service is stopped.
+    assert "Install the companion" in install and "do_i2c" in install
     assert "sudo systemctl stop camelup" in first and 'edition = "2014"' in first
+    assert "The install copied" not in install and "The install copied" in first
     assert "sudo systemctl start camelup" in last and "/etc/camelup/pyramid.toml" in last
-    commands = re.findall(r"`camelup pyramid (\w+)([^`]*)`", build)
-    assert {name for name, _ in commands} >= {"selftest", "calibrate", "run"}
-    for name, arguments in commands:
+    commands = re.findall(r"`(sudo )?camelup pyramid (\w+)([^`]*)`", build)
+    assert {name for _, name, _ in commands} >= {"selftest", "calibrate", "run"}
+    for sudo, name, arguments in commands:
         assert "--config $RIG" in arguments, (name, arguments)
-        if name == "calibrate":
-            assert "--save $RIG" in arguments
+        if name == "calibrate":  # $RIG is root's: saving to it needs sudo
+            assert "--save $RIG" in arguments and sudo
     assert "comments in it are not kept" in preamble
 
 

@@ -59,7 +59,7 @@ def caller(game_id: str) -> Caller:
 @api.get("/healthz")
 def healthz() -> Any:
     """``status`` "ok", or "degraded" with the ``reason`` (the games cannot be stored); ``streams``: open live
-    pages, when served by ``camelup serve``."""
+    pages, when served by ``camelup serve``; ``pyramid``, when the configured rig could not start."""
     problem = service().store.problem
     out: dict[str, Any] = {"ok": problem is None, "status": "degraded" if problem else "ok"}
     if problem:
@@ -67,6 +67,9 @@ def healthz() -> Any:
     streams = current_app.extensions.get("streams")
     if streams is not None:
         out["streams"] = streams.count
+    rig_problem = getattr(service().pyramid, "problem", None)
+    if rig_problem is not None:  # the rig could not start: the companion draws the dice (camelup doctor asks here)
+        out["pyramid"] = {"state": "unavailable", "problem": rig_problem.sentence()}
     return jsonify(out)
 
 
