@@ -408,6 +408,22 @@ def _vision_read(args: argparse.Namespace) -> int:
     return 0
 
 
+def _vision_capture(args: argparse.Namespace) -> int:
+    """The calibration photo from the configured camera (or where to get it while the service holds it)."""
+    from companion.doctor import _service_active, doctor_settings
+    from companion.table.config import SettingsError
+    from companion.table.placement_still import capture
+
+    try:
+        settings, _ = doctor_settings(args.config)
+    except SettingsError as error:
+        print(f"camelup vision capture: {error}", file=sys.stderr)
+        return 2
+    status, said = capture(settings, Path(args.out), _service_active())
+    print(said if status == 0 else f"camelup vision capture: {said}", file=sys.stdout if status == 0 else sys.stderr)
+    return status
+
+
 def _image(path: str, command: str) -> np.ndarray | None:
     from vision.image_file import PhotoError, load_photo
 
@@ -639,6 +655,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     calibrate.add_argument("--out", default="camera-calibration.json", help="calibration file to write")
     calibrate.set_defaults(run=_vision_calibrate)
+    capture = vision_commands.add_parser(
+        "capture", help="take the calibration photo with the configured camera (full resolution where it can)"
+    )
+    capture.add_argument("out", metavar="OUT", help="image file to write (.jpg or .png)")
+    capture.add_argument("--config", metavar="FILE", help="companion configuration (default: the service's, "
+                         "/etc/camelup/config.toml, when installed)")
+    capture.set_defaults(run=_vision_capture)
     read = vision_commands.add_parser(
         "read", help="read the camels' places from a photo of the board (JSON)", json_errors=True
     )

@@ -415,11 +415,16 @@ def _camera(settings: Settings, machine: Machine, config: str | None = None) -> 
     )
 
 
-def _camera_placement(settings: Settings) -> Check:
+def _camera_placement(settings: Settings, machine: Machine | None = None) -> Check:
     """The placement assistant on one frame: is the camera where the README says (markers, angle, distance,
-    hidden spaces, camel size)?"""
+    hidden spaces, camel size), and is its picture sharp and well exposed?"""
     if settings.camera == "none":
         return Check("camera placement", True, "no camera", needed=False)
+    if settings.camera in ("picamera2", "webcam") and machine is not None and machine.service_active():
+        # The service holds the camera: opening it here would fail as if the camera were broken.
+        return Check("camera placement", True, "not checked here: the running camelup service holds the camera; "
+                     "open the placement assistant (/camera/placement) from the host's page (the Camera box's "
+                     "\"Place the camera\" link) to check it live, and take the calibration photo there", needed=False)
     from companion.table.placement_view import placement_words
 
     ok, detail = placement_words(settings)
@@ -429,16 +434,6 @@ def _camera_placement(settings: Settings) -> Check:
     fix = ("open the placement assistant (/camera/placement) from the host's page, the Camera box's \"Place the "
            "camera\" link, to see it live while you move the camera")
     return Check("camera placement", ok, detail, "" if ok else fix, needed=False)
-
-
-def _camera_held(settings: Settings, machine: Machine) -> Check | None:
-    """The running service holds the camera: placement cannot be looked at here (opening the camera again would
-    fail as "busy", which is no reason to check its cable); the service's own placement page can."""
-    if settings.camera not in ("picamera2", "webcam") or not machine.service_active():
-        return None
-    return Check("camera placement", True, f"not looked at here: the running {SERVICE_USER} service holds the camera. "
-                 "See it live on the placement assistant (/camera/placement): the host's page, the Camera box's "
-                 "\"Place the camera\" link", needed=False)
 
 
 def _data(settings: Settings, machine: Machine) -> Check:
@@ -535,8 +530,7 @@ def run_checks(
         lambda: libraries,
         lambda: _dma_heap(settings, machine),
         lambda: _camera(settings, machine, config) if all(check.ok for check in libraries) else [],
-        lambda: (_camera_held(settings, machine) or _camera_placement(settings))
-        if all(check.ok for check in libraries) else [],
+        lambda: _camera_placement(settings, machine) if all(check.ok for check in libraries) else [],
         lambda: _data(settings, machine),
         lambda: _port(settings),
         lambda: _address(settings),

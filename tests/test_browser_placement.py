@@ -9,6 +9,7 @@ import pytest
 
 from tests.test_crash import request, start_with_camera
 from tests.test_placement_page import SETUP, _palm_hiding_marker_1
+from vision.focus import MAX_EDGE_PX
 from vision.photo import make_table, render_scene
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -33,9 +34,17 @@ def test_the_placement_page_shows_the_view_and_the_advice(tmp_path):
             expect(page.locator("#placement-advice")).to_contain_text("raise the camera")
             expect(page.locator("#placement-numbers")).to_contain_text("65–90 cm")
             # The camel row names the smallest camel, to 0.1 px, and its space (not "the farthest space").
-            camels = page.locator("#placement-numbers tbody tr").last
+            camels = page.locator("#placement-numbers tbody tr").filter(has_text="Smallest camel")
             expect(camels.locator("th")).to_have_text("Smallest camel")
             expect(camels.locator("td").first).to_contain_text(re.compile(r"^\d+\.\d\u00a0px \(space \d+\)"))
+            # The picture's own figures: its sharpness against the reader's limit.
+            sharpness = page.locator("#placement-numbers tbody tr").filter(has_text="Sharpness")
+            expect(sharpness.locator("td").last).to_contain_text(f"at most {MAX_EDGE_PX:.1f}")
+            # The calibration photo: taken by the companion's camera, kept beside the games, the command shown.
+            with page.expect_download() as download:
+                page.locator("#placement-photo-take").click()
+            assert download.value.suggested_filename.startswith("camelup-calibration-")
+            expect(page.locator("#placement-photo-said")).to_contain_text("calibration-photo.jpg --board 2018")
             expect(page.locator("#placement-back")).to_have_attribute("href", f"/host/{game['game_id']}")
             # A property check, not wait_for_function: the page's CSP forbids the eval a string predicate needs.
             expect(page.locator("#placement-view")).to_have_js_property("naturalWidth", 1280, timeout=10000)

@@ -11,7 +11,7 @@ import pytest
 
 from vision import guidance
 from vision.photo import make_table, render_scene
-from vision.placement import assess_placement, draw_placement
+from vision.placement import Placement, assess_placement, draw_placement
 from vision.plausible import random_board
 from vision.raster import PinholeCamera, look_at, make_canvas
 
@@ -45,7 +45,18 @@ def test_a_camera_set_up_as_the_readme_says_is_measured_and_passes(table):
     tallest = max(facts["height_px"] for facts in truth["camels"].values())
     assert report.camel_px["smallest"] <= tallest * 1.1
     overlay = draw_placement(image, report)
-    assert overlay.shape == image.shape and np.abs(overlay.astype(int) - image).sum() > 0
+    height = image.shape[0]
+    assert overlay.shape[1:] == image.shape[1:] and np.abs(overlay[:height].astype(int) - image).sum() > 0
+
+
+def test_the_advice_is_written_below_the_picture_not_over_its_far_row(table):
+    image, _ = render_scene(table, {1: ["red"]}, 3, "light")
+    report = Placement((image.shape[1], image.shape[0]), advice=["marker 0 (top left) is outside the picture: " * 4])
+    overlay = draw_placement(image, report)
+    height = image.shape[0]
+    assert (overlay[:height] == image).all(), "nothing is written over the picture (its top is the far row)"
+    band = overlay[height:]
+    assert band.shape[0] >= 2 * 22 and (band > 200).any(), "the advice, wrapped over lines, is in the band below"
 
 
 def test_a_palm_tree_hiding_a_marker_is_named_with_what_to_do(table):
@@ -162,3 +173,23 @@ def test_a_marker_covered_with_the_spaces_beside_it_is_not_blamed_on_the_pyramid
     (line,) = [line for line in report.advice if line.startswith("marker 0 (top left)")]
     assert "pyramid" not in line and "palm tree" not in line, line
     assert report.markers[0]["hidden_by"] == "other"
+
+
+@pytest.mark.parametrize("lens", sorted(guidance.START_POSITIONS))
+def test_the_readmes_starting_positions_show_every_marker_with_room_to_spare(lens):
+    """Each camera's starting positions (the README's table), straight on and aimed where the README says, with
+    the lens's field of view and mid-range distortion: all 16 marker corners at least the margin and 15 px from
+    the picture's edge, and every camel at least the guidance's height."""
+    from benchmarks.camera_placement_ranges import geometry, room_and_camels
+    from vision.photo import LENSES
+
+    fov, k1_range = LENSES[lens]
+    for distance_cm, elevation in guidance.START_POSITIONS[lens]:
+        assert guidance.DISTANCE_MM[0] <= distance_cm * 10 <= guidance.DISTANCE_MM[1]
+        assert guidance.ELEVATION_DEG[0] <= elevation <= guidance.ELEVATION_DEG[1]
+        room, camel = room_and_camels(fov, sum(k1_range) / 2, distance_cm * 10, elevation, 0.0, guidance.AIM_MM,
+                                      *geometry("2018"))
+        assert room >= guidance.MARGIN_PX + 15 and camel >= guidance.MIN_CAMEL_PX, (distance_cm, elevation)
+    # Aimed at the middle instead, the near markers leave the picture from the README's old example (80 cm, 45°).
+    room, _ = room_and_camels(66.0, 0.0, 800, 45, 0.0, 0.0, *geometry("2018"))
+    assert room < guidance.MARGIN_PX

@@ -21,6 +21,20 @@ looking down, that is often the nearest space, where a camel is seen most from a
 CAMEL_HEIGHT_MM = 22.0
 """A game's camel, standing."""
 
+AIM_MM = 90.0
+"""Where to aim the camera: this far in front of the board's middle, towards the camera (two thirds of the way to
+the near row's inner edge). Aimed at the middle itself, the near markers leave the picture first."""
+START_POSITIONS: dict[str, tuple[tuple[int, int], ...]] = {
+    "Pi Camera Module 3": ((80, 35), (80, 40), (85, 35), (85, 40), (85, 45), (90, 35), (90, 40), (90, 45)),
+    "Pi Camera Module 2": ((85, 35), (85, 40), (90, 35), (90, 40), (90, 45)),
+    "USB webcam": ((75, 35), (75, 40), (75, 45), (80, 35), (80, 40), (80, 45), (85, 35), (85, 40), (85, 45),
+                   (90, 35), (90, 40), (90, 45)),
+}
+"""Per camera (vision.photo's lenses), the (distance cm, angle °) within the limits above from which, straight on
+and aimed :data:`AIM_MM` in front of the middle, all four markers have the margin and 15 px to spare and every
+camel is at least :data:`MIN_CAMEL_PX` tall in a 1280×720 frame (benchmarks/camera_placement_ranges.py; the
+README's table). A Camera Module 3 Wide shows the markers from anywhere, but its camels are under 15 px."""
+
 
 # The figures as the assistant shows them. Each limit is checked on the figure shown, so a number on the page
 # and its verdict never disagree (14.6 px shown as "15 px" and judged too small).

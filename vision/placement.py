@@ -6,6 +6,13 @@ hidden), which spaces of the track cannot be seen (their printed outline is miss
 is: the pyramid, the palm tree or a hand is in the way), how tall a camel looks where it looks smallest (and on
 which space: from a camera looking down that is often the nearest one, seen most from above), and gives advice
 in words against the numbers of :mod:`vision.guidance`, each limit checked on the figure it shows.
+
+Before any of that, whether the picture can be read at all (:mod:`vision.focus`: the markers' edges for focus,
+their paper and ink for exposure, the board's clipped share): a blurred or badly exposed picture is said first,
+and the advice it would make wrong is held back (a marker blur hides is not "hidden by the pyramid", a blurred
+outline is not a hidden space, and corners rounded by blur put the board farther than it is). Which spaces are
+hidden, and whether the pyramid or the palm tree hides a marker, are judged only on a pose from three markers or
+more (two leave the board's plane a few per cent off).
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import numpy as np
 
 from vision import guidance
 from vision.board import MARKER_IDS, BoardTemplate
+from vision.focus import PictureQuality, measure_picture
 from vision.locate import LocateConfig, find_markers, fit_lens
 
 PLACES = {0: "top left", 1: "top right", 2: "bottom right", 3: "bottom left"}
@@ -29,6 +37,10 @@ ANGLE_TOLERANCE_DEG = 2.0
 1°); advice is given only beyond the guidance by more than this."""
 SEARCH_MM = 5.0
 """How far from where the markers put it a space's printed edge is looked for (markers are taped a few mm off)."""
+FIRM_POSE_MARKERS = 3
+"""Markers a pose needs before the spaces are judged from it (two leave the board's plane a few per cent off: the
+outlines land a third of a space away, and spaces in plain view would be called hidden), and before a missing
+marker is blamed on the pyramid or the palm tree (which needs the spaces beside it judged seen)."""
 
 
 @dataclass
@@ -43,6 +55,14 @@ class Placement:
     advice: list[str] = field(default_factory=list)
     hidden_by: str | None = None
     """What hides the hidden spaces: ``"middle"`` (the pyramid or the palm tree) or ``"other"``."""
+    picture: PictureQuality | None = None
+    """Focus and exposure, measured on the markers found (:mod:`vision.focus`)."""
+    pose_markers: int = 0
+    """How many markers the pose comes from (below :data:`FIRM_POSE_MARKERS`: no space is judged hidden)."""
+
+    @property
+    def picture_ok(self) -> bool:
+        return self.picture is None or self.picture.ok
 
     @property
     def ok(self) -> bool:
@@ -62,6 +82,8 @@ class Placement:
             "hidden_spaces": self.hidden_spaces,
             "hidden_by": self.hidden_by,
             "camel_px": self.camel_px,
+            "picture": None if self.picture is None else self.picture.as_json(),
+            "pose_markers": self.pose_markers,
             "advice": self.advice,
             "guidance": {
                 "distance_mm": list(guidance.DISTANCE_MM), "elevation_deg": list(guidance.ELEVATION_DEG),
@@ -185,9 +207,11 @@ def assess_placement(
     report = Placement(size)
     # The reader's own search (sharpened, enlarged second looks): a marker the reader finds is not "hidden".
     found = find_markers(LocateConfig(), template, image)
+    report.picture = measure_picture(image, found) if found else None
     pose = _pose(template, found, size, camera_matrix)
     camera_at = None
     if pose is not None:
+        report.pose_markers = len(found)
         matrix, rotation, translation = pose
         camera_at = -rotation.T @ translation
         corners_mm = np.array([c for cs in template.spaces.values() for c in cs])
@@ -214,7 +238,7 @@ def assess_placement(
             shown = guidance.shown_margin_px(room)
             facts["why"] = "outside" if room < 0 else ("edge" if shown < guidance.MARGIN_PX else "hidden")
         report.markers[marker] = facts
-    if pose is not None:
+    if pose is not None and len(found) >= FIRM_POSE_MARKERS:
         homography = pose[0] @ np.column_stack([pose[1][:, 0], pose[1][:, 1], pose[2]])
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         visible = _outline_visibility(gray, template, homography / homography[2, 2])
@@ -237,12 +261,13 @@ def assess_placement(
 
 
 def _advice(template: BoardTemplate, report: Placement, camera_at: np.ndarray | None) -> list[str]:
-    advice = []
+    # The picture first: blur or a bad exposure would make most of what follows wrong.
+    advice = [] if report.picture is None else report.picture.problems()
     missing = [m for m, facts in report.markers.items() if not facts["found"]]
     if report.pose is None:
         names = ", ".join(f"{m} ({PLACES[m]})" for m in missing)
-        return [f"only {len(report.markers) - len(missing)} marker(s) found (missing: {names}): point the camera "
-                "at the board so that all four markers are in the picture, and check that they are taped flat"]
+        return [*advice, f"only {len(report.markers) - len(missing)} marker(s) found (missing: {names}): point the "
+                "camera at the board so that all four markers are in the picture, and check that they are taped flat"]
     for marker in missing:
         facts = report.markers[marker]
         corner = np.array(template.marker_corners(marker)).mean(axis=0)
@@ -253,7 +278,10 @@ def _advice(template: BoardTemplate, report: Placement, camera_at: np.ndarray | 
         elif facts["why"] == "edge":
             advice.append(f"{name} is too near the picture's edge: leave at least {guidance.MARGIN_PX} px around it "
                           "(turn the camera towards it or move it back)")
-        elif (camera_at is not None and _behind_middle(template, camera_at, np.array([*corner, 0.0]), inset=0.0)
+        elif not report.picture_ok:
+            continue  # blur or the exposure may be all that keeps it from being recognised: not blamed on anything
+        elif (camera_at is not None and report.pose_markers >= FIRM_POSE_MARKERS
+              and _behind_middle(template, camera_at, np.array([*corner, 0.0]), inset=0.0)
               and not _covered_beside(template, report, corner)):
             facts["hidden_by"], facts["towards"] = "middle", towards
             advice.append(f"{name} is hidden, probably by the pyramid or the palm tree in the middle of the board: "
@@ -267,6 +295,8 @@ def _advice(template: BoardTemplate, report: Placement, camera_at: np.ndarray | 
             advice.append(f"marker {marker} ({PLACES[marker]}) is only {guidance.shown_margin_px(facts['edge_px'])} "
                           "px from the picture's "
                           f"edge: leave at least {guidance.MARGIN_PX} px (turn the camera towards it or move it back)")
+    if not report.picture_ok:
+        return advice  # the rest needs a sharp, well exposed picture
     pose = report.pose
     low, high = guidance.DISTANCE_MM
     cm = guidance.shown_cm(pose["distance_mm"])
@@ -310,7 +340,9 @@ def _advice(template: BoardTemplate, report: Placement, camera_at: np.ndarray | 
 
 def draw_placement(image: np.ndarray, report: Placement) -> np.ndarray:
     """The frame with the assistant's findings drawn over it: markers (green found, red where missing), the
-    track's spaces (green seen, red hidden), the smallest camel's size, and the advice."""
+    track's spaces (green seen, red hidden); the figures and the advice are written in a band added below the
+    frame, so they cover nothing of it (the far row and markers 0 and 1 are at its top, the near ones at its
+    bottom)."""
     out = image.copy()
     scale = max(1.0, image.shape[1] / 1280)
     thick = max(1, round(2 * scale))
@@ -334,12 +366,18 @@ def draw_placement(image: np.ndarray, report: Placement) -> np.ndarray:
                  f"{'-' if p['azimuth_deg'] < 0 and azimuth else '+'}{azimuth} deg"
                  + (f", smallest camel {report.camel_px['smallest']:.1f} px (space {report.camel_px['space']})"
                     if report.camel_px else ""), *lines]
-    y = round(24 * scale)
-    ascii_only = str.maketrans({"–": "-", "°": " deg", "×": "x"})
-    for line in (line.translate(ascii_only) for line in lines):
-        for piece in [line[i : i + 90] for i in range(0, len(line), 90)]:
-            cv2.putText(out, piece, (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.55 * scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
-            cv2.putText(out, piece, (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.55 * scale, (255, 255, 255), thick,
-                        cv2.LINE_AA)
-            y += round(22 * scale)
-    return out
+    if report.picture is not None and report.picture.edge_px is not None:
+        q = report.picture
+        lines = [f"marker edges {q.edge_px:.1f} px, paper {q.white:.0f}/255, contrast/noise {q.snr:.0f}, "
+                 f"board clipped {100 * q.clipped:.0f}%", *lines]
+    ascii_only = str.maketrans({"–": "-", "°": " deg", "×": "x", "≤": "<="})
+    width = max(40, int((image.shape[1] - 20) / (11 * scale)))  # characters of the font that fit across
+    pieces = [line[i : i + width] for line in (line.translate(ascii_only) for line in lines)
+              for i in range(0, len(line), width)]
+    step = round(22 * scale)
+    band = np.full((step * len(pieces) + round(12 * scale), image.shape[1], 3), 32, np.uint8)
+    y = round(18 * scale)
+    for piece in pieces:
+        cv2.putText(band, piece, (10, y), cv2.FONT_HERSHEY_SIMPLEX, 0.55 * scale, (255, 255, 255), thick, cv2.LINE_AA)
+        y += step
+    return np.vstack([out, band])

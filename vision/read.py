@@ -318,6 +318,7 @@ def read_with_scorer(
     Raises:
         vision.locate.BoardNotFound: the markers are not all visible (nothing is guessed).
     """
+    from vision.focus import picture_problems
     from vision.silhouette import SilhouetteScorer, first_track
     from vision.verify import refine
 
@@ -335,7 +336,8 @@ def read_with_scorer(
     track = {space: stack for space, stack in track.items() if space not in covered}
     placed = [camel for camel in camels if camel not in unseen]
     confidence = float(np.mean([scorer.camel_score(track, camel) for camel in placed])) if placed else 0.0
-    problems = [*seen.problems, *(f"the {camel} camel is not seen" for camel in unseen)]
+    problems = [*picture_problems(image, seen.location.markers), *seen.problems,
+                *(f"the {camel} camel is not seen" for camel in unseen)]
     if confidence < config.min_confidence:
         problems.append(f"low confidence ({max(confidence, 0.0):.2f}): the camels' colours do not fit this "
                         "picture; calibrate the camera (camelup vision calibrate) in the table's light")

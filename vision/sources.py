@@ -1,7 +1,8 @@
 """Where frames of the board come from, behind one small interface.
 
 - :class:`PiCamera`: picamera2 on a Raspberry Pi (imported only there), RGB888, one running configuration,
-  exposure and white balance locked once they have settled, so frames stay comparable.
+  exposure and white balance locked once they have settled, so frames stay comparable; continuous autofocus on a
+  camera that has it (Camera Module 3), since a lens left where libcamera parks it blurs the board.
 - :class:`Webcam`: OpenCV ``VideoCapture`` (USB webcams, or a video file).
 - :class:`ImageFiles`: an image, or a folder of images read in name order (testing and tuning).
 
@@ -11,6 +12,7 @@ Frames are OpenCV's BGR ``uint8`` arrays. Standalone: nothing here knows about t
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,6 +123,22 @@ def explain_picamera2_failure(error: BaseException) -> str:
     return f"picamera2 cannot load ({text}): check that python3-picamera2 and python3-libcamera are up to date"
 
 
+AF_CONTINUOUS = 2
+"""libcamera's ``controls.AfModeEnum.Continuous`` (Manual 0, Auto 1, Continuous 2): the lens keeps the board in
+focus by itself (picamera2 manual, "Autofocus")."""
+STILL_MEMORY_BYTES = 1536 * 1024 * 1024
+"""A Pi with less memory than this (a 1 GB Pi 4) takes no full-resolution still: calibrating from a 4608×2592
+still peaks at about 660 MB for the process (a 1280×720 frame at about 300 MB), and the frame is used instead."""
+
+
+def memory_bytes() -> int | None:
+    """The machine's memory, or None where the system does not say."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
 class PiCamera:
     """The Raspberry Pi camera through picamera2 (from Raspberry Pi OS: python3-picamera2)."""
 
@@ -130,10 +148,16 @@ class PiCamera:
         except Exception as error:  # not only ImportError: a numpy of another ABI raises ValueError
             raise CameraError(explain_picamera2_failure(error)) from None
         self.camera: Any = None
+        self.autofocus = False
         try:
             self.camera = Picamera2()
             config = self.camera.create_still_configuration(main={"size": (width, height), "format": "RGB888"})
             self.camera.configure(config)  # one configuration for good: no mode switches while reading
+            # A lens that can focus (Camera Module 3) focuses all the time: the board stays sharp if the camera
+            # is moved. Older modules have a fixed focus and no such control.
+            self.autofocus = "AfMode" in (getattr(self.camera, "camera_controls", None) or {})
+            if self.autofocus:
+                self.camera.set_controls({"AfMode": AF_CONTINUOUS})
             self.camera.start()
             time.sleep(settle_seconds)
             metadata = self.camera.capture_metadata()
@@ -168,7 +192,8 @@ class PiCamera:
     def info(self) -> FrameInfo:
         frame = self.read()
         exposure = f"{self._exposure_us / 1000:.1f} ms (locked)" if self._exposure_us else "unknown"
-        return FrameInfo(frame.shape[1], frame.shape[0], exposure)
+        focus = ", continuous autofocus" if self.autofocus else ", fixed focus"
+        return FrameInfo(frame.shape[1], frame.shape[0], exposure + focus)
 
     def close(self) -> None:
         self.camera.stop()
@@ -176,7 +201,15 @@ class PiCamera:
 
     def still(self) -> np.ndarray:
         """One picture at the sensor's full resolution (Camera Module 3: 4608×2592), taken between frames:
-        the reader finds the markers on a smaller copy and reads the board's region at full resolution."""
+        the reader finds the markers on a smaller copy and reads the board's region at full resolution.
+
+        Raises:
+            CameraError: this Pi has too little memory for it (:data:`STILL_MEMORY_BYTES`): use the frame.
+        """
+        memory = memory_bytes()
+        if memory is not None and memory < STILL_MEMORY_BYTES:
+            raise CameraError(f"no full-resolution still on a Pi with {memory / 2**30:.1f} GB of memory (the "
+                              "calibration it feeds needs about 660 MB): the frame is used instead")
         full = self.camera.create_still_configuration(main={"format": "RGB888"})  # the sensor's whole size
         return self.camera.switch_mode_and_capture_array(full, "main")
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.table.placement_still import StillRequests
 from vision.board import BoardTemplate
 from vision.calibrate import Calibration
 from vision.image_file import colourless
@@ -105,6 +106,8 @@ class CameraWatch:
         self._stable = StableReadings(agree)
         self.latest_frame: Any = None
         """The last frame read (for the placement assistant's live view)."""
+        self.stills = StillRequests()
+        """Full-resolution pictures asked for by the placement page (the calibration photo), taken between frames."""
         self.status = CameraStatus("starting", message="the camera is starting")
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera-watch", daemon=True)
@@ -360,6 +363,7 @@ class CameraWatch:
         try:
             while not self._stop.is_set():
                 self.step(source)
+                self.stills.serve(source, self.latest_frame)
                 self._stop.wait(self.interval)
         except Exception as error:  # a camera that fails mid-game must not take the companion down
             self.status = CameraStatus("unavailable", message=f"the camera stopped ({error}): play goes on by hand")

@@ -8,6 +8,10 @@ pyramid or the palm tree in the middle of the board, or something else) and the 
 towards are facts (``hidden_by``, ``towards``); a report without them (an older vision) falls back to its
 sentence about that marker or those spaces.
 
+A blurred or badly exposed picture (``picture``, :mod:`vision.focus`'s figures) is said first, and what it would
+make wrong is held back as vision holds it back (vision also judges no space from a pose of fewer than three
+markers: its report then has no hidden spaces).
+
 Pure: a report's JSON in, ``(key, params)`` out; :func:`consistent` says whether they are as many as vision's
 sentences (if not, the page shows vision's English rather than advice that might disagree with it).
 """
@@ -30,6 +34,24 @@ TOWARDS = {0: 13, 1: 9, 2: 9, 3: 13}
 by space 1: where to move the camera for a far marker hidden behind the middle of the board."""
 
 Item = tuple[str, dict[str, Any]]
+
+
+def picture_items(picture: Mapping[str, Any] | None) -> list[Item]:
+    """What is wrong with the picture itself (blur, too dark, too noisy, overexposed), with its figures."""
+    if not picture:
+        return []
+    limits = picture["limits"]
+    items: list[Item] = []
+    if picture.get("blurred"):
+        items.append(("placement.blurred", {"edge": f"{picture['edge_px']:.1f}", "limit": f"{limits['edge_px']:.1f}"}))
+    if picture.get("too_dark"):
+        items.append(("placement.too_dark", {"white": f"{picture['white']:.0f}", "limit": f"{limits['white']:.0f}"}))
+    elif picture.get("too_noisy"):
+        items.append(("placement.too_noisy", {"snr": f"{picture['snr']:.0f}", "limit": f"{limits['snr']:.0f}"}))
+    if picture.get("overexposed"):
+        items.append(("placement.overexposed", {"share": f"{100 * picture['clipped']:.0f}",
+                                                "limit": f"{100 * limits['clipped']:.0f}"}))
+    return items
 
 
 def _sentence(advice: Sequence[str], start: str) -> str:
@@ -62,22 +84,25 @@ def advice_items(report: Mapping[str, Any]) -> list[Item]:
     advice = report.get("advice", [])
     markers = {int(m): facts for m, facts in report["markers"].items()}
     missing = sorted(m for m, facts in markers.items() if not facts["found"])
+    items = picture_items(report.get("picture"))
+    picture_ok = not items
     if report.get("pose") is None:
-        return [("placement.too_few_markers", {"found": len(markers) - len(missing), "missing": missing})]
-    items: list[Item] = []
+        return [*items, ("placement.too_few_markers", {"found": len(markers) - len(missing), "missing": missing})]
     for marker in missing:
         why = markers[marker].get("why")
         if why == "outside":
             items.append(("placement.marker_outside", {"marker": marker}))
         elif why == "edge":
             items.append(("placement.marker_near_edge", {"marker": marker, "margin": guidance["margin_px"]}))
-        else:
+        elif picture_ok:  # else blur or the exposure may be all that hides it
             items.append(_hidden_marker(marker, markers[marker], advice))
     for marker, facts in sorted(markers.items()):
         # Each limit on the figure shown (vision's too): a number and its verdict never disagree.
         if facts["found"] and shown_margin_px(facts["edge_px"]) < guidance["margin_px"]:
             items.append(("placement.marker_edge_px", {"marker": marker, "edge": shown_margin_px(facts["edge_px"]),
                                                        "margin": guidance["margin_px"]}))
+    if not picture_ok:
+        return items
     pose = report["pose"]
     low, high = guidance["distance_mm"]
     cm = shown_cm(pose["distance_mm"])

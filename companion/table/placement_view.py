@@ -12,11 +12,14 @@ from flask import Response, jsonify
 
 def placement_response(watch: Any, kind: str | None, page: Callable[..., str], language: str = "en") -> Any:
     """``kind``: None for the page, ``"jpg"`` for the annotated frame, ``"json"`` for the findings, with what
-    to change in ``language`` (``"changes"``)."""
+    to change in ``language`` (``"changes"``), ``"still"`` for the calibration photo (a full-resolution still,
+    saved beside the games too: :mod:`companion.table.placement_still`)."""
     if kind is None:
         return page("placement.html")
-    if kind not in ("jpg", "json"):
-        return jsonify({"error": "frame must be jpg or json"}), 400
+    if kind not in ("jpg", "json", "still"):
+        return jsonify({"error": "frame must be jpg, json or still"}), 400
+    if kind == "still":
+        return _still(watch)
     frame = getattr(watch, "latest_frame", None) if watch is not None else None
     if frame is None:
         message = "no camera is configured" if watch is None else "no frame from the camera yet"
@@ -38,6 +41,29 @@ def placement_response(watch: Any, kind: str | None, page: Callable[..., str], l
     if not ok:
         return Response("the frame could not be encoded", status=500, mimetype="text/plain")
     return Response(data.tobytes(), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+def _still(watch: Any) -> Any:
+    """The calibration photo: taken by the camera's thread, saved beside the games, sent as a download."""
+    import time
+
+    from companion.table.placement_still import save_photo
+    from vision.sources import CameraError
+
+    if watch is None:
+        return Response("no camera is configured", status=404, mimetype="text/plain")
+    try:
+        picture = watch.stills.request()
+        folder = watch.learnt_path.parent if getattr(watch, "learnt_path", None) is not None else None
+        data, saved = save_photo(picture, folder)
+    except CameraError as error:
+        return Response(str(error), status=503, mimetype="text/plain")
+    name = time.strftime("camelup-calibration-%Y%m%d-%H%M%S.jpg")
+    headers = {"Cache-Control": "no-store", "Content-Disposition": f'attachment; filename="{name}"',
+               "X-Picture-Size": f"{picture.shape[1]}x{picture.shape[0]}", "X-Board": str(watch.template.edition)}
+    if saved is not None:
+        headers["X-Saved-As"] = str(saved)
+    return Response(data, mimetype="image/jpeg", headers=headers)
 
 
 _last: tuple[Any, Any, dict[str, Any]] | None = None
@@ -138,6 +164,7 @@ def placement_words(settings: Any) -> tuple[bool, str]:
     """For ``camelup doctor``: one frame from the configured camera, checked; (placed well, what to change)."""
     from vision.board import TemplateError
     from vision.calibrate import CalibrationError, reading_colours
+    from vision.focus import MAX_EDGE_PX
     from vision.guidance import shown_cm, shown_deg
     from vision.placement import assess_placement
     from vision.sources import CameraError, open_source
@@ -155,7 +182,11 @@ def placement_words(settings: Any) -> tuple[bool, str]:
     if report.ok:
         pose = report.pose or {}
         camels = report.camel_px or {}
+        picture = report.picture
+        sharp = ("" if picture is None or picture.edge_px is None else
+                 f"; sharp (marker edges {picture.edge_px:.1f} px, at most {MAX_EDGE_PX:.1f}) and well exposed "
+                 f"(the markers' paper at {picture.white:.0f} of 255)")
         return True, (f"well placed: {shown_cm(pose.get('distance_mm', 0))} cm from the board's middle, "
                       f"{shown_deg(pose.get('elevation_deg', 0))}° down, the smallest camel "
-                      f"{camels.get('smallest', 0):.1f} px tall (space {camels.get('space')})")
+                      f"{camels.get('smallest', 0):.1f} px tall (space {camels.get('space')}){sharp}")
     return False, "; ".join(report.advice)

@@ -27,6 +27,8 @@
     azimuth: ["placement.turned", "placement.wrong_side"],
     margin: ["placement.marker_outside", "placement.marker_near_edge", "placement.marker_edge_px"],
     camels: ["placement.camels_small"],
+    sharpness: ["placement.blurred"],
+    exposure: ["placement.too_dark", "placement.too_noisy", "placement.overexposed"],
   };
 
   // A number stays on one line with its unit (a narrow phone wraps the words between them).
@@ -61,6 +63,9 @@
       Math.round((g.distance_mm[1] / 10) * sine(g.elevation_deg[1]))];
     const out = (value, low, high) => value !== null && (value < low || value > high);
     const camels = report.camel_px;
+    // The picture itself (vision.focus): its marker edges' width and its white paper, against the reader's limits.
+    const picture = report.picture && report.picture.edge_px !== null ? report.picture : null;
+    const limits = picture ? picture.limits : null;
     return [
       row("distance", p ? cm(p.distance_mm) : null,
         t("placement_cm_span", { low: g.distance_mm[0] / 10, high: g.distance_mm[1] / 10 }),
@@ -78,6 +83,10 @@
       // The smallest a camel looks, and on which space (from a camera looking down, often the nearest one).
       row("camels", camels ? t("placement_px_on_space", { n: camels.smallest.toFixed(1), space: camels.space }) : null,
         t("placement_least_px", { n: g.min_camel_px })),
+      row("sharpness", picture ? t("placement_px", { n: picture.edge_px.toFixed(1) }) : null,
+        limits ? t("placement_most_px", { n: limits.edge_px.toFixed(1) }) : ""),
+      row("exposure", picture ? t("placement_paper", { n: picture.white, clipped: Math.round(100 * picture.clipped) }) : null,
+        limits ? t("placement_paper_aim", { n: limits.white, clipped: Math.round(100 * limits.clipped) }) : ""),
     ];
   }
 
@@ -114,6 +123,33 @@
       view.src = `/camera/placement?frame=jpg&${query}&t=${Date.now()}`;
     }
   }
+  // The calibration photo: a full-resolution still, kept on the companion (for `camelup vision calibrate` there)
+  // and downloaded to this device.
+  const take = document.getElementById("placement-photo-take");
+  const photoSaid = document.getElementById("placement-photo-said");
+  take.addEventListener("click", async () => {
+    take.disabled = true;
+    photoSaid.hidden = false;
+    photoSaid.textContent = t("placement_photo_taking");
+    try {
+      const response = await fetch(`/camera/placement?frame=still&${query}`, { headers: { Authorization: `Bearer ${token}` } });
+      if (!response.ok) throw new Error(await response.text());
+      const blob = await response.blob();
+      const name = (/filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "") || [])[1] || "camelup-calibration.jpg";
+      const link = el("a", { href: URL.createObjectURL(blob), download: name });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      const saved = response.headers.get("X-Saved-As");
+      photoSaid.textContent = saved ? t("placement_photo_saved", { path: saved, size: response.headers.get("X-Picture-Size") || "",
+          board: response.headers.get("X-Board") || "2018" })
+        : t("placement_photo_sent", { size: response.headers.get("X-Picture-Size") || "" });
+    } catch (error) {
+      photoSaid.textContent = t("placement_photo_failed", { why: error.message });
+    } finally {
+      take.disabled = false;
+    }
+  });
   languageSwitch(document.getElementById("lang"), refresh);
   refresh();
   setInterval(refresh, 2000);

@@ -1,0 +1,222 @@
+"""Is the picture sharp and well exposed enough to read? Measured on the markers, whose print is known.
+
+Each marker is a black square on white paper, so its four sides are a black-to-white step printed razor sharp:
+however wide that step looks in the picture is what the camera's focus (or shake) did to it, in pixels, whatever
+the camera, the light or the table. Across each side, away from the corners, the grey level is sampled from
+7 mm inside the black square (its black border is 11.7 mm wide) to 7 mm out on the paper (the quiet zone is
+8 mm): the step's width is its contrast over its steepest slope (a Gaussian blur of σ px gives σ·√(2π) ≈ 2.5σ;
+a perfect step, about 1 px). The same samples give the paper's white and the square's black (the exposure),
+the noise (how much the paper's grey differs along one side, where the print is even) and, over the board
+between the markers, the share of clipped pixels (overexposed: the white camel and the sand both 255).
+
+The limits (:data:`MAX_EDGE_PX` and the rest) are where the reader stops reading boards right, measured by
+``benchmarks/camera_focus_exposure.py`` on the photo-like renderer's tables. Standalone: nothing here knows about
+the companion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+REFERENCE_WIDTH = 1280
+"""The edge width is given in pixels of a picture this wide (a 4608-wide still of the same view counts its
+pixels at 1280/4608), as the guidance's margin is."""
+MAX_EDGE_PX = 4.5
+"""Widest marker edge (px at 1280 wide) the reader reads at as on a sharp picture: wider, it loses camels (on two
+sets of ten tables, camels unseen in view 4% -> 6-13% from 4.5 to 6 px; benchmarks/camera_focus_exposure.py)."""
+MIN_WHITE = 60.0
+"""Darkest the markers' white paper may look (grey level, 0-255): darker (two stops under), the reader loses
+twice as many camels."""
+MIN_SNR = 16.0
+"""Least contrast between the markers' white and black over the paper's noise (standard deviation, grey, each
+pixel's own): below it calibration fails and camels go unseen (39% of them from 12 to 16)."""
+MAX_CLIPPED = 0.25
+"""Largest share of the board's pixels at full white in any channel (beyond it the white camel and the sand go)."""
+CLIP_LEVEL = 254
+CLIP_STRIDE = 4
+"""The clipped share is counted on every 4th pixel each way of a 1280-wide picture (a share needs no more, and
+it is measured on every frame the reader reads)."""
+
+ACROSS = 0.08
+"""How far either side of a marker's edge it is sampled, as a share of the marker's side (5.6 mm of 70 mm: inside
+the black border, 11.7 mm, and the white border, 8 mm, with room for a blur's tails)."""
+SAMPLES_ACROSS = 61
+POINTS_ALONG = 15
+PLATEAU = 6
+"""Samples at each end of a profile taken as the paper's white (outside) and the square's black (inside)."""
+
+
+@dataclass(frozen=True)
+class PictureQuality:
+    """The focus and exposure of one picture, from its markers (``None`` where no marker was measured)."""
+
+    edge_px: float | None
+    """Width of the markers' black-to-white edges (median over the sides), in px of a 1280-wide picture."""
+    white: float | None
+    """The markers' paper (grey level 0-255)."""
+    black: float | None
+    """The markers' black squares (grey level 0-255)."""
+    snr: float | None
+    """Contrast between white and black over the noise on the paper."""
+    clipped: float
+    """Share of the board's pixels (between the markers) at full white in any channel."""
+    markers: int
+    """How many markers were measured."""
+
+    @property
+    def blurred(self) -> bool:
+        return self.edge_px is not None and round(self.edge_px, 1) > MAX_EDGE_PX
+
+    @property
+    def too_dark(self) -> bool:
+        return self.white is not None and round(self.white) < MIN_WHITE
+
+    @property
+    def too_noisy(self) -> bool:
+        return not self.too_dark and self.snr is not None and round(self.snr) < MIN_SNR
+
+    @property
+    def overexposed(self) -> bool:
+        return round(self.clipped, 2) > MAX_CLIPPED
+
+    @property
+    def ok(self) -> bool:
+        return not (self.blurred or self.too_dark or self.too_noisy or self.overexposed)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "edge_px": None if self.edge_px is None else round(self.edge_px, 1),
+            "white": None if self.white is None else round(self.white),
+            "black": None if self.black is None else round(self.black),
+            "snr": None if self.snr is None else round(self.snr),
+            "clipped": round(self.clipped, 3),
+            "markers": self.markers,
+            "blurred": self.blurred, "too_dark": self.too_dark, "too_noisy": self.too_noisy,
+            "overexposed": self.overexposed,
+            "limits": {"edge_px": MAX_EDGE_PX, "white": MIN_WHITE, "snr": MIN_SNR, "clipped": MAX_CLIPPED},
+        }
+
+    def problems(self) -> list[str]:
+        """What is wrong with the picture, in words with the figures and what to do (empty when fine)."""
+        found = []
+        if self.blurred:
+            found.append(
+                f"the picture is blurred (the markers' edges are {self.edge_px:.1f} px wide, the reader needs at "
+                f"most {MAX_EDGE_PX:.1f}): focus the camera (a Camera Module 3 focuses by itself: wait a few seconds "
+                "and keep its lens clean; a camera with a focus ring: turn it until the markers look sharp) and hold "
+                "it steady (a tripod or a clamp arm)")
+        if self.too_dark:
+            found.append(
+                f"the picture is too dark (the markers' white paper is at {self.white:.0f} of 255, the reader "
+                f"needs at least {MIN_WHITE:.0f}): more light on the table, or a longer exposure")
+        elif self.too_noisy:
+            found.append(
+                f"the picture is too noisy (the markers' contrast is {self.snr:.0f} times the noise, the reader "
+                f"needs at least {MIN_SNR:.0f}): more light on the table, so the camera needs less gain")
+        if self.overexposed:
+            found.append(
+                f"the picture is overexposed ({100 * self.clipped:.0f}% of the board is pure white, at most "
+                f"{100 * MAX_CLIPPED:.0f}% may be): less light on the board, or a shorter exposure (turn a lamp "
+                "away from it)")
+        return found
+
+
+def _profiles(image: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """For each side of one marker, the grey levels across it (points along × samples from inside out, then the
+    paper's :data:`PLATEAU` samples again, each its nearest pixel's) and the distance between two samples, in
+    pixels of a picture :data:`REFERENCE_WIDTH` wide."""
+    square = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    homography = cv2.getPerspectiveTransform(square, quad.astype(np.float32))
+    along = np.linspace(0.2, 0.8, POINTS_ALONG)
+    across = np.linspace(-ACROSS, ACROSS, SAMPLES_ACROSS)  # negative: inside the black square
+    sides = []
+    for a, b, inward in (((0, 0), (1, 0), (0, 1)), ((1, 0), (1, 1), (-1, 0)), ((1, 1), (0, 1), (0, -1)),
+                         ((0, 1), (0, 0), (1, 0))):
+        a, b, inward = np.array(a, float), np.array(b, float), np.array(inward, float)
+        points = a + np.outer(along, b - a)
+        unit = points[:, None, :] - across[None, :, None] * inward
+        sides.append(unit.reshape(-1, 2))
+    units = np.concatenate(sides).reshape(-1, 1, 2)
+    pixels = cv2.perspectiveTransform(units, homography).reshape(4, POINTS_ALONG, SAMPLES_ACROSS, 2)
+    height, width = image.shape[:2]
+    x0, y0 = np.floor(pixels.reshape(-1, 2).min(axis=0)).astype(int) - 1
+    x1, y1 = np.ceil(pixels.reshape(-1, 2).max(axis=0)).astype(int) + 2
+    if x0 < 0 or y0 < 0 or x1 > width or y1 > height:
+        return None
+    crop = image[y0:y1, x0:x1]  # only around the marker: a 4608×2592 still is not copied whole
+    gray = (crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)).astype(np.float32)
+    # A larger picture is measured as its 1280-wide copy would be: widths and noise in the guidance's pixels.
+    shrink = min(1.0, REFERENCE_WIDTH / width)
+    if shrink < 1.0:
+        gray = cv2.resize(gray, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        pixels = (pixels - np.array([x0, y0]) + 0.5) * shrink - 0.5
+    else:
+        pixels = pixels - np.array([x0, y0])
+    map_x = pixels[..., 0].reshape(-1, SAMPLES_ACROSS).astype(np.float32)
+    map_y = pixels[..., 1].reshape(-1, SAMPLES_ACROSS).astype(np.float32)
+    values = cv2.remap(gray, map_x, map_y, cv2.INTER_LINEAR).reshape(4, POINTS_ALONG, SAMPLES_ACROSS)
+    # The paper's own pixels, not blended between neighbours (which would halve the noise): the noise is theirs.
+    paper = cv2.remap(gray, map_x[:, -PLATEAU:], map_y[:, -PLATEAU:], cv2.INTER_NEAREST)
+    values = np.concatenate([values, paper.reshape(4, POINTS_ALONG, PLATEAU)], axis=2)
+    step = np.linalg.norm(pixels[:, :, 1:] - pixels[:, :, :-1], axis=-1).mean(axis=(1, 2))
+    return values, step
+
+
+def _board_clipped(image: np.ndarray, markers: Mapping[int, np.ndarray]) -> float:
+    """The share of pixels at full white between the markers (the board), any channel, on a grid of pixels."""
+    step = max(1, round(CLIP_STRIDE * image.shape[1] / REFERENCE_WIDTH))
+    small = image[::step, ::step]
+    points = np.concatenate([np.asarray(q, np.float32).reshape(-1, 2) for q in markers.values()]) / step
+    hull = cv2.convexHull(points).astype(np.int32)
+    x, y, w, h = cv2.boundingRect(hull)
+    x0, y0 = max(x, 0), max(y, 0)
+    x1, y1 = min(x + w, small.shape[1]), min(y + h, small.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, hull - np.array([x0, y0], np.int32), 1)
+    crop = small[y0:y1, x0:x1]
+    full = (crop >= CLIP_LEVEL).any(axis=2) if crop.ndim == 3 else crop >= CLIP_LEVEL
+    inside = mask.astype(bool)
+    return float(full[inside].mean()) if inside.any() else 0.0
+
+
+def measure_picture(image: np.ndarray, markers: Mapping[int, np.ndarray]) -> PictureQuality:
+    """Focus and exposure of ``image`` (BGR or grey, uint8) from the ``markers`` found in it (each one's four
+    corners in its pixels, in OpenCV's order)."""
+    clipped = _board_clipped(image, markers) if len(markers) >= 3 else 0.0
+    sides, steps = [], []
+    for quad in markers.values():
+        measured = _profiles(image, np.asarray(quad, np.float32).reshape(4, 2))
+        if measured is not None:
+            sides.append(measured[0])
+            steps.append(measured[1])
+    if not sides:
+        return PictureQuality(None, None, None, None, clipped, 0)
+    both, step = np.concatenate(sides), np.concatenate(steps)  # every side: points along × samples across
+    values, paper = both[:, :, :SAMPLES_ACROSS], both[:, :, SAMPLES_ACROSS:]
+    profile = values.mean(axis=1)
+    black, white = profile[:, :PLATEAU].mean(axis=1), profile[:, -PLATEAU:].mean(axis=1)
+    slope = np.abs(np.diff(profile, axis=1)).max(axis=1) / step
+    usable = (white - black > 4.0) & (slope > 0)
+    white_level, black_level = float(np.median(paper)), float(np.median(values[:, :, :PLATEAU]))
+    noise = float(np.median(paper.std(axis=1)))  # the paper's grey along one side, where the print is even
+    return PictureQuality(
+        edge_px=float(np.median((white - black)[usable] / slope[usable])) if usable.any() else None,
+        white=white_level,
+        black=black_level,
+        snr=(white_level - black_level) / max(noise, 0.5),
+        clipped=clipped,
+        markers=len(sides),
+    )
+
+
+def picture_problems(image: np.ndarray, markers: Mapping[int, np.ndarray]) -> list[str]:
+    """What keeps ``image`` from being read well (blur, too dark, too noisy, overexposed), in words; empty when
+    it is fine (for a reading's problems: see :func:`measure_picture`)."""
+    return measure_picture(image, markers).problems() if markers else []
