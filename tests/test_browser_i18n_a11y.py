@@ -177,7 +177,7 @@ def test_the_camera_placement_page_is_translated_accessible_and_the_hosts_only(b
         placement = host
         expect(placement.locator("#placement-advice li")).not_to_have_count(0, timeout=15000)
         expect(placement.locator("#placement-view")).to_have_js_property("naturalWidth", 1280, timeout=10000)
-        expect(placement.locator("#placement-numbers tbody tr")).to_have_count(6)
+        expect(placement.locator("#placement-numbers tbody tr")).to_have_count(8)  # and sharpness, exposure
         hidden = "caché" if language == "fr" else "hidden"
         expect(placement.locator("#placement-advice")).to_contain_text(hidden)
         # A player's phone with the address but its own link's token: refused, in its language.

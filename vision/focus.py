@@ -16,6 +16,7 @@ the companion.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -126,12 +127,13 @@ class PictureQuality:
         return found
 
 
-def _profiles(image: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """For each side of one marker, the grey levels across it (points along × samples from inside out, then the
-    paper's :data:`PLATEAU` samples again, each its nearest pixel's) and the distance between two samples, in
-    pixels of a picture :data:`REFERENCE_WIDTH` wide."""
-    square = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
-    homography = cv2.getPerspectiveTransform(square, quad.astype(np.float32))
+_UNIT_SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+
+
+@functools.cache
+def _unit_samples() -> np.ndarray:
+    """Where the samples across each side of a marker fall on the unit square (the same for every marker: worked
+    out once, as every frame read asks for them)."""
     along = np.linspace(0.2, 0.8, POINTS_ALONG)
     across = np.linspace(-ACROSS, ACROSS, SAMPLES_ACROSS)  # negative: inside the black square
     sides = []
@@ -142,7 +144,16 @@ def _profiles(image: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarr
         unit = points[:, None, :] - across[None, :, None] * inward
         sides.append(unit.reshape(-1, 2))
     units = np.concatenate(sides).reshape(-1, 1, 2)
-    pixels = cv2.perspectiveTransform(units, homography).reshape(4, POINTS_ALONG, SAMPLES_ACROSS, 2)
+    units.flags.writeable = False
+    return units
+
+
+def _profiles(image: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """For each side of one marker, the grey levels across it (points along × samples from inside out, then the
+    paper's :data:`PLATEAU` samples again, each its nearest pixel's) and the distance between two samples, in
+    pixels of a picture :data:`REFERENCE_WIDTH` wide."""
+    homography = cv2.getPerspectiveTransform(_UNIT_SQUARE, quad.astype(np.float32))
+    pixels = cv2.perspectiveTransform(_unit_samples(), homography).reshape(4, POINTS_ALONG, SAMPLES_ACROSS, 2)
     height, width = image.shape[:2]
     x0, y0 = np.floor(pixels.reshape(-1, 2).min(axis=0)).astype(int) - 1
     x1, y1 = np.ceil(pixels.reshape(-1, 2).max(axis=0)).astype(int) + 2
