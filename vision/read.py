@@ -158,14 +158,13 @@ def rim_samples(
     tile or a card over its rim)."""
     spaces = sorted(template.spaces)
     steps = np.arange(RIM_POINTS) / RIM_POINTS
-    rim = []
-    for space in spaces:
-        centre = np.array(template.space_centre(space))
-        corners = np.array(template.spaces[space], float)
-        ring = centre + 0.8 * (corners - centre)
-        for here, there in zip(ring, np.roll(ring, -1, axis=0), strict=True):
-            rim += [(*(here + step * (there - here)), 0.0) for step in steps]
-    samples = sample_colours(image, pose.project(np.array(rim)), config.sample_radius_px)
+    # Every space's rim at once (spaces × edges × points), from each corner towards the next one.
+    centres = np.array([template.space_centre(space) for space in spaces], float)[:, None, :]
+    ring = centres + 0.8 * (np.array([template.spaces[space] for space in spaces], float) - centres)
+    edges = np.roll(ring, -1, axis=1) - ring
+    rim = (ring[:, :, None, :] + steps[None, None, :, None] * edges[:, :, None, :]).reshape(-1, 2)
+    rim = np.column_stack([rim, np.zeros(len(rim))])
+    samples = sample_colours(image, pose.project(rim), config.sample_radius_px)
     samples = samples.reshape(len(spaces), 4 * RIM_POINTS, 3)
     seen = {space: around[~np.isnan(around[:, 0])] for space, around in zip(spaces, samples, strict=True)}
     seen = {space: around for space, around in seen.items() if len(around)}
