@@ -318,3 +318,20 @@ def test_cannot_tell_names_only_spaces_the_players_can_look_at():
         "cannot tell", 0, 0.1, (0, 17), (1,), [0.0, 0.1])})
     assert camera_verdict(only_off, off, {}, ("red", "blue"), ["red", "blue"]).answer == (
         "cannot tell (the board is not clear enough)")
+
+
+def test_a_marker_in_a_dark_noisy_soft_photo_is_found_smoothed_when_sharpening_fails():
+    from vision.locate import LocateConfig, find_markers
+    from vision.photo import make_table
+    from vision.photo import render_scene as photo_scene
+    from vision.plausible import random_board
+
+    table = make_table(5, "2014")
+    image, _ = photo_scene(table, random_board("2014", random.Random(1)), 1, "clean")
+    # A dim table lamp: a fifth of the light, the sensor's gain noise, a little out of focus. (Without the
+    # smoothed look each of these misses one or two markers; with it, all four are found.)
+    for noise_seed, soft in ((1, 1.0), (8, 1.0), (4, 1.5), (6, 1.5)):
+        dim = cv2.GaussianBlur(image.astype(np.float32) * 0.2, (0, 0), soft)
+        dim += np.random.default_rng(noise_seed).normal(0, 12, image.shape)
+        gray = cv2.cvtColor(np.clip(dim, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)
+        assert sorted(find_markers(LocateConfig(), table.template, gray)) == [0, 1, 2, 3], (noise_seed, soft)

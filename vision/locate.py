@@ -132,18 +132,21 @@ def _second_look(
     if x1 - x0 < 4 or y1 - y0 < 4 or (x1 - x0) * (y1 - y0) > image.shape[0] * image.shape[1] / 4:
         return None
     # Enlarged, then sharpened harder and harder (a shaken or defocused marker), with the usual threshold
-    # windows and wider ones (the enlarged marker's cells are large).
-    for zoom in (config.second_look_zoom, config.second_look_zoom * 2 / 3):
-        crop = cv2.resize(image[y0:y1, x0:x1], None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
-        # Candidates far smaller than the marker should be are left out (see _near: in a crop, specks count).
-        outline = NEAR_PERIMETER_SHARE * 4 * pad * zoom / max(crop.shape)
-        lookers = [_sized(finder, outline), _sized(_wide_detector(config), outline)]
-        for amount in (0.0, 1.0, 2.0, 3.0):
-            look = crop if amount == 0 else sharpened(crop, zoom * (1 + amount / 2), amount)
-            for looking in lookers:
-                found = _detect(looking, look, zoom)
-                if marker in found:
-                    return found[marker] + np.array([x0, y0], np.float64)
+    # windows and wider ones (the enlarged marker's cells are large); last, all that again smoothed first: on a
+    # dark, noisy photo sharpening only sharpens the noise, and the marker's cells stay specks.
+    region = image[y0:y1, x0:x1]
+    for source in (region, cv2.GaussianBlur(region, (0, 0), DENOISE_SIGMA)):
+        for zoom in (config.second_look_zoom, config.second_look_zoom * 2 / 3):
+            crop = cv2.resize(source, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+            # Candidates far smaller than the marker should be are left out (see _near: in a crop, specks count).
+            outline = NEAR_PERIMETER_SHARE * 4 * pad * zoom / max(crop.shape)
+            lookers = [_sized(finder, outline), _sized(_wide_detector(config), outline)]
+            for amount in (0.0, 1.0, 2.0, 3.0):
+                look = crop if amount == 0 else sharpened(crop, zoom * (1 + amount / 2), amount)
+                for looking in lookers:
+                    found = _detect(looking, look, zoom)
+                    if marker in found:
+                        return found[marker] + np.array([x0, y0], np.float64)
     return None
 
 
@@ -154,6 +157,9 @@ def _wide_detector(config: LocateConfig) -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
 
 
+DENOISE_SIGMA = 1.0
+"""The second look's last tries smooth the marker's surroundings this much first (pixels of the picture): on a
+dark, noisy photo the sharpened tries only sharpen the noise."""
 NEAR_PERIMETER_SHARE = 0.25
 """Looking around where a marker was, candidates shorter than this share of its outline then are left out."""
 
