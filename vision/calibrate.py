@@ -28,6 +28,7 @@ from vision.calibrate_colours import (
     relief,
     unlike_its_paint,
 )
+from vision.calibrate_cover import covering_something
 from vision.calibration_file import (
     FORMAT,
     Calibration,
@@ -203,7 +204,10 @@ def _calibrate(
         samples.update({camel: again[camel] for camel in faint if camel in again})
     measured = {camel: lit_colour(found) for camel, found in samples.items()}
     if layout:
+        # The edition first: a photo of the other edition's layout has a camel missing where this one puts it, and
+        # what is measured there instead (a tile, the print) can continue like a hand (1 of 96 fresh photos).
         _check_edition(observation, template, camels, track, measured, board_colour, anywhere)
+        _check_nothing_over(observation, template, track, measured, board_colour, anywhere)
     # Still the board's colour: a camel as pale as its space has lit and shaded sides; an empty space is flat.
     unseen = [camel for camel in camels if camel not in measured
               or (board_like(measured[camel], board_colour) and relief(samples[camel]) < RELIEF)
@@ -327,6 +331,25 @@ def _may_leave_out(
         return False
     empty = [space for space in template.spaces if space not in track]
     return _standing(observation, template, camels, track, board_colour, empty) is None
+
+
+def _check_nothing_over(
+    observation: Observation,
+    template: BoardTemplate,
+    track: Mapping[int, Sequence[str]],
+    measured: Mapping[str, tuple[float, float, float]],
+    board_colour: tuple[float, float, float],
+    fit: FitConfig,
+) -> None:
+    """Refuse a calibration photo with something over the board where it hides camels (a hand, an arm): its colour
+    would be learnt as theirs (:mod:`vision.calibrate_cover`). Asked before whether each camel is seen: the camels
+    it hides may look unseen, and the host should hear what to change."""
+    spaces = covering_something(observation, template, track, measured, board_colour, fit)
+    if spaces:
+        plural = "s" if len(spaces) > 1 else ""
+        raise CalibrationError(
+            f"something covers space{plural} {' and '.join(map(str, spaces))} (a hand?): take the photo again with "
+            "nothing over the board", [camel for space in spaces for camel in track[space]])
 
 
 def _layout_edition(camels: Sequence[str]) -> str | None:
