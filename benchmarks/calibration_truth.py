@@ -5,7 +5,7 @@ A camel's true colour is the median of the pixels the renderer drew of it (in th
 noise, white balance and JPEG included), its outline left out, relative to the board's colour by its space (as
 the reader sees a camel: :func:`vision.read.light_at`). A calibration's colour for it is relative to the board's
 colour it measured. The error is the distance between the two colours' channel shares (the scale of
-``vision.calibrate.MIN_CHROMA_GAP``: 0.02 is as far apart as two camels the reader can still tell apart).
+``vision.calibrate_colours.MIN_CHROMA_GAP``: 0.02 is as far apart as two camels the reader can still tell apart).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """`vision calibrate PHOTO --expect LOG` (and the companion calibrating itself from a confirmed board) must not
-learn from a photo of another board than the one told: the figures behind ``NOT_CAMEL`` in vision/calibrate.py.
+learn from a photo of another board than the one told: the figures behind ``NOT_CAMEL`` in vision/calibrate_colours.py.
 
     .venv/bin/python benchmarks/calibration_wrong_board.py --seeds 1,2,3 [--tables 20]
 
@@ -55,9 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--without-not-camel", action="store_true", help="the board-not-camel check off")
     args = parser.parse_args(argv)
     if args.without_not_camel:
-        import vision.calibrate
+        import vision.calibrate_colours
 
-        vision.calibrate.NOT_CAMEL = 0.0
+        vision.calibrate_colours.NOT_CAMEL = 0.0
     jobs = [(int(seed), index) for seed in args.seeds.split(",") for index in range(args.tables)]
     counts: collections.Counter[str] = collections.Counter()
     reasons: collections.Counter[str] = collections.Counter()

@@ -218,29 +218,27 @@ def _make_camera(settings: Settings) -> CameraWatch | None:
     """The camera watch the settings ask for; a camera that cannot start shows as a notice, not an error."""
     if settings.camera == "none":
         return None
+    from companion.table.camera_edition import camera_colours
     from companion.table.camera_watch import LEARNT_NAME, CameraWatch
     from vision.board import TemplateError
-    from vision.calibrate import CalibrationError, reading_colours
+    from vision.calibrate import CalibrationError
     from vision.sources import open_source
 
+    learnt = Path(settings.data) / LEARNT_NAME
     try:
-        colours = reading_colours(settings.camera_board, settings.camera_calibration)
+        # The calibration file, else what the camera learnt by itself at this table, if for the board it reads.
+        colours, learnt_before, note = camera_colours(settings.camera_board, settings.camera_calibration, learnt)
     except (TemplateError, CalibrationError) as error:
         print(f"camelup serve: camera: {error}; the camera is off", file=sys.stderr)
         return None
-    learnt = Path(settings.data) / LEARNT_NAME
-    learnt_before = False
-    if not settings.camera_calibration and learnt.exists():
-        # What the camera learnt by itself at this table (from boards the game confirmed), if for this board.
-        with contextlib.suppress(CalibrationError):
-            known = reading_colours(settings.camera_board, str(learnt))
-            if known.template.edition == colours.template.edition:
-                colours, learnt_before = known, True
+    if note:
+        print(f"camelup serve: camera: {note}", file=sys.stderr)
     # The source is opened on the watch's own thread: a camera that is slow to start holds nothing up.
     source = functools.partial(open_source, settings.camera, settings.camera_source)
     return CameraWatch(
         source, colours.template, colours.profiles, board_bgr=colours.board_bgr, learnt_path=learnt,
-        calibration=colours, learnt_before=learnt_before,
+        calibration=colours, learnt_before=learnt_before, note=note,
+        calibration_file=settings.camera_calibration or None,
     ).start()
 
 
@@ -386,6 +384,12 @@ def _vision_read(args: argparse.Namespace) -> int:
         expectation = load_expectation(args.expect) if args.expect else None
         board = args.board or (expectation.edition if expectation else "2018")
         colours = reading_colours(board, args.calibration)
+        if args.calibration and expectation and colours.template.edition != expectation.edition:
+            # A calibration of the other edition's camels would read the board silently wrong.
+            from companion.table.camera_edition import calibration_for_other_edition
+
+            raise BadInput(calibration_for_other_edition(args.calibration, colours.template.edition,
+                                                         expectation.edition, f"the game of {args.expect}"))
         if expectation and colours.template.edition != expectation.edition:
             raise BadInput(f"{args.expect} is a {expectation.edition} game, the board is the "
                            f"{colours.template.edition} one")

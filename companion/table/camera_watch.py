@@ -95,6 +95,8 @@ class CameraWatch:
         learnt_path: Path | None = None,
         calibration: Calibration | None = None,
         learnt_before: bool = False,
+        note: str = "",
+        calibration_file: str | None = None,
     ) -> None:
         self._open_source = open_source
         self.calibration = calibration
@@ -113,7 +115,13 @@ class CameraWatch:
         self._thread = threading.Thread(target=self._run, name="camera-watch", daemon=True)
         self.learnt_path = learnt_path
         """Where the colours learnt from known boards are kept (beside the games), to start from next time."""
-        self.learnt = "calibrated from what it learnt at this table before" if learnt_before else ""
+        self.calibration_file = calibration_file
+        """The configured calibration file it reads with (it sets the board), if any: named to a game of the other
+        edition."""
+        self._note = note
+        """Why a calibration at hand is not used (made for the other edition's camels): said with the calibration's
+        state until the camera calibrates itself."""
+        self.learnt = self._told("calibrated from what it learnt at this table before" if learnt_before else "")
         """Whether and why the camera learnt this table's colours, in words ("" before any lesson; ``learnt_before``:
         the colours are those it learnt at an earlier start, from ``learnt_path``)."""
         self._calibrated = learnt_before
@@ -210,7 +218,7 @@ class CameraWatch:
             ):
                 return
             self._lesson = Lesson(game, leg, board, start, entries, dice=dice)
-            self.learnt = self._settled if self._calibrated else WAITING
+            self.learnt = self._settled if self._calibrated else self._told(WAITING)
 
     def forget(self, game: object) -> None:
         """The game has moved on from its leg's start: a lesson it left waiting no longer shows its board."""
@@ -218,7 +226,7 @@ class CameraWatch:
             if self._lesson is not None and self._lesson.game == game:
                 self._lesson = None
                 # Why that lesson waited is no longer news: only what is still true of the calibration.
-                self.learnt = self._settled if self._calibrated else NEXT_LEG
+                self.learnt = self._settled if self._calibrated else self._told(NEXT_LEG)
 
     def _take_lesson(self, steady: SteadyFrame, source: FrameSource) -> None:
         """Calibrate from the steady frame (or a full-resolution still) if it shows the lesson's board."""
@@ -282,6 +290,7 @@ class CameraWatch:
         self.profiles, self.board_bgr = dict(calibration.profiles), calibration.board_bgr
         self.calibration = calibration
         self._calibrated = True
+        self._note = ""
         self.learnt = self._settled = "calibrated from a board the game confirmed"
         if self.learnt_path is not None:
             try:
@@ -289,11 +298,15 @@ class CameraWatch:
             except OSError as error:
                 self.learnt += f" (not saved: {error.strerror})"
 
+    def _told(self, state: str) -> str:
+        """The calibration's ``state`` in words, with why a calibration at hand is not used (if so)."""
+        return "; ".join(part for part in (state, self._note) if part)
+
     def _refused(self, lesson: Lesson, why: str) -> None:
         """Say why ``lesson`` waits, unless the game has replaced or dropped it meanwhile (its reason is stale)."""
         with self._lock:
             if self._lesson is lesson:
-                self.learnt = why
+                self.learnt = self._told(why)
 
     def _near(self, frame: Any) -> BoardLocation | None:
         """Where to look for the markers first: where the previous frame had them, else where the calibration
