@@ -28,6 +28,7 @@ from vision.calibrate_colours import (
     relief,
     unlike_its_paint,
 )
+from vision.calibrate_mistakes import layout_mistake
 from vision.calibration_file import (
     FORMAT,
     Calibration,
@@ -343,11 +344,17 @@ def _check_edition(
     board_colour: tuple[float, float, float],
     fit: FitConfig = ANYWHERE,
 ) -> None:
-    """Refuse a calibration photo of another edition's layout (the 2018 one told the 2014 board, or the reverse),
-    naming that edition: its camels would be learnt under the told edition's names (see ``OTHER_EDITION``)."""
+    """Refuse a calibration photo set out wrong: one of the usual mistakes (:func:`vision.calibrate_mistakes.
+    layout_mistake`), or another edition's layout (the 2018 one told the 2014 board, or the reverse), naming that
+    edition: its camels would be learnt under the told edition's names (see ``OTHER_EDITION``)."""
     told = _layout_edition(camels)
     if told is None:
         return
+    # The usual mistakes first (no camels, one space off, stacked, two swapped): each of them also gives colours
+    # unlike the told layout's paints, and would be mistaken for another edition's layout or a hidden camel.
+    mistake = layout_mistake(observation, template, camels, track, measured, board_colour, fit)
+    if mistake:
+        raise CalibrationError(mistake)
     where = {camel: space for space, stack in track.items() for camel in stack}
     shading = FitConfig().camel_shading
     for edition, others in EDITION_CAMELS.items():
