@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from vision.board import BoardTemplate
-from vision.calibrate_colours import check_distinct, paint_colour
+from vision.calibrate_colours import board_like, board_not_camel, check_distinct, paint_colour
 from vision.calibration_file import CalibrationError
 from vision.read import Observation
 from vision.silhouette import FitConfig, SilhouetteScorer, ray_distances
@@ -31,6 +31,8 @@ own renders +0.34 and +0.53, an empty space beside a stack +0.01)."""
 EMPTY_SPOTS = 3
 """An empty board may show this many spaces where something seems to stand (desert and spectator tiles, shadows;
 measured on the review's empty boards: 0 to 3)."""
+EMPTY_ON_LAYOUT = 2
+"""An empty board may show something standing on this many of the layout's spaces (tiles of the light tier: 2)."""
 EMPTY_TOLD = 1.0
 """With something on one of the layout's spaces, an empty board's layout explains the photo this much worse than
 no camels (empty boards with a tile on a layout space: 2.7; a dark right 2014 photo where one camel stands out:
@@ -44,9 +46,9 @@ SWAP_MARGIN = 0.0
 (by ``SWAP_SEEN``), and their colours measured fit their names crossed over (``CROSSED``): they were set down on
 each other's spaces (measured on the review's photos and benchmarks/calibration_mistakes.py seed 1: swaps 0.2 to
 2.1 better than the layout, right photos' best swap 1.3 worse, empty boards' best swap 0.1 to 0.2 better)."""
-SWAP_SEEN = -1.0
-"""A swapped board explains the photo at least this much better than an empty one (swaps -1.0 to -4.5; empty
-boards' +2 or more)."""
+SWAP_SEEN = 0.0
+"""A swapped board explains the photo at least this much better than an empty one (swaps -0.1 to -4.5, the dark
+camels of a light-tier table the least; empty boards' best swap +2 or more)."""
 CROSSED = 0.8
 """The two camels' colours fit their names crossed over at most this share as far off as told (swaps 0.13 to
 0.38, orange and yellow in dim light 0.71; an empty board's fits 0.94 to 1.02). Two camels measured alike (a purple
@@ -96,19 +98,24 @@ def layout_mistake(
             spaces = " and ".join(filter(None, [", ".join(map(str, starts[:-1])), str(starts[-1])]))
             return (f"the camels are seen only on spaces {spaces}, as for a game's start, not set out for "
                     f"calibration: one camel on each space; {put}")
-    # Nothing stands on the layout's spaces (or on one: a tile, a stack's edge) and little anywhere (tiles,
+    # Nothing stands on the layout's spaces (or on one or two: a tile, a stack's edge) and little anywhere (tiles,
     # shadows), and the layout in its paints explains the photo worse than an empty board (clearly, with one), and
     # the other edition's clearly worse (a dark photo of that layout shows little more than an empty board: 0.1).
-    if len(on_layout) <= 1 and sum(1 for stack in stands.values() if stack) <= EMPTY_SPOTS \
+    if len(on_layout) <= EMPTY_ON_LAYOUT and sum(1 for stack in stands.values() if stack) <= EMPTY_SPOTS \
             and told > (EMPTY_TOLD if on_layout else 0.0) and all(other > EMPTY_TOLD for other in others):
-        only = f" (only something on space {on_layout[0]})" if on_layout else ""
+        spaces = " and ".join(map(str, on_layout))
+        only = f" (only something on space{'s' if len(on_layout) > 1 else ''} {spaces})" if on_layout else ""
         return f"no camels are seen on the board{only}: {put}"
     swaps = sorted((cost, name) for name, cost in costs.items() if isinstance(name, tuple))
     for cost, (first, second) in swaps:
         if cost >= min(told - SWAP_MARGIN, SWAP_SEEN):
             break
         a, b = layout[first][0], layout[second][0]
-        if all(cost < other for other in others) and _crossed(measured, a, b, board_colour):
+        # Both camels must be there: a camel where the layout puts another, beside an empty space, is not a swap.
+        there = all(stands.get(space) or (camel in measured and not board_like(measured[camel], board_colour)
+                                          and not board_not_camel(camel, measured[camel], board_colour))
+                    for space, camel in ((first, a), (second, b)))
+        if there and all(cost < other for other in others) and _crossed(measured, a, b, board_colour):
             return (f"the {a} and {b} camels look swapped ({a} on {second}, {b} on {first}): swap them back "
                     f"({a} on {first}, {b} on {second})")
     return None
