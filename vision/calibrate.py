@@ -29,6 +29,7 @@ from vision.calibrate_colours import (
     unlike_its_paint,
 )
 from vision.calibrate_cover import covering_something
+from vision.calibrate_mistakes import layout_mistake
 from vision.calibration_file import (
     FORMAT,
     Calibration,
@@ -206,8 +207,10 @@ def _calibrate(
     if layout:
         # The edition first: a photo of the other edition's layout has a camel missing where this one puts it, and
         # what is measured there instead (a tile, the print) can continue like a hand (1 of 96 fresh photos).
-        _check_edition(observation, template, camels, track, measured, board_colour, anywhere)
+        swapped = _check_edition(observation, template, camels, track, measured, board_colour, anywhere)
         _check_nothing_over(observation, template, track, measured, board_colour, anywhere)
+        if swapped:  # after the hand: a hand over two camels can pass for their colours crossed over
+            raise CalibrationError(swapped)
     # Still the board's colour: a camel as pale as its space has lit and shaded sides; an empty space is flat.
     unseen = [camel for camel in camels if camel not in measured
               or (board_like(measured[camel], board_colour) and relief(samples[camel]) < RELIEF)
@@ -365,12 +368,22 @@ def _check_edition(
     measured: Mapping[str, tuple[float, float, float]],
     board_colour: tuple[float, float, float],
     fit: FitConfig = ANYWHERE,
-) -> None:
-    """Refuse a calibration photo of another edition's layout (the 2018 one told the 2014 board, or the reverse),
-    naming that edition: its camels would be learnt under the told edition's names (see ``OTHER_EDITION``)."""
+) -> str | None:
+    """Refuse a calibration photo set out wrong: one of the usual mistakes (:func:`vision.calibrate_mistakes.
+    layout_mistake`), or another edition's layout (the 2018 one told the 2014 board, or the reverse), naming that
+    edition: its camels would be learnt under the told edition's names (see ``OTHER_EDITION``). Two camels
+    swapped are not refused here but returned in words: the caller looks for a hand over the board first."""
     told = _layout_edition(camels)
     if told is None:
-        return
+        return None
+    # The usual mistakes first (no camels, one space off, stacked, two swapped): each of them also gives colours
+    # unlike the told layout's paints, and would be mistaken for another edition's layout or a hidden camel.
+    mistake = layout_mistake(observation, template, camels, track, measured, board_colour, fit)
+    if mistake:
+        kind, words = mistake
+        if kind == "swapped":
+            return words  # refused by the caller, once nothing is found over the board
+        raise CalibrationError(words)
     where = {camel: space for space, stack in track.items() for camel in stack}
     shading = FitConfig().camel_shading
     for edition, others in EDITION_CAMELS.items():
@@ -401,6 +414,7 @@ def _check_edition(
         else:
             said = looks
         raise CalibrationError(f"{said}: is this the {edition} edition? Then give --board {edition}")
+    return None
 
 
 def _standing(
