@@ -12,13 +12,13 @@ import random
 import cv2
 import pytest
 
-from companion.cli import main
 from companion.table.camera_watch import CameraWatch
 from companion.table.config import load_settings
 from companion.table.service import SimulatedPyramid
 from companion.table.web import create_app
 from tests.test_doctor import doctor as run_doctor
 from tests.test_doctor import pi  # noqa: F401  (the fixture)
+from tests.test_vision_bad_input import _run  # the command line's status and output
 from vision.board import load_template
 from vision.calibrate import Calibration, save_calibration
 from vision.read import BOARD_BGR
@@ -52,15 +52,6 @@ def photo(tmp_path_factory):
     path = tmp_path_factory.mktemp("photo") / "board2018.png"
     cv2.imwrite(str(path), image)
     return str(path)
-
-
-def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        status = main(argv)
-    except SystemExit as exit_:
-        status = exit_.code
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 @pytest.mark.parametrize(("calibrated", "played"), [("2014", "2018"), ("2018", "2014")])
