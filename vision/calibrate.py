@@ -28,7 +28,6 @@ from vision.calibrate_colours import (
     relief,
     unlike_its_paint,
 )
-from vision.calibrate_cover import covering_something
 from vision.calibrate_mistakes import layout_mistake
 from vision.calibration_file import (
     FORMAT,
@@ -205,12 +204,7 @@ def _calibrate(
         samples.update({camel: again[camel] for camel in faint if camel in again})
     measured = {camel: lit_colour(found) for camel, found in samples.items()}
     if layout:
-        # The edition first: a photo of the other edition's layout has a camel missing where this one puts it, and
-        # what is measured there instead (a tile, the print) can continue like a hand (1 of 96 fresh photos).
-        swapped = _check_edition(observation, template, camels, track, measured, board_colour, anywhere)
-        _check_nothing_over(observation, template, track, measured, board_colour, anywhere)
-        if swapped:  # after the hand: a hand over two camels can pass for their colours crossed over
-            raise CalibrationError(swapped)
+        _check_edition(observation, template, camels, track, measured, board_colour, anywhere)
     # Still the board's colour: a camel as pale as its space has lit and shaded sides; an empty space is flat.
     unseen = [camel for camel in camels if camel not in measured
               or (board_like(measured[camel], board_colour) and relief(samples[camel]) < RELIEF)
@@ -336,25 +330,6 @@ def _may_leave_out(
     return _standing(observation, template, camels, track, board_colour, empty) is None
 
 
-def _check_nothing_over(
-    observation: Observation,
-    template: BoardTemplate,
-    track: Mapping[int, Sequence[str]],
-    measured: Mapping[str, tuple[float, float, float]],
-    board_colour: tuple[float, float, float],
-    fit: FitConfig,
-) -> None:
-    """Refuse a calibration photo with something over the board where it hides camels (a hand, an arm): its colour
-    would be learnt as theirs (:mod:`vision.calibrate_cover`). Asked before whether each camel is seen: the camels
-    it hides may look unseen, and the host should hear what to change."""
-    spaces = covering_something(observation, template, track, measured, board_colour, fit)
-    if spaces:
-        plural = "s" if len(spaces) > 1 else ""
-        raise CalibrationError(
-            f"something covers space{plural} {' and '.join(map(str, spaces))} (a hand?): take the photo again with "
-            "nothing over the board", [camel for space in spaces for camel in track[space]])
-
-
 def _layout_edition(camels: Sequence[str]) -> str | None:
     """The edition whose camels these are (its calibration layout is theirs)."""
     return next((edition for edition, its in EDITION_CAMELS.items() if list(its) == list(camels)), None)
@@ -368,22 +343,18 @@ def _check_edition(
     measured: Mapping[str, tuple[float, float, float]],
     board_colour: tuple[float, float, float],
     fit: FitConfig = ANYWHERE,
-) -> str | None:
+) -> None:
     """Refuse a calibration photo set out wrong: one of the usual mistakes (:func:`vision.calibrate_mistakes.
     layout_mistake`), or another edition's layout (the 2018 one told the 2014 board, or the reverse), naming that
-    edition: its camels would be learnt under the told edition's names (see ``OTHER_EDITION``). Two camels
-    swapped are not refused here but returned in words: the caller looks for a hand over the board first."""
+    edition: its camels would be learnt under the told edition's names (see ``OTHER_EDITION``)."""
     told = _layout_edition(camels)
     if told is None:
-        return None
+        return
     # The usual mistakes first (no camels, one space off, stacked, two swapped): each of them also gives colours
     # unlike the told layout's paints, and would be mistaken for another edition's layout or a hidden camel.
     mistake = layout_mistake(observation, template, camels, track, measured, board_colour, fit)
     if mistake:
-        kind, words = mistake
-        if kind == "swapped":
-            return words  # refused by the caller, once nothing is found over the board
-        raise CalibrationError(words)
+        raise CalibrationError(mistake[1])
     where = {camel: space for space, stack in track.items() for camel in stack}
     shading = FitConfig().camel_shading
     for edition, others in EDITION_CAMELS.items():
@@ -414,7 +385,6 @@ def _check_edition(
         else:
             said = looks
         raise CalibrationError(f"{said}: is this the {edition} edition? Then give --board {edition}")
-    return None
 
 
 def _standing(
