@@ -93,3 +93,14 @@ def test_the_pixels_a_camel_shows_do_not_depend_on_what_was_asked_before(scene):
         assert got.keys() == expected.keys()
         for camel in expected:
             np.testing.assert_array_equal(got[camel], expected[camel])
+
+
+@pytest.mark.parametrize("rows", [1, 2, 3, 4, 5, 1000, 1001])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_column_medians_are_numpys_median_bit_for_bit(rows, dtype):
+    from vision.silhouette_evidence import column_medians
+
+    values = (np.random.default_rng(rows).random((rows, 3)) * 255).astype(dtype)
+    expected = np.median(values, axis=0)
+    found = column_medians(values)
+    assert found.dtype == expected.dtype and np.array_equal(found, expected)

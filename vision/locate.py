@@ -161,7 +161,8 @@ DENOISE_SIGMA = 1.0
 """The second look's last tries smooth the marker's surroundings this much first (pixels of the picture): on a
 dark, noisy photo the sharpened tries only sharpen the noise."""
 NEAR_PERIMETER_SHARE = 0.25
-"""Looking around where a marker was, candidates shorter than this share of its outline then are left out."""
+"""Looking for a marker where it was (or where the others put it), candidates shorter than this share of its
+outline there are left out."""
 
 
 def _sized(finder: cv2.aruco.ArucoDetector, perimeter_rate: float) -> cv2.aruco.ArucoDetector:
