@@ -88,25 +88,23 @@ def layout_mistake(
         stacked = [space for space, count in stands.items() if count == 2 and space in _START_SPACES[template.edition]
                    and _stacked(painted, space, camels)]
         if stacked:
-            spaces = " and ".join(filter(None, [", ".join(map(str, stacked[:-1])), str(stacked[-1])]))
             plural = "s" if len(stacked) > 1 else ""
-            return "stacked", (f"the camels are stacked (on space{plural} {spaces}), as for a game's start, not set "
-                               f"out for calibration: one camel on each space; {put}")
+            return "stacked", (f"the camels are stacked (on space{plural} {_listed(stacked)}), as for a game's "
+                               f"start, not set out for calibration: one camel on each space; {put}")
         # Stacks the probe cannot count (a dark table): camels only where a game starts (on two spaces or more: one
         # may be a tile), and the layout explains the photo clearly worse than no camels.
         seen = sorted(space for space, count in stands.items() if count)
         starts = [space for space in seen if space in _START_SPACES[template.edition]]
         if len(starts) >= 2 and set(on_layout) <= set(starts) and told > EMPTY_TOLD and len(seen) - len(starts) <= 1:
-            spaces = " and ".join(filter(None, [", ".join(map(str, starts[:-1])), str(starts[-1])]))
-            return "stacked", (f"the camels are seen only on spaces {spaces}, as for a game's start, not set out for "
-                    f"calibration: one camel on each space; {put}")
+            return "stacked", (f"the camels are seen only on spaces {_listed(starts)}, as for a game's start, not "
+                               f"set out for calibration: one camel on each space; {put}")
     # Nothing stands on the layout's spaces (or on one or two: a tile, a stack's edge) and little anywhere (tiles,
     # shadows), and the layout in its paints explains the photo worse than an empty board (clearly, with one), and
     # the other edition's clearly worse (a dark photo of that layout shows little more than an empty board: 0.1).
     if len(on_layout) <= EMPTY_ON_LAYOUT and sum(1 for stack in stands.values() if stack) <= EMPTY_SPOTS \
             and told > (EMPTY_TOLD if on_layout else 0.0) and all(other > EMPTY_TOLD for other in others):
-        spaces = " and ".join(map(str, on_layout))
-        only = f" (only something on space{'s' if len(on_layout) > 1 else ''} {spaces})" if on_layout else ""
+        plural = "s" if len(on_layout) > 1 else ""
+        only = f" (only something on space{plural} {_listed(on_layout)})" if on_layout else ""
         return "empty", f"no camels are seen on the board{only}: {put}"
     swaps = sorted((cost, name) for name, cost in costs.items() if isinstance(name, tuple))
     for cost, (first, second) in swaps:
@@ -121,6 +119,11 @@ def layout_mistake(
             return "swapped", (f"the {a} and {b} camels look swapped ({a} on {second}, {b} on {first}): swap them back "
                     f"({a} on {first}, {b} on {second})")
     return None
+
+
+def _listed(spaces: Sequence[int]) -> str:
+    """Spaces in words: "5", "1 and 2", "1, 2 and 3"."""
+    return " and ".join(filter(None, [", ".join(map(str, spaces[:-1])), str(spaces[-1])]))
 
 
 def _put_them(edition: str, layout: Mapping[int, Sequence[str]]) -> str:
