@@ -134,13 +134,13 @@ def _second_look(
     # Enlarged, then sharpened harder and harder (a shaken or defocused marker), with the usual threshold
     # windows and wider ones (the enlarged marker's cells are large); last, all that again smoothed first: on a
     # dark, noisy photo sharpening only sharpens the noise, and the marker's cells stay specks.
-    region = image[y0:y1, x0:x1]
+    region, wide = image[y0:y1, x0:x1], _wide_detector(config)
     for source in (region, cv2.GaussianBlur(region, (0, 0), DENOISE_SIGMA)):
         for zoom in (config.second_look_zoom, config.second_look_zoom * 2 / 3):
             crop = cv2.resize(source, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
             # Candidates far smaller than the marker should be are left out (see _near: in a crop, specks count).
             outline = NEAR_PERIMETER_SHARE * 4 * pad * zoom / max(crop.shape)
-            lookers = [_sized(finder, outline), _sized(_wide_detector(config), outline)]
+            lookers = [_sized(finder, outline), _sized(wide, outline)]
             for amount in (0.0, 1.0, 2.0, 3.0):
                 look = crop if amount == 0 else sharpened(crop, zoom * (1 + amount / 2), amount)
                 for looking in lookers:
