@@ -112,6 +112,46 @@ def placements(scorer: Any, track: Track, camel: str) -> list[tuple[float, dict[
     return options
 
 
+def best_swap(scorer: Any, track: Track, cost: float) -> tuple[float, dict[int, list[str]]] | None:
+    """The board with two camels of ``track`` swapped (each takes the other's space and level) that costs least,
+    when it costs less than ``cost``: moving one camel at a time cannot get there when the camel each would
+    leave its place for is in the way (two camels read in each other's places, a stack's bottom camel)."""
+    base = scorer.space_costs(track)
+    places = sorted(camel_places(track).items())
+    best: tuple[float, dict[int, list[str]]] | None = None
+    for index, (first, (space_a, level_a)) in enumerate(places):
+        for second, (space_b, level_b) in places[index + 1 :]:
+            if space_a == space_b:
+                continue  # an order within one stack: single moves reach it
+            if _lone_gain(scorer, first, second, (space_a, level_a), (space_b, level_b)) < SWAP_LONE_SLACK:
+                continue  # neither fits the other's place better alone: the swap is not worth its cost
+            candidate = {space: list(stack) for space, stack in track.items()}
+            candidate[space_a][level_a], candidate[space_b][level_b] = second, first
+            affected = {space_a, space_b, *scorer.behind(space_a), *scorer.behind(space_b)}
+            total = cost + sum(scorer.stack_cost(other, candidate.get(other, ()), candidate) - base[other]
+                               for other in affected if other in base)
+            if total < cost - 1e-9 and (best is None or total < best[0]):
+                best = (total, candidate)
+    return best
+
+
+SWAP_LONE_SLACK = -0.2
+"""A swap is weighed only when the two camels, each alone at the other's place, lose at most this much (on
+seeds 100-101 and the independent renderer's seed 600, the same boards as weighing every swap)."""
+
+
+def _lone_gain(scorer: Any, first: str, second: str, place_a: tuple[int, int], place_b: tuple[int, int]) -> float:
+    """How much better ``first`` (at ``place_a``) and ``second`` (at ``place_b``) fit each other's place than
+    their own, each alone there (nothing hiding it; :meth:`SilhouetteScorer.lone`)."""
+    a, b = scorer.names.index(first), scorer.names.index(second)
+    (space_a, level_a), (space_b, level_b) = place_a, place_b
+    top = scorer.fit.max_level - 1
+    lone_a, lone_b = scorer.lone(space_a), scorer.lone(space_b)
+    level_a, level_b = min(level_a, top), min(level_b, top)
+    return float(lone_b[:, level_b, a].max() + lone_a[:, level_a, b].max()
+                 - lone_a[:, level_a, a].max() - lone_b[:, level_b, b].max())
+
+
 def camel_places(track: Track) -> dict[str, tuple[int, int]]:
     """Each camel's (space, level) in ``track``."""
     return {camel: (int(space), level) for space, stack in track.items() for level, camel in enumerate(stack)}
@@ -121,11 +161,11 @@ def refine(
     scorer: Any, track: Track, camels: Sequence[str], rounds: int = 3, margin: float | None = None
 ) -> tuple[dict[int, list[str]], tuple[str, ...]]:
     """Blind reading made sure: starting from ``track`` (camels missing from it are placed too), move one camel
-    at a time to where the picture says it fits best, until nothing improves; then each camel whose best
-    place does not beat its next best by ``margin`` is reported unseen instead of guessed. Unless ``margin`` is
-    given, it is ``agreed_margin`` for a camel ``track`` already had there (same space, same level) and
-    ``disputed_margin`` for any other: where the blind reading and the scorer agree, a smaller lead suffices
-    (measured on the photo bench's seeds 100-109).
+    at a time to where the picture says it fits best, or when none helps swap two (:func:`best_swap`), until
+    nothing improves; then each camel whose best place does not beat its next best by ``margin`` is reported
+    unseen instead of guessed. Unless ``margin`` is given, it is ``agreed_margin`` for a camel ``track`` already
+    had there (same space, same level) and ``disputed_margin`` for any other: where the blind reading and the
+    scorer agree, a smaller lead suffices (measured on the photo bench's seeds 100-109).
 
     Returns the track of the camels placed surely, and the camels left unseen."""
     current: dict[int, list[str]] = {int(space): list(stack) for space, stack in track.items() if stack}
@@ -144,8 +184,11 @@ def refine(
             if best_cost < cost - 1e-9:
                 current, cost, improved = best, best_cost, True
         if not improved:
-            settled = weighed
-            break
+            swapped = best_swap(scorer, current, cost)
+            if swapped is None:
+                settled = weighed
+                break
+            cost, current = swapped
     first, final = camel_places(track), camel_places(current)
     unsure = []
     for camel in camels:
