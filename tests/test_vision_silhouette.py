@@ -262,3 +262,24 @@ def test_a_dark_table_behind_the_far_row_is_no_black_camel_on_a_stack_there():
     reading, _ = read_with_scorer(CONFIG, table.template, colours.profiles, image, colours.board_bgr)
     assert reading.track.get(3) == ["blue", "purple"], reading
     assert reading.track.get(14) == ["black"], reading
+
+
+def test_a_camel_larger_than_the_model_s_is_no_patch_of_its_colour():
+    """A patch of a camel's colour larger than a few body boxes is forgotten only when it also reaches further
+    than a camel's pieces can, turned any way: the synthetic scenes' camels are 40 × 20 × 18 mm boxes, over five
+    body boxes of the default 30 mm model's, and their colour stays evidence (the black camel on 14 was forgotten
+    while the reach was taken along the track only)."""
+    from vision.board import load_template
+    from vision.synth import SceneVariation, camel_profiles
+    from vision.synth import render_scene as render_synthetic
+
+    template = load_template("2018")
+    track = {1: ["green", "red"], 7: ["blue", "purple", "yellow"], 14: ["black"], 16: ["white"]}
+    calm = SceneVariation(light=(1.0, 1.0), cast=(1.0, 1.0), noise_sigma=(0.0, 0.0), blur=(0,), hand_chance=0.0)
+    image, _ = render_synthetic(template, track, 3, calm)
+    reading, scorer = read_with_scorer(CONFIG, template, camel_profiles("2018"), image)
+    assert reading.track == track, reading
+    window = scorer._windows[14]
+    box = scorer._box_area(window, len(scorer._offsets) // 2, 0)
+    black = window.evidence[..., scorer.names.index("black")] >= scorer.fit.strong_evidence
+    assert np.count_nonzero(black) > scorer.fit.patch_bodies * box  # a patch by area, yet kept

@@ -1,0 +1,58 @@
+"""Photos from the independent renderer (benchmarks/independent, the camera bench's outsider) that the reader got
+wrong, kept as they were made: the bench's development seed 600 (tuned on; the figures it reports are on other
+seeds), table and scene as `benchmarks/camera_independent.py --seed 600` renders them, calibrated and read
+through the command line as a builder does."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from benchmarks.camera_independent import calibration_board
+from benchmarks.independent.scene import render
+from benchmarks.independent.table import make_table
+from companion.cli import main
+
+SEED = 600
+
+
+def read_independent(tmp_path, capsys, table_index: int, tier: str, scene: int, track: dict[int, list[str]]) -> dict:
+    """The reading of scene ``scene`` of ``tier`` on table ``table_index`` of the bench's seed 600, the table
+    calibrated in the scene's light first (as the bench does)."""
+    edition = "2018" if table_index % 2 == 0 else "2014"
+    board = calibration_board(edition)
+    table = make_table(SEED * 1000 + table_index, edition, [stack[0] for stack in board.values()])
+    light = "clean" if tier == "clean" else "light"
+    # Saved as the bench saves them: PNG in clean light, JPEG (the renderer's quality) otherwise.
+    photo = tmp_path / f"calibration.{'png' if light == 'clean' else 'jpg'}"
+    picture = tmp_path / f"scene.{'png' if tier == 'clean' else 'jpg'}"
+    calibration = tmp_path / "cal.json"
+    render(table, light, board, 0, str(photo), calibration=True)
+    assert main(["vision", "calibrate", str(photo), "--board", edition, "--out", str(calibration)]) == 0
+    render(table, tier, track, scene + 1, str(picture))
+    capsys.readouterr()
+    assert main(["vision", "read", str(picture), "--calibration", str(calibration)]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize(
+    ("table_index", "scene", "track", "under_fronds"),
+    [
+        # The palm tree's fronds over space 1 read as the green camel (which stands on 7).
+        (8, 3, {12: ["blue", "red"], 10: ["yellow", "white"], 8: ["purple", "black"], 7: ["green"]}, 1),
+    ],
+)
+def test_the_palm_tree_s_fronds_are_no_green_camel(tmp_path, capsys, table_index, scene, track, under_fronds):
+    reading = read_independent(tmp_path, capsys, table_index, "props", scene, track)
+    assert str(under_fronds) not in reading["track"], reading
+    placed = {camel: int(space) for space, stack in reading["track"].items() for camel in stack}
+    assert placed.get("green") in (None, 7), reading
+
+
+def test_two_camels_read_in_each_other_s_places_are_swapped_back(tmp_path, capsys):
+    """Orange and yellow were read in each other's places (yellow alone on 4, orange under white on 7): moving
+    either one alone leaves two camels of one colour's place empty and costs more; swapped, the board fits."""
+    track = {11: ["blue"], 4: ["orange"], 7: ["yellow", "white"], 3: ["green"]}
+    reading = read_independent(tmp_path, capsys, 3, "props", 0, track)
+    assert reading["track"] == {str(space): stack for space, stack in sorted(track.items())}, reading
