@@ -406,7 +406,9 @@ def _vision_read(args: argparse.Namespace) -> int:
         result = read_picture(image, colours.template, colours.profiles, colours.board_bgr, expectation, near=near,
                               fit=colours.fit())
     except BoardNotFound as error:
-        print(json.dumps({"error": str(error), "missing_markers": error.missing}))
+        from vision.focus import not_found_words  # a picture too blurred or dark for any marker says so first
+
+        print(json.dumps({"error": not_found_words(image, str(error)), "missing_markers": error.missing}))
         return 1
     print(json.dumps(result))
     return 0

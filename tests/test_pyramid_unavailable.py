@@ -178,3 +178,71 @@ def test_serve_on_a_pi_without_the_servo_board_starts_and_logs_what_is_missing(t
         output = server.communicate(timeout=30)[0]
     assert "WARNING: the electronic pyramid is not working: no PCA9685 servo board answers" in output
     assert "hardware/README.md says in step 2" in output and "(pyramid: unavailable" in output
+
+
+def _notice_in(language, words):
+    """The notice as the pages' pyramidNoticeText says it: ``*_key`` params are keys said first."""
+    from companion.table.web.i18n import say
+
+    params = dict(words["params"])
+    params.update({name[:-4]: say(language, key, **words["params"])
+                   for name, key in words["params"].items() if name.endswith("_key")})
+    return say(language, words["key"], **params)
+
+
+@pytest.mark.parametrize("config", ["/etc/camelup/config.toml", None])
+def test_each_rig_notice_s_catalog_words_are_the_english_notice_and_french_in_french(tmp_path, config):
+    from companion.table.rig_start import explain
+    from firmware_py.config import ConfigError
+    from firmware_py.hardware import FactoryError
+    from firmware_py.servos import BusError
+
+    errors = [ConfigError("servo.i2c_address: must be 0x40 to 0x7f"), FactoryError("no lgpio", module="lgpio"),
+              BusError("nothing at 0x40", cause="device"), BusError("no gpiod", cause="module"),
+              BusError("[Errno 13] Permission denied: '/dev/i2c-1'"), BusError("[Errno 2] No such file: '/dev/i2c-1'"),
+              OSError("GPIO busy")]
+    for error in errors:
+        for pyramid_config in (str(EXAMPLE), None):
+            problem = explain(error, dataclasses.replace(settings(tmp_path), pyramid_config=pyramid_config))
+            status = UnavailablePyramid(problem, config).status()
+            # The English catalog says exactly what the log, doctor and /healthz say.
+            assert _notice_in("en", status["notice_words"]) == status["notice"], error
+            french = _notice_in("fr", status["notice_words"])
+            assert french.startswith("La pyramide électronique ne fonctionne pas : "), french
+            assert "{" not in french and "is missing" not in french and "cannot" not in french, french
+
+
+def test_the_french_table_screen_shows_the_rig_notice_in_french(pi, tmp_path, browser):
+    import threading
+
+    from playwright.sync_api import expect
+    from werkzeug.serving import make_server
+
+    from tests.browser_kit import new_page
+    from tests.test_crash import free_port
+
+    source, _, _ = make_pyramid(settings(tmp_path), config="/etc/camelup/config.toml")
+    app = create_app(tmp_path / "data", source, "http://t", testing=True)
+    port = free_port()
+    http = make_server("127.0.0.1", port, app, threaded=True)
+    threading.Thread(target=http.serve_forever, daemon=True).start()
+    try:
+        client = app.test_client()
+        created = {"edition": "2018", "players": ["Ann", "Bob"], "dice": "pyramid"}
+        game = client.post("/api/games", json=created).get_json()
+        errors: list[str] = []
+        pages = {}
+        for lang in ("fr", "en"):
+            page = pages[lang] = new_page(browser, errors, "table", lang, viewport={"width": 1920, "height": 1080})
+            page.goto(f"http://127.0.0.1:{port}/table/{game['game_id']}#{game['table_token']}")
+        expect(pages["fr"].locator("#pyramid-notice")).to_have_text(
+            "La pyramide électronique ne fonctionne pas : aucune carte servo PCA9685 ne répond sur l'I²C à l'adresse "
+            "0x40 (câblez-la : hardware/README.md, étape 2, puis redémarrez le compagnon). En attendant, le compagnon "
+            "tire les dés. Pas de pyramide à cette table ? Mettez mode = \"simulated\" sous [pyramid] dans "
+            "/etc/camelup/config.toml.")
+        expect(pages["en"].locator("#pyramid-notice")).to_have_text(source.notice)
+        # /healthz is for machines (doctor reads it): its words stay the English sentence.
+        assert "no PCA9685 servo board answers" in client.get("/healthz").get_json()["pyramid"]["problem"]
+        assert errors == []
+    finally:
+        http.shutdown()

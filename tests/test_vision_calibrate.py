@@ -97,6 +97,29 @@ def test_camels_that_look_alike_are_refused_by_name():
         calibrate(ReadConfig(), template, CAMELS, photo)
 
 
+def test_camels_that_look_alike_on_a_2014_board_name_its_dice_pyramid_not_a_palm_tree():
+    # The 2014 game has no palm tree: what may hide a camel in its middle is the dice pyramid (the shaker).
+    camels = list(EDITION_CAMELS["2014"])
+    template = load_template("2014")
+    photo, _ = render_scene(template, calibration_layout(camels), 3, WARM, {**PAINTED, "orange": PAINTED["yellow"]})
+    with pytest.raises(CalibrationError, match="orange and yellow camels look alike") as refused:
+        calibrate(ReadConfig(), template, camels, photo)
+    assert "(a hand, the dice pyramid in front of it" in str(refused.value)
+    assert "palm tree" not in str(refused.value)
+
+
+def test_the_look_alike_message_names_what_each_edition_has_in_the_middle():
+    from vision.calibrate_colours import check_distinct
+
+    same = {"red": (30.0, 80.0, 215.0), "purple": (30.0, 80.0, 215.0)}
+    for edition, middle in (("2018", "the pyramid or the palm tree"), ("2014", "the dice pyramid")):
+        with pytest.raises(CalibrationError) as refused:
+            check_distinct(same, edition=edition)
+        assert f"(a hand, {middle} in front of it" in str(refused.value)
+    with pytest.raises(CalibrationError, match=r"\(a hand, something in the middle of the board in front"):
+        check_distinct(same)  # no edition known: nothing named that the board may not have
+
+
 def test_a_saved_calibration_loads_with_the_template_corrected_by_hand(table, tmp_path):
     template, calibration = table
     path = save_calibration(calibration, tmp_path / "table.json")

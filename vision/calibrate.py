@@ -236,7 +236,7 @@ def _calibrate(
     while True:
         kept = {camel: colour for camel, colour in measured.items() if camel not in left_out}
         try:
-            check_distinct(kept)
+            check_distinct(kept, edition=template.edition)
             check_not_swapped(kept, board_colour, track)
             break
         except CalibrationError as error:
@@ -274,7 +274,7 @@ def _calibrate(
         measured.update(_stand_ins(named, start, board_colour))
         contradicted = [camel for camel in contradicted if camel not in named]
     unclear = sorted(camel for camel, gain in gains.items() if -CONTRADICTED <= gain <= 0 and camel not in left_out)
-    check_distinct({camel: measured[camel] for camel in unclear}, loose=True)
+    check_distinct({camel: measured[camel] for camel in unclear}, loose=True, edition=template.edition)
     if contradicted:
         _check_stacks_not_swapped(observation, template, track, profiles, board_colour, anywhere, contradicted)
         raise _Contradicted(

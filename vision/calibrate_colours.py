@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from vision.calibration_file import CalibrationError
+from vision.hidden_camels import in_the_middle
 from vision.read import BOARD_BGR
 from vision.silhouette import FitConfig, ray_distances
 from vision.synth import CAMEL_BGR as NOMINAL_BGR
@@ -165,16 +166,20 @@ def _alike(first: tuple[float, float, float], second: tuple[float, float, float]
     return chroma < MIN_CHROMA_GAP * (2 if loose else 1) and contrast < 0.5
 
 
-def check_distinct(profiles: Mapping[str, tuple[float, float, float]], loose: bool = False) -> None:
-    """Refuse two camels that look alike (``loose``: see :func:`_alike`), naming them."""
+def check_distinct(
+    profiles: Mapping[str, tuple[float, float, float]], loose: bool = False, edition: str | None = None
+) -> None:
+    """Refuse two camels that look alike (``loose``: see :func:`_alike`), naming them and what may hide them in
+    this ``edition`` (the 2014 game has no palm tree; ``None``: the edition is not known here)."""
+    middle = "something in the middle of the board" if edition is None else in_the_middle(edition)
     names = list(profiles)
     for i, first in enumerate(names):
         for second in names[i + 1 :]:
             if _alike(profiles[first], profiles[second], loose):
                 raise CalibrationError(
                     f"the {first} and {second} camels look alike to this camera: check that neither is hidden (a "
-                    "hand, the pyramid or the palm tree in front of it: take the photo with every camel in view), "
-                    "then use whiter light, or check the camera's white balance", (first, second)
+                    f"hand, {middle} in front of it: take the photo with every camel in view), then use whiter "
+                    "light, or check the camera's white balance", (first, second)
                 )
 
 

@@ -231,3 +231,118 @@ def picture_problems(image: np.ndarray, markers: Mapping[int, np.ndarray]) -> li
     """What keeps ``image`` from being read well (blur, too dark, too noisy, overexposed), in words; empty when
     it is fine (for a reading's problems: see :func:`measure_picture`)."""
     return measure_picture(image, markers).problems() if markers else []
+
+
+# The whole picture, when no marker is found to measure it on: a picture so blurred, so dark or so bright that the
+# detector finds nothing says so first, before "point the camera at the board" (which would not help). Measured on
+# the whole frame at 1280 wide: the steepest edges' width (the brightest and darkest levels' difference over the
+# steepest slope, as on the markers: a step blurred by σ px is 2.5·σ wide, after a light smoothing that keeps the
+# noise of a dim room from passing for sharp edges), the brightest level (the white paper, if it is in view) and
+# the share of pixels at full white. The limits (:data:`WHOLE_MAX_EDGE_PX` and the rest) are where the markers
+# stop being found on the photo-like renderer's tables, with room for pictures that are readable
+# (benchmarks/picture_blur_dark.py).
+
+WHOLE_SMOOTH_SIGMA = 1.0
+WHOLE_STEEP_SHARE = 0.999
+"""The steepest slope is this quantile of the picture's gradients (the markers and the board's print are a few
+thousand pixels of the 920 000 of a 1280×720 picture)."""
+WHOLE_MAX_EDGE_PX = 8.0
+"""Widest the picture's steepest edges may be before a picture without markers is called blurred. Measured
+(benchmarks/picture_blur_dark.py, 12 tables, seed 1): unharmed pictures 3.2 to 4.9 px; no board was lost below
+8.6 px (a blur of σ 4 px: 8.5 to 15.7, 42% located; σ 5: 10.7 to 19.8, none); a blur of σ 2 px, 4.9 to 8.8, is
+already beyond what the reader reads well (:data:`MAX_EDGE_PX` on the markers). Seeds 2 and 3 (not tuned on):
+unharmed up to 5.7 px; 94 of 97 and 96 of 102 boards lost to blur named blurred."""
+WHOLE_MIN_BRIGHT = 25.0
+"""Darkest the picture's brightest parts (its 99th percentile grey) may be before it is called too dark. Measured:
+unharmed pictures 137 to 188; no board was lost above 22 (exposure ×0.015: 20 to 28, 92% located; ×0.005: 12 to
+17, 17%)."""
+WHOLE_MAX_CLIPPED = 0.40
+"""Largest share of the whole picture at full white in any channel before it is called overexposed. Measured:
+unharmed pictures at most 0.2%; the boards lost to overexposure (exposure ×12 to ×48, 8 to 17% of them) had 47%
+or more; the markers' black survives a lot of light, so most pictures this bright still locate the board (and
+are then judged on the markers)."""
+
+
+@dataclass(frozen=True)
+class WholePicture:
+    """Focus and exposure of a whole picture, measured without markers."""
+
+    edge_px: float
+    """Width of its steepest edges, in px of a 1280-wide picture."""
+    bright: float
+    """Its brightest parts (99th percentile grey, 0-255)."""
+    mean: float
+    """Its mean grey."""
+    clipped: float
+    """Share of its pixels at full white in any channel."""
+
+    @property
+    def too_dark(self) -> bool:
+        return round(self.bright) < WHOLE_MIN_BRIGHT
+
+    @property
+    def overexposed(self) -> bool:
+        return round(self.clipped, 2) > WHOLE_MAX_CLIPPED
+
+    @property
+    def blurred(self) -> bool:
+        # A dark or washed-out picture has shallow slopes too: that is said as what it is.
+        return not (self.too_dark or self.overexposed) and round(self.edge_px, 1) > WHOLE_MAX_EDGE_PX
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "edge_px": round(self.edge_px, 1), "bright": round(self.bright), "mean": round(self.mean),
+            "clipped": round(self.clipped, 3), "blurred": self.blurred, "too_dark": self.too_dark,
+            "overexposed": self.overexposed,
+            "limits": {"edge_px": WHOLE_MAX_EDGE_PX, "bright": WHOLE_MIN_BRIGHT, "clipped": WHOLE_MAX_CLIPPED},
+        }
+
+    def problems(self) -> list[str]:
+        """What is wrong with the whole picture, in words with the figures and what to do (empty when fine)."""
+        if self.too_dark:
+            return [f"the picture is too dark (its brightest parts are at {self.bright:.0f} of 255, the markers need "
+                    f"at least {WHOLE_MIN_BRIGHT:.0f}): more light on the table, or a longer exposure"]
+        if self.overexposed:
+            return [f"the picture is overexposed ({100 * self.clipped:.0f}% of it is pure white, the markers are "
+                    f"lost beyond {100 * WHOLE_MAX_CLIPPED:.0f}%): less light on the board, or a shorter exposure"]
+        if self.blurred:
+            return [f"the picture is blurred (its sharpest edges are {self.edge_px:.1f} px wide, the markers are "
+                    f"lost beyond {WHOLE_MAX_EDGE_PX:.1f}): focus the camera (a Camera Module 3 focuses by itself: "
+                    "wait a few seconds and keep its lens clean; a camera with a focus ring: turn it until the "
+                    "picture looks sharp) and hold it steady"]
+        return []
+
+
+def unlocated_problems(image: np.ndarray) -> list[str]:
+    """For a picture in which the board is not found: whether the whole picture is too blurred, too dark or too
+    bright for markers to be found, in words to say before "point the camera at the board" (empty when it is
+    not: then the board is not in view, or its markers are covered)."""
+    return measure_whole(image).problems()
+
+
+def not_found_words(image: np.ndarray, message: str) -> str:
+    """``vision.locate.BoardNotFound``'s ``message`` ("board not found: markers ... not seen") with what is wrong
+    with the whole picture said first ("board not found: the picture is blurred (...): focus the camera ...;
+    markers ... not seen")."""
+    problems = unlocated_problems(image)
+    if not problems:
+        return message
+    head, colon, rest = message.partition(": ")
+    return f"{head}{colon}{'; '.join([*problems, rest])}" if colon else "; ".join([*problems, message])
+
+
+def measure_whole(image: np.ndarray) -> WholePicture:
+    """Focus and exposure of the whole of ``image`` (BGR or grey, uint8), without markers."""
+    shrink = min(1.0, REFERENCE_WIDTH / image.shape[1])
+    small = image if shrink == 1.0 else cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    gray = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    smooth = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), WHOLE_SMOOTH_SIGMA)
+    slope_x = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3, scale=1 / 8)
+    slope_y = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3, scale=1 / 8)
+    steep = float(np.quantile(cv2.magnitude(slope_x, slope_y), WHOLE_STEEP_SHARE))
+    dark, bright = (float(v) for v in np.percentile(gray, (1, 99)))
+    step = max(1, round(CLIP_STRIDE * small.shape[1] / REFERENCE_WIDTH))
+    grid = small[::step, ::step]
+    full = (grid >= CLIP_LEVEL).any(axis=2) if grid.ndim == 3 else grid >= CLIP_LEVEL
+    return WholePicture(edge_px=(bright - dark) / steep if steep > 1e-3 else float("inf"), bright=bright,
+                        mean=float(gray.mean()), clipped=float(full.mean()))

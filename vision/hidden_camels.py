@@ -39,7 +39,7 @@ def behind_middle(observation: Observation, template: BoardTemplate, space: int,
                for point in (camera + t * (target - camera) for t in np.linspace(0, 0.98, 60)))
 
 
-def _in_the_middle(edition: str) -> str:
+def in_the_middle(edition: str) -> str:
     """What may stand in the board's middle in this edition: the 2018 pyramid and palm tree; the 2014 game has
     no palm tree, only its dice pyramid (the shaker), on or beside the board on many tables."""
     return "the pyramid or the palm tree" if edition == "2018" else "the dice pyramid"
@@ -56,10 +56,10 @@ def _why_hidden(spaces: Sequence[int], covered: set[int], observation: Observati
     if all(space in behind for space in hidden):
         # Only where the camera looks over the board's middle: whether the pyramid or the palm tree stands there
         # the picture does not say, and a camel as pale as its space is not seen either.
-        return (f"{_in_the_middle(template.edition)} in the middle of the board, if it stands there, may hide "
+        return (f"{in_the_middle(template.edition)} in the middle of the board, if it stands there, may hide "
                 f"space{plural} {names} from the camera: take it away, or raise the camera; if nothing is in the way, "
                 "the camel looks too much like its space: softer, whiter light helps")
-    return (f"something covers or shades space{plural} {names} (a hand, a card, {_in_the_middle(template.edition)}, "
+    return (f"something covers or shades space{plural} {names} (a hand, a card, {in_the_middle(template.edition)}, "
             "or their shadow): take away what is in the way, or raise the camera")
 
 

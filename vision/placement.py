@@ -25,7 +25,7 @@ import numpy as np
 
 from vision import guidance
 from vision.board import MARKER_IDS, BoardTemplate
-from vision.focus import PictureQuality, measure_picture
+from vision.focus import PictureQuality, WholePicture, measure_picture, measure_whole
 from vision.locate import LocateConfig, find_markers, fit_lens
 
 PLACES = {0: "top left", 1: "top right", 2: "bottom right", 3: "bottom left"}
@@ -59,6 +59,9 @@ class Placement:
     """Focus and exposure, measured on the markers found (:mod:`vision.focus`)."""
     pose_markers: int = 0
     """How many markers the pose comes from (below :data:`FIRM_POSE_MARKERS`: no space is judged hidden)."""
+    whole: WholePicture | None = None
+    """Focus and exposure of the whole picture, measured when too few markers are found to place the board (and
+    those found, if any, say nothing wrong): a picture too blurred or too dark for any marker says so first."""
 
     @property
     def picture_ok(self) -> bool:
@@ -84,6 +87,7 @@ class Placement:
             "camel_px": self.camel_px,
             "picture": None if self.picture is None else self.picture.as_json(),
             "pose_markers": self.pose_markers,
+            "whole_picture": None if self.whole is None else self.whole.as_json(),
             "advice": self.advice,
             "guidance": {
                 "distance_mm": list(guidance.DISTANCE_MM), "elevation_deg": list(guidance.ELEVATION_DEG),
@@ -256,6 +260,8 @@ def assess_placement(
         report.camel_px = {"smallest": guidance.shown_px(heights[smallest]), "space": smallest,
                            "largest": guidance.shown_px(max(heights.values())), "farthest_space": farthest,
                            "on_farthest": guidance.shown_px(heights[farthest])}
+    if pose is None and report.picture_ok:
+        report.whole = measure_whole(image)
     report.advice = _advice(template, report, camera_at)
     return report
 
@@ -263,6 +269,8 @@ def assess_placement(
 def _advice(template: BoardTemplate, report: Placement, camera_at: np.ndarray | None) -> list[str]:
     # The picture first: blur or a bad exposure would make most of what follows wrong.
     advice = [] if report.picture is None else report.picture.problems()
+    if report.whole is not None:  # too few markers to measure it on: the whole picture, without them
+        advice += report.whole.problems()
     missing = [m for m, facts in report.markers.items() if not facts["found"]]
     if report.pose is None:
         names = ", ".join(f"{m} ({PLACES[m]})" for m in missing)

@@ -149,8 +149,12 @@ class PiCamera:
             raise CameraError(explain_picamera2_failure(error)) from None
         self.camera: Any = None
         self.autofocus = False
+        self.sensor: str | None = None
+        """The sensor's model as libcamera names it (imx708: a Camera Module 3, imx708_wide its Wide, imx219: a
+        Camera Module 2): the placement assistant says where to start that camera."""
         try:
             self.camera = Picamera2()
+            self.sensor = str((getattr(self.camera, "camera_properties", None) or {}).get("Model") or "") or None
             config = self.camera.create_still_configuration(main={"size": (width, height), "format": "RGB888"})
             self.camera.configure(config)  # one configuration for good: no mode switches while reading
             # A lens that can focus (Camera Module 3) focuses all the time: the board stays sharp if the camera

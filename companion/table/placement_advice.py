@@ -54,6 +54,22 @@ def picture_items(picture: Mapping[str, Any] | None) -> list[Item]:
     return items
 
 
+def whole_items(whole: Mapping[str, Any] | None) -> list[Item]:
+    """What is wrong with the whole picture when too few markers are found to measure it on (vision.focus's
+    whole-picture figures): too dark or overexposed, else blurred, as vision says it."""
+    if not whole:
+        return []
+    limits = whole["limits"]
+    if whole.get("too_dark"):
+        return [("placement.whole_too_dark", {"bright": f"{whole['bright']:.0f}", "limit": f"{limits['bright']:.0f}"})]
+    if whole.get("overexposed"):
+        return [("placement.whole_overexposed", {"share": f"{100 * whole['clipped']:.0f}",
+                                                 "limit": f"{100 * limits['clipped']:.0f}"})]
+    if whole.get("blurred"):
+        return [("placement.whole_blurred", {"edge": f"{whole['edge_px']:.1f}", "limit": f"{limits['edge_px']:.1f}"})]
+    return []
+
+
 def _sentence(advice: Sequence[str], start: str) -> str:
     return next((sentence for sentence in advice if sentence.startswith(start)), "")
 
@@ -84,7 +100,7 @@ def advice_items(report: Mapping[str, Any]) -> list[Item]:
     advice = report.get("advice", [])
     markers = {int(m): facts for m, facts in report["markers"].items()}
     missing = sorted(m for m, facts in markers.items() if not facts["found"])
-    items = picture_items(report.get("picture"))
+    items = picture_items(report.get("picture")) + whole_items(report.get("whole_picture"))
     picture_ok = not items
     if report.get("pose") is None:
         return [*items, ("placement.too_few_markers", {"found": len(markers) - len(missing), "missing": missing})]

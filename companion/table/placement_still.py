@@ -21,6 +21,9 @@ class StillRequests:
 
     def __init__(self) -> None:
         self._waiting: queue.Queue[queue.Queue[Any]] = queue.Queue()
+        self.camera: str | None = None
+        """Which camera the source is (:func:`vision.guidance.camera_id`: a Pi camera by its sensor, a webcam),
+        noted on the camera's thread, for the placement page's "where to start" (``None``: not known)."""
 
     def request(self, timeout: float = 15.0) -> Any:
         """A full-resolution picture (BGR), taken by the camera's own thread at its next frame.
@@ -42,6 +45,7 @@ class StillRequests:
     def serve(self, source: FrameSource, frame: Any) -> None:
         """Answer every waiting request (on the camera's thread, between frames): a full-resolution still where
         the source takes one, else ``frame`` (the frame just read)."""
+        self.camera = source_camera(source)
         while True:
             try:
                 answer = self._waiting.get_nowait()
@@ -59,6 +63,14 @@ class StillRequests:
             if result is None:
                 result = CameraError("the camera has given no frame yet")
             answer.put(result)
+
+
+def source_camera(source: Any) -> str | None:
+    """Which camera of the README's table ``source`` is (:func:`vision.guidance.camera_id`)."""
+    from vision.guidance import camera_id
+    from vision.sources import Webcam
+
+    return camera_id(getattr(source, "sensor", None), webcam=isinstance(source, Webcam))
 
 
 def save_photo(picture: Any, folder: Path | None) -> tuple[bytes, Path | None]:

@@ -30,7 +30,11 @@ def placement_response(watch: Any, kind: str | None, page: Callable[..., str], l
 
     report = _assessed(watch.template, frame)
     if kind == "json":
+        from vision.guidance import start_hint
+
         found = changes(report, language)
+        # Where to start this camera (the README's per-camera table) beside the limits the checks allow.
+        report = {**report, "start": start_hint(getattr(getattr(watch, "stills", None), "camera", None))}
         from vision.image_file import colourless
 
         if colourless(frame):  # well placed or not, a greyscale camera reads no camel: that first
@@ -162,16 +166,18 @@ def draw_findings(frame: Any, report: dict[str, Any]) -> Any:
 
 def placement_words(settings: Any) -> tuple[bool, str]:
     """For ``camelup doctor``: one frame from the configured camera, checked; (placed well, what to change)."""
+    from companion.table.placement_still import source_camera
     from vision.board import TemplateError
     from vision.calibrate import CalibrationError, reading_colours
     from vision.focus import MAX_EDGE_PX
-    from vision.guidance import shown_cm, shown_deg
+    from vision.guidance import shown_cm, shown_deg, start_words
     from vision.placement import assess_placement
     from vision.sources import CameraError, open_source
 
     try:
         template = reading_colours(settings.camera_board, settings.camera_calibration).template
         source = open_source(settings.camera, settings.camera_source)
+        camera = source_camera(source)
         try:
             frame = source.read()
         finally:
@@ -189,4 +195,5 @@ def placement_words(settings: Any) -> tuple[bool, str]:
         return True, (f"well placed: {shown_cm(pose.get('distance_mm', 0))} cm from the board's middle, "
                       f"{shown_deg(pose.get('elevation_deg', 0))}° down, the smallest camel "
                       f"{camels.get('smallest', 0):.1f} px tall (space {camels.get('space')}){sharp}")
-    return False, "; ".join(report.advice)
+    # The advice names the limits the checks allow; where to start this camera is narrower (the README's table).
+    return False, "; ".join([*report.advice, start_words(camera)])

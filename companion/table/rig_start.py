@@ -9,7 +9,7 @@ doctor`` words the same problems with :func:`explain`.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +33,11 @@ class RigProblem:
     fix: str
     see: str = "camelup doctor says how to fix it"
     """Where a player at the table is sent for the fix (the table screen has no room for all of it)."""
+    what_key: str = "rig.what.other"
+    see_key: str = "rig.see.doctor"
+    params: dict[str, str] = field(default_factory=dict)
+    """``what`` and ``see`` as message-catalog keys and their ``{placeholders}``: the table screen says them in the
+    players' language (``what``, ``fix`` and ``see`` stay English for the log, ``camelup doctor`` and /healthz)."""
 
     def sentence(self) -> str:
         return f"{self.what}: {self.fix}"
@@ -58,12 +63,13 @@ def sees_system_packages() -> bool:
     return "include-system-site-packages = true" in config.read_text(errors="ignore").lower()
 
 
-def _install(package: str) -> tuple[str, str]:
-    """How to install one of the rig's Python modules here: the fix in full, and in a few words."""
+def _install(package: str) -> tuple[str, str, str]:
+    """How to install one of the rig's Python modules here: the fix in full, in a few words, and their key."""
     if sees_system_packages():
-        return f"sudo apt install {package} (sudo deploy/install.sh installs it)", f"sudo apt install {package}"
+        return (f"sudo apt install {package} (sudo deploy/install.sh installs it)", f"sudo apt install {package}",
+                "rig.see.apt")
     return (f"make pi-extras in the checkout (it installs the [pi] extra into {sys.prefix}, which does not see "
-            f"apt's {package}), or install the service: sudo deploy/install.sh", "make pi-extras")
+            f"apt's {package}), or install the service: sudo deploy/install.sh", "make pi-extras", "rig.see.pi_extras")
 
 
 def explain(error: BaseException, settings: Settings, address: int = 0x40) -> RigProblem:
@@ -75,30 +81,37 @@ def explain(error: BaseException, settings: Settings, address: int = 0x40) -> Ri
     if isinstance(error, ConfigError):
         where = settings.pyramid_config or "the rig's settings ([pyramid] config)"
         return RigProblem(f"the rig's settings are wrong ({error})", f"fix the key it names in {where} "
-                          "(hardware/pyramid.example.toml explains each)", f"fix it in {where}")
+                          "(hardware/pyramid.example.toml explains each)", f"fix it in {where}",
+                          "rig.what.config", "rig.see.config" if settings.pyramid_config else "rig.see.config_key",
+                          {"error": str(error), "file": settings.pyramid_config or ""})
     if isinstance(error, FactoryError) and error.module:
-        fix, see = _install(APT_PACKAGES.get(error.module, f"python3-{error.module}"))
-        return RigProblem(f"the Python module {error.module} (for the Pi's GPIO pins) is missing", fix, see)
+        package = APT_PACKAGES.get(error.module, f"python3-{error.module}")
+        fix, see, see_key = _install(package)
+        return RigProblem(f"the Python module {error.module} (for the Pi's GPIO pins) is missing", fix, see,
+                          "rig.what.gpio_module", see_key, {"module": error.module, "package": package})
     if isinstance(error, BusError) and error.cause == "device":
         return RigProblem(f"no PCA9685 servo board answers on I²C at address 0x{address:02x}",
                           f"wire the servo board as hardware/README.md says in step {WIRING_STEP} (VCC to 3.3 V, "
                           f"GND, SDA to GPIO2, SCL to GPIO3); 'i2cdetect -y 1' must then show {address:02x}",
-                          f"wire it: hardware/README.md, step {WIRING_STEP}")
+                          f"wire it: hardware/README.md, step {WIRING_STEP}", "rig.what.no_servo_board",
+                          "rig.see.wire", {"address": f"0x{address:02x}", "step": str(WIRING_STEP)})
     if isinstance(error, BusError) and error.cause == "module":
-        fix, see = _install("python3-libgpiod")
+        fix, see, see_key = _install("python3-libgpiod")
         return RigProblem("the Python module gpiod (libgpiod's bindings, which the servo board's driver needs on a "
-                          "Pi) is missing", fix, see)
+                          "Pi) is missing", fix, see, "rig.what.gpiod", see_key, {"package": "python3-libgpiod"})
     if isinstance(error, BusError) and "Permission denied" in str(error):
         return RigProblem(f"the I²C bus for the servo board cannot be opened ({error})",
                           "add this user to the i2c group (sudo usermod -aG i2c $USER, then log out and back in; "
-                          "sudo deploy/install.sh does it for the service)", "the i2c group")
+                          "sudo deploy/install.sh does it for the service)", "the i2c group", "rig.what.i2c_bus",
+                          "rig.see.i2c_group", {"error": str(error)})
     if isinstance(error, BusError):
         return RigProblem(f"the I²C bus for the servo board cannot be opened ({error})",
                           f"switch I²C on (sudo raspi-config nonint do_i2c 0, then reboot: hardware/README.md, "
-                          f"step {I2C_STEP})", f"switch I²C on: hardware/README.md, step {I2C_STEP}")
+                          f"step {I2C_STEP})", f"switch I²C on: hardware/README.md, step {I2C_STEP}",
+                          "rig.what.i2c_bus", "rig.see.i2c_on", {"error": str(error), "step": str(I2C_STEP)})
     return RigProblem(f"the rig's pins or board cannot be used ({type(error).__name__}: {error})",
                       "is another program using them (camelup pyramid run or selftest)? Stop it; check the wiring "
-                      "table in hardware/README.md")
+                      "table in hardware/README.md", params={"error": f"{type(error).__name__}: {error}"})
 
 
 class UnavailablePyramid(SimulatedPyramid):
@@ -114,9 +127,14 @@ class UnavailablePyramid(SimulatedPyramid):
         self.notice = (f"The electronic pyramid is not working: {problem.what} ({problem.see}, then restart the "
                        "companion). Until then the companion draws the dice. No rig at this table? Set mode = "
                        f"\"simulated\" under [pyramid]{where}.")
+        # The same in the pages' catalogs: ``*_key`` params are keys said first (with the same params).
+        self.notice_words = {"key": "rig.unavailable_in" if config else "rig.unavailable",
+                             "params": {**problem.params, "config": config or "", "what_key": problem.what_key,
+                                        "see_key": problem.see_key}}
 
     def status(self) -> dict[str, Any]:
-        return {"state": "unavailable", "notice": self.notice, "put_back": [], "problem": self.problem.sentence()}
+        return {"state": "unavailable", "notice": self.notice, "notice_words": self.notice_words, "put_back": [],
+                "problem": self.problem.sentence()}
 
 
 def open_rig(settings: Settings) -> tuple[DiceSource, str]:

@@ -230,6 +230,17 @@ function effectsWords(facts) {
   return parts.length ? parts : [t("correction_no_money")];
 }
 
+// The dice pyramid's notice in the page's language: its words' key and params (a param named "x_key" is a key
+// itself, said with the same params as "x"); the server's English where it gives no key.
+function pyramidNoticeText(pyramid) {
+  if (!pyramid || !pyramid.notice) return "";
+  const words = pyramid.notice_words;
+  if (!words || !hasText(words.key)) return pyramid.notice;
+  const params = { ...words.params };
+  for (const [name, key] of Object.entries(words.params)) if (name.endsWith("_key")) params[name.slice(0, -4)] = t(key, words.params);
+  return t(words.key, params);
+}
+
 // The notice under the instruction: a correction, or what an undo changed beyond the board (money, a leg).
 function noticeText(state) {
   if (state.correction) return correctionNoticeText(state.correction);

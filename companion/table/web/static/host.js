@@ -78,7 +78,7 @@
     renderCorrectionNotice(document.getElementById("correction-notice"), state);
     const pyramidNotice = document.getElementById("pyramid-notice");  // the dice pyramid asks for a hand
     pyramidNotice.hidden = !(state.pyramid && state.pyramid.notice);
-    pyramidNotice.textContent = (state.pyramid && state.pyramid.notice) || "";
+    pyramidNotice.textContent = pyramidNoticeText(state.pyramid);
     renderControls(document.getElementById("actions"), state, send);
     renderPlayers();
     renderBoard(document.getElementById("board"), state);

@@ -10,6 +10,9 @@
   const advice = document.getElementById("placement-advice");
   const state = document.getElementById("placement-state");
   const rows = document.querySelector("#placement-numbers tbody");
+  const start = document.getElementById("placement-start");
+  const startTitle = document.getElementById("placement-start-title");
+  const startList = document.getElementById("placement-start-list");
   const query = `game=${encodeURIComponent(gameId)}&token=${encodeURIComponent(token)}`;
   document.getElementById("placement-back").href = `/host/${encodeURIComponent(gameId)}`;
   let report = null;
@@ -90,6 +93,25 @@
     ];
   }
 
+  // Where to start this camera (the README's per-camera table), beside the wider span the checks allow: this
+  // camera's when the companion knows it (a Pi camera's sensor, a webcam), else each camera's, one line each.
+  function renderStart() {
+    const hint = report.start;
+    start.hidden = !hint;
+    if (!hint) return;
+    const words = (p) => keep(t("placement_start_span", {
+      distance: p.distance_cm[0] === p.distance_cm[1] ? t("placement_cm", { n: p.distance_cm[0] })
+        : t("placement_cm_span", { low: p.distance_cm[0], high: p.distance_cm[1] }),
+      also: p.also.map((a) => t("placement_start_also", { n: a.cm, low: a.angle_deg[0], high: a.angle_deg[1] })).join(""),
+      low: p.angle_deg[0], high: p.angle_deg[1] }));
+    const cameras = Object.entries(hint.positions);
+    const known = hint.camera && cameras.length === 1;
+    startTitle.textContent = hint.camera === "cm3_wide" ? t("placement_start_wide")
+      : known ? t("placement_start_known", { camera: t(`placement_camera.${hint.camera}`) }) : t("placement_start_any");
+    startList.replaceChildren(...cameras.map(([id, p]) => el("li", {},
+      known ? words(p) : labelled(t(`placement_camera.${id}`), words(p)))));
+  }
+
   function render() {
     const live = report && report.state !== "off" && report.state !== "waiting" && !failure;
     view.alt = t("placement_view_alt");
@@ -108,6 +130,7 @@
     advice.replaceChildren(...(report.ok ? [el("li", { class: "ok" }, t("placement_ok"))]
       : report.changes.map((text) => el("li", { lang: other }, text))));
     rows.replaceChildren(...numbers());
+    renderStart();
   }
 
   async function refresh() {

@@ -135,7 +135,7 @@
     renderBanner();
     const pyramidNotice = document.getElementById("pyramid-notice");  // the dice pyramid asks for a hand
     pyramidNotice.hidden = !(state.pyramid && state.pyramid.notice);
-    pyramidNotice.textContent = (state.pyramid && state.pyramid.notice) || "";
+    pyramidNotice.textContent = pyramidNoticeText(state.pyramid);
     renderCorrectionNotice(document.getElementById("correction-notice"), state);
     renderStacks();
     renderPlayers();
