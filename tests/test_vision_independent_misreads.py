@@ -1,6 +1,6 @@
 """Photos from the independent renderer (benchmarks/independent, the camera bench's outsider) that the reader got
-wrong, kept as they were made: the bench's development seed 600 (tuned on; the figures it reports are on other
-seeds), table and scene as `benchmarks/camera_independent.py --seed 600` renders them, calibrated and read
+wrong, kept as they were made: the bench's development seeds 600 and 601 (tuned on; the figures it reports are on
+other seeds), table and scene as `benchmarks/camera_independent.py --seed S` renders them, calibrated and read
 through the command line as a builder does."""
 
 from __future__ import annotations
@@ -17,12 +17,16 @@ from companion.cli import main
 SEED = 600
 
 
-def read_independent(tmp_path, capsys, table_index: int, tier: str, scene: int, track: dict[int, list[str]]) -> dict:
-    """The reading of scene ``scene`` of ``tier`` on table ``table_index`` of the bench's seed 600, the table
-    calibrated in the scene's light first (as the bench does)."""
+def read_independent(
+    tmp_path, capsys, table_index: int, tier: str, scene: int, track: dict[int, list[str]], seed: int = SEED,
+    log: dict | None = None,
+) -> dict:
+    """The reading of scene ``scene`` of ``tier`` on table ``table_index`` of the bench's ``seed``, the table
+    calibrated in the scene's light first (as the bench does); with a game ``log``, verified against it
+    (``--expect``, a board the bench renders without tiles)."""
     edition = "2018" if table_index % 2 == 0 else "2014"
     board = calibration_board(edition)
-    table = make_table(SEED * 1000 + table_index, edition, [stack[0] for stack in board.values()])
+    table = make_table(seed * 1000 + table_index, edition, [stack[0] for stack in board.values()])
     light = "clean" if tier == "clean" else "light"
     # Saved as the bench saves them: PNG in clean light, JPEG (the renderer's quality) otherwise.
     photo = tmp_path / f"calibration.{'png' if light == 'clean' else 'jpg'}"
@@ -30,9 +34,13 @@ def read_independent(tmp_path, capsys, table_index: int, tier: str, scene: int, 
     calibration = tmp_path / "cal.json"
     render(table, light, board, 0, str(photo), calibration=True)
     assert main(["vision", "calibrate", str(photo), "--board", edition, "--out", str(calibration)]) == 0
-    render(table, tier, track, scene + 1, str(picture))
+    render(table, tier, track, scene + 1, str(picture), tiles=log is None)
+    expect = []
+    if log is not None:
+        (tmp_path / "game.json").write_text(json.dumps(log))
+        expect = ["--expect", str(tmp_path / "game.json")]
     capsys.readouterr()
-    assert main(["vision", "read", str(picture), "--calibration", str(calibration)]) == 0
+    assert main(["vision", "read", str(picture), "--calibration", str(calibration), *expect]) == 0
     return json.loads(capsys.readouterr().out)
 
 
@@ -56,3 +64,18 @@ def test_two_camels_read_in_each_other_s_places_are_swapped_back(tmp_path, capsy
     track = {11: ["blue"], 4: ["orange"], 7: ["yellow", "white"], 3: ["green"]}
     reading = read_independent(tmp_path, capsys, 3, "props", 0, track)
     assert reading["track"] == {str(space): stack for space, stack in sorted(track.items())}, reading
+
+
+def test_the_camera_s_own_reading_beating_a_matching_board_by_a_camel_is_no_difference(tmp_path, capsys):
+    """The bench's dev seed 601 (props, table 1, the fourth --expect board, the board the log leads to): the
+    camera's own reading (orange on 3 on top of yellow) explained the picture better than the game's board by
+    1.15, one camel moved, and was answered as a difference nobody foresaw: a false alarm."""
+    log = {
+        "format": "camelup-game-log/1", "edition": "2014", "players": ["Ann", "Bob"],
+        "setup": {"track": {"1": ["green", "blue"], "3": ["yellow"], "6": ["orange"], "16": ["white"]}},
+        "actions": [{"player": "Ann", "type": "pyramid", "die": "green", "value": 1}],
+    }
+    expected = {2: ["green", "blue"], 3: ["yellow"], 6: ["orange"], 16: ["white"]}
+    reading = read_independent(tmp_path, capsys, 1, "props", 102, expected, seed=601, log=log)
+    assert reading["expected"] == {str(space): stack for space, stack in expected.items()}
+    assert reading["matches"] is not False, reading

@@ -16,9 +16,11 @@ from companion.table.board_hypotheses import Hypothesis, moved_camels
 from vision.verify import camel_places
 
 Board = dict[int, list[str]]
-UNFORESEEN_MARGIN = 1.0
+UNFORESEEN_MARGIN = 1.25
 """How much better (in camels of evidence, see vision.silhouette) the camera's own reading must explain the
-picture than every board the game foresaw, to be answered as a difference nobody foresaw: one camel's worth..."""
+picture than every board the game foresaw, to be answered as a difference nobody foresaw: over a camel's
+worth (on the independent renderer's dev seed 601, the reading of a matching props board beat the game's board
+by 1.15 with one camel moved: a false alarm at 1.0; the tests' boards nobody foresaw beat it by 1.7 and 3)..."""
 UNFORESEEN_PER_CAMEL = 0.5
 """... and at least this much per camel it places differently. With a hand or the pyramid over part of the
 board the reader's own search can find a board that moves several camels a little better than the truth
