@@ -6,7 +6,6 @@ built against numpy 1.x, as apt's picamera2 and its simplejpeg are on Bookworm, 
 simplejpeg when it is imported (picamera2 issues #1088, #1211)."""
 
 import sys
-import textwrap
 
 import numpy as np
 import pytest
@@ -14,6 +13,7 @@ import pytest
 from companion.cli import main
 from companion.table.camera_watch import CameraWatch, wait_for
 from companion.table.web import create_app
+from tests.fake_picamera2 import forget_fake_picamera2, install_fake_picamera2, picamera2_source
 from vision.board import load_template
 from vision.sources import CameraError, PiCamera, open_source
 
@@ -23,18 +23,8 @@ ABI_MISMATCH = sys.version_info[:2] == (3, 11) and int(np.__version__.split(".")
 @pytest.fixture
 def fake_picamera2(tmp_path, monkeypatch):
     """Install a stand-in ``picamera2`` package whose module body is the given code."""
-
-    def install(body: str) -> None:
-        package = tmp_path / "picamera2"
-        package.mkdir()
-        (package / "__init__.py").write_text(textwrap.dedent(body))
-        monkeypatch.syspath_prepend(str(tmp_path))
-        monkeypatch.delitem(sys.modules, "picamera2", raising=False)
-        monkeypatch.delitem(sys.modules, "simplejpeg", raising=False)
-
-    yield install
-    for name in ("picamera2", "simplejpeg", "libcamera"):  # no stand-in outlives its test
-        sys.modules.pop(name, None)
+    yield lambda body: install_fake_picamera2(tmp_path, monkeypatch, body)
+    forget_fake_picamera2()
 
 
 @pytest.mark.skipif(not ABI_MISMATCH, reason="needs numpy 2 and simplejpeg 1.6.6 (dev dependency, Python 3.11)")
@@ -54,24 +44,6 @@ def test_picamera2_missing_says_what_to_install(fake_picamera2, monkeypatch):
         PiCamera(settle_seconds=0)
 
 
-CAMERA = """
-class Picamera2:
-    closed = False
-    def __init__(self):
-        {init}
-    def create_still_configuration(self, main):
-        return main
-    def configure(self, config):
-        pass
-    def start(self):
-        pass
-    def capture_metadata(self):
-        {metadata}
-    def set_controls(self, controls):
-        pass
-    def close(self):
-        Picamera2.closed = True
-"""
 
 
 @pytest.mark.parametrize(
@@ -83,7 +55,8 @@ class Picamera2:
     ],
 )
 def test_a_camera_that_fails_while_starting_is_a_camera_error_and_is_closed(fake_picamera2, init, metadata, words):
-    fake_picamera2(CAMERA.format(init=init, metadata=metadata))
+    fake_picamera2(picamera2_source(attributes="closed = False", init=init, metadata=metadata,
+                                    close="Picamera2.closed = True"))
     with pytest.raises(CameraError, match=words) as raised:
         open_source("picamera2")
     assert "does not start" in str(raised.value)

@@ -6,8 +6,6 @@ camera's; doctor says the same in words."""
 from __future__ import annotations
 
 import re
-import sys
-import textwrap
 import threading
 from pathlib import Path
 from types import SimpleNamespace
@@ -19,6 +17,7 @@ from companion.table.placement_still import StillRequests, source_camera
 from companion.table.placement_view import placement_words
 from companion.table.web import create_app
 from tests.browser_kit import SHOTS, new_page
+from tests.fake_picamera2 import forget_fake_picamera2, install_fake_picamera2, picamera2_source
 from tests.test_crash import free_port
 from tests.test_placement_page import SETUP
 from vision import guidance
@@ -27,38 +26,16 @@ from vision.sources import PiCamera, Webcam
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
 
-FAKE_PICAMERA2 = """
-class Picamera2:
-    def __init__(self):
-        self.camera_properties = {properties}
-        self.camera_controls = {{}}
-    def create_still_configuration(self, main):
-        return main
-    def configure(self, config):
-        pass
-    def start(self):
-        pass
-    def capture_metadata(self):
-        return {{"ExposureTime": 8000}}
-    def set_controls(self, controls):
-        pass
-    def close(self):
-        pass
-"""
 
 
 @pytest.fixture
 def picamera2(tmp_path, monkeypatch):
     def install(properties: str) -> PiCamera:
-        package = tmp_path / "picamera2"
-        package.mkdir(exist_ok=True)
-        (package / "__init__.py").write_text(textwrap.dedent(FAKE_PICAMERA2.format(properties=properties)))
-        monkeypatch.syspath_prepend(str(tmp_path))
-        monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+        install_fake_picamera2(tmp_path, monkeypatch, picamera2_source(properties=properties))
         return PiCamera(settle_seconds=0)
 
     yield install
-    sys.modules.pop("picamera2", None)
+    forget_fake_picamera2()
 
 
 @pytest.mark.parametrize(("properties", "camera"), [

@@ -5,8 +5,6 @@ taken while the companion holds the camera."""
 
 from __future__ import annotations
 
-import sys
-import textwrap
 from types import SimpleNamespace
 
 import cv2
@@ -15,6 +13,7 @@ import pytest
 
 from companion.table.placement_advice import advice_items
 from companion.table.placement_still import PHOTO_NAME, StillRequests, capture
+from tests.fake_picamera2 import forget_fake_picamera2, install_fake_picamera2, picamera2_source
 from tests.test_doctor import pi  # noqa: F401  (a Raspberry Pi as doctor sees it)
 from vision import focus
 from vision.calibrate import calibrate
@@ -152,39 +151,15 @@ def test_two_markers_judge_no_space_and_blame_no_pyramid(table):
     assert not any("pyramid" in line or "cannot be seen" in line for line in report.advice)
 
 
-CAMERA = """
-class Picamera2:
-    made = []
-    def __init__(self):
-        self.controls = []
-        self.camera_controls = {controls}
-        Picamera2.made.append(self)
-    def create_still_configuration(self, main):
-        return main
-    def configure(self, config):
-        pass
-    def start(self):
-        pass
-    def capture_metadata(self):
-        return {{"ExposureTime": 8000}}
-    def set_controls(self, controls):
-        self.controls.append(controls)
-    def close(self):
-        pass
-"""
 
 
 @pytest.fixture
 def fake_picamera2(tmp_path, monkeypatch):
-    def install(camera_controls: str) -> None:
-        package = tmp_path / "picamera2"
-        package.mkdir()
-        (package / "__init__.py").write_text(textwrap.dedent(CAMERA.format(controls=camera_controls)))
-        monkeypatch.syspath_prepend(str(tmp_path))
-        monkeypatch.delitem(sys.modules, "picamera2", raising=False)
-
-    yield install
-    sys.modules.pop("picamera2", None)
+    """A stand-in Pi camera offering ``camera_controls`` (an expression), which keeps the controls it is sent."""
+    yield lambda camera_controls: install_fake_picamera2(tmp_path, monkeypatch, picamera2_source(
+        attributes="made = []", controls=camera_controls, init="self.controls = []\nPicamera2.made.append(self)",
+        set_controls="self.controls.append(controls)"))
+    forget_fake_picamera2()
 
 
 @pytest.mark.parametrize(("controls", "autofocus"), [
