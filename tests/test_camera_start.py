@@ -44,8 +44,6 @@ def test_picamera2_missing_says_what_to_install(fake_picamera2, monkeypatch):
         PiCamera(settle_seconds=0)
 
 
-
-
 @pytest.mark.parametrize(
     ("init", "metadata", "words"),
     [

@@ -27,7 +27,6 @@ from vision.sources import PiCamera, Webcam
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
 
 
-
 @pytest.fixture
 def picamera2(tmp_path, monkeypatch):
     def install(properties: str) -> PiCamera:

@@ -151,8 +151,6 @@ def test_two_markers_judge_no_space_and_blame_no_pyramid(table):
     assert not any("pyramid" in line or "cannot be seen" in line for line in report.advice)
 
 
-
-
 @pytest.fixture
 def fake_picamera2(tmp_path, monkeypatch):
     """A stand-in Pi camera offering ``camera_controls`` (an expression), which keeps the controls it is sent."""
