@@ -125,8 +125,8 @@ class FitConfig:
     alike, and one that moves a camel seen in plain view (however faintly) onto it pays it on top of what it
     loses where the camel was seen."""
     patch_bodies: float = 4.0
-    """A patch of one camel's colour on the track larger than this many body boxes (where a camel stands there)
-    when it also reaches further across or up than a camel's own pieces can (see
+    """A patch of one camel's colour on the track is no camel when it is larger than this many body boxes (of a
+    camel standing there) and reaches further across or up than a camel's own pieces can (see
     ``SilhouetteScorer._forget_large_patches``). Tuned on seeds 100-101 and the independent renderer's seed 600:
     2 to 4 read alike; by area alone (without the reach), 4 took a box-shaped 40 mm camel for a patch, and 6
     left the palm tree's fronds misread as the green camel."""
