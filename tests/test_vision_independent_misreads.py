@@ -79,3 +79,19 @@ def test_the_camera_s_own_reading_beating_a_matching_board_by_a_camel_is_no_diff
     reading = read_independent(tmp_path, capsys, 1, "props", 102, expected, seed=601, log=log)
     assert reading["expected"] == {str(space): stack for space, stack in expected.items()}
     assert reading["matches"] is not False, reading
+
+
+def test_a_board_carrying_camels_out_of_view_is_no_cheaper_than_one_the_picture_cannot_show(tmp_path, capsys):
+    """The bench's dev seed 602 (props, table 6, the second --expect board, the board the log leads to): the
+    pyramid hides space 3 and the palm tree 5 to 7. A grey die instead of yellow 3 would have carried the white
+    crazy camel's stack below space 1, out of the picture, where it cost nothing: answered as that mis-entered
+    die by 1.65, a false alarm. Out of view, camels cost what they cost on a covered space."""
+    log = {
+        "format": "camelup-game-log/1", "edition": "2018", "players": ["Ann", "Bob"],
+        "setup": {"track": {"2": ["blue"], "3": ["white", "purple", "yellow", "red"], "5": ["black"], "7": ["green"]}},
+        "actions": [{"player": "Ann", "type": "pyramid", "die": "yellow", "value": 3}],
+    }
+    expected = {2: ["blue"], 3: ["white", "purple"], 5: ["black"], 6: ["yellow", "red"], 7: ["green"]}
+    reading = read_independent(tmp_path, capsys, 6, "props", 100, expected, seed=602, log=log)
+    assert reading["expected"] == {str(space): stack for space, stack in expected.items()}
+    assert reading["matches"] is not False, reading

@@ -512,7 +512,14 @@ class SilhouetteScorer(SilhouetteGeometry):
         return self._stack(space, tuple(stack), track)[0]
 
     def track_cost(self, track: Track) -> float:
-        return sum(self.space_costs(track).values())
+        return sum(self.space_costs(track).values()) + self.out_of_view_cost(track)
+
+    def out_of_view_cost(self, track: Track) -> float:
+        """What the camels ``track`` puts where the picture shows no space cost (behind the start, past the
+        finish, a space the frame cuts off): as much as on a covered space, since the picture cannot show them
+        there either. A board that carries camels out of view is then no cheaper than one that leaves them
+        where the picture cannot show them (or shows them faintly)."""
+        return self.covered_cost * sum(len(stack) for space, stack in track.items() if int(space) not in self._windows)
 
     def space_costs(self, track: Track) -> dict[int, float]:
         return {space: self.stack_cost(space, track.get(space, ()), track) for space in self.spaces}

@@ -62,7 +62,8 @@ def judge_costs(scorer: Any, hypotheses: Sequence[Track], priors: Sequence[float
     if not hypotheses:
         raise ValueError("no hypothesis to judge")
     per_space = [scorer.space_costs(track) for track in hypotheses]
-    costs = [sum(costs.values()) for costs in per_space]
+    costs = [sum(costs.values()) + scorer.out_of_view_cost(track) for costs, track in zip(per_space, hypotheses,
+                                                                                         strict=True)]
     if priors is not None:
         costs = [cost + prior for cost, prior in zip(costs, priors, strict=True)]
     order = sorted(range(len(costs)), key=lambda index: (costs[index], index))
