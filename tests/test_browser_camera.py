@@ -46,6 +46,14 @@ def test_the_host_takes_the_camera_s_word_and_the_lobby_reads_the_setup(tmp_path
         expect(camera).to_contain_text("The board differs from the game", timeout=15000)
         expect(camera).to_contain_text("purple should be on 6 on top of blue; the camera sees it on 7 on top of blue")
         expect(camera).to_contain_text(said("Most likely: Bob's draw was entered as blue 2; the board shows blue 3"))
+        expect(camera.locator(".camera-hint")).to_have_count(0)  # the host has the button instead
+        # The table screen's move line still says "blue 2": beside it, the players learn what they can do.
+        table = new_page(browser, errors, "table", **TV)
+        table.goto(f"http://127.0.0.1:{port}/table/{game_id}#{game['table_token']}")
+        expect(table.locator("#camera .camera-hint")).to_have_text(
+            said("The host can correct the entry from their phone; otherwise, put the camels where the game says."),
+            timeout=15000)
+        table.context.close()
         steady(port, game_id, token)  # the camera's steady reading, whichever board the server corrects from
         # Asked first, as undo is.
         asked: list[str] = []

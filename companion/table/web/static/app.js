@@ -418,7 +418,7 @@ function labelledEls(label, node) {
 // differences when it differs, a neutral note naming the spaces not clear when the camera cannot tell. On a
 // phone the differences fold under one line when there is a cause (the controls stay in sight); the table
 // screen, which nobody taps, lists them.
-function verdictEls(verdict, { fold = false } = {}) {
+function verdictEls(verdict, { fold = false, hint = false } = {}) {
   const kind = verdictKind(verdict);
   if (kind === "matches") return [el("p", { class: "camera-verdict matches" }, el("span", { "aria-hidden": "true" }, "✓ "), t("camera_verdict.matches"))];
   if (kind === "cannot-tell") {
@@ -440,6 +440,8 @@ function verdictEls(verdict, { fold = false } = {}) {
   const list = differences.length ? el("ul", { class: "camera-differences" }, differences.map((text) => el("li", {}, text))) : null;
   return [el("p", { class: "camera-verdict differs instruction" }, t("camera_verdict.differs")),
     why ? el("p", { class: "camera-why" }, labelledEls(t(putBack(verdict) ? "camera_to_do" : "camera_most_likely"), why)) : null,
+    // Beside a move line that says otherwise, the players learn what they can do (the host has the button).
+    hint && !putBack(verdict) ? el("p", { class: "camera-hint" }, t(verdict.correction ? "camera_hint.correct" : "camera_hint.put_right")) : null,
     list && fold && why ? el("details", { class: "camera-details" }, el("summary", {}, t("camera_differences", { n: differences.length })), list) : list];
 }
 
@@ -524,7 +526,7 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
     box.replaceChildren(...[
       // The heading and, for the host, the placement assistant's link on one line: the box costs one line less.
       el("div", { class: "camera-head" }, el("h2", {}, t("camera")), placement),
-      ...(verdict ? verdictEls(verdict, { fold: !tv }) : stateEls(camera, host)),
+      ...(verdict ? verdictEls(verdict, { fold: !tv, hint: !host }) : stateEls(camera, host)),
       host && offered ? el("button", { type: "button", id: "camera-correct", onclick: correct }, t("camera_correct")) : null,
       // Whether the camera learnt this table's colours from a board the game confirmed (the host's concern).
       host && camera.learnt ? el("p", { class: "muted camera-learnt" }, labelledEls(t("camera_learnt"), serverWords(camera.learnt))) : null,
