@@ -131,6 +131,10 @@ def test_the_french_table_screen_says_the_dice_to_put_back_in_french(rig, tmp_pa
                         has_touch=True)
         host.goto(f"http://127.0.0.1:{port}/host/{game['game_id']}#{game['host_token']}")
         expect(host.locator("#pyramid-notice")).to_contain_text(f"Remettez les dés {first} et {second}")
+        # A draw asked for meanwhile is refused in French too (not "Action refusée", which says nothing).
+        host.get_by_role("button", name="Tirer un dé").click()
+        expect(host.locator("#toast")).to_contain_text(
+            "La pyramide n'est pas prête : faites ce que dit son message sur l'écran de table, puis tirez de nouveau")
         host.screenshot(path=str(SHOTS / "rig-notice-put-back-host-fr.png"), full_page=True)
         assert errors == []
     finally:
