@@ -320,11 +320,11 @@ def unlocated_problems(image: np.ndarray) -> list[str]:
     return measure_whole(image).problems()
 
 
-def not_found_words(image: np.ndarray, message: str) -> str:
+def not_found_words(image: np.ndarray, message: str, whole: WholePicture | None = None) -> str:
     """``vision.locate.BoardNotFound``'s ``message`` ("board not found: markers ... not seen") with what is wrong
     with the whole picture said first ("board not found: the picture is blurred (...): focus the camera ...;
-    markers ... not seen")."""
-    problems = unlocated_problems(image)
+    markers ... not seen"). ``whole``: the picture's figures when they are measured already."""
+    problems = (whole or measure_whole(image)).problems()
     if not problems:
         return message
     head, colon, rest = message.partition(": ")

@@ -458,9 +458,13 @@ function stateEls(camera, host = false) {
   const known = !camera.differences && hasText(key);
   const message = known ? t(key) : camera.message || camera.state;
   const detail = known && host && LANG === "en" && camera.message && !["unsettled", "starting", "off"].includes(camera.state);
+  // A picture too blurred, dark or bright for any marker: the host is told so in the page's language (the English
+  // detail says it first already, as `vision read` does).
+  const picture = host && !detail && camera.picture_problem;
   return [el("p", { class: differences.length ? "instruction" : "muted" }, message),
     // Under "Board not found", the server's words without saying it again.
     detail ? el("p", { class: "muted camera-detail" }, String(camera.message).replace(/^board not found: /, "")) : null,
+    picture ? el("p", { class: "muted camera-detail camera-picture" }, camera.picture_problem) : null,
     differences.length ? el("ul", {}, differences.map((text) => el("li", {}, text))) : null];
 }
 
