@@ -3,6 +3,7 @@ or overexposed for any marker), in the page's language, as `vision read` and the
 picture without the board is only "board not found"."""
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.table.camera_watch import CameraWatch, camera_report
@@ -94,3 +95,24 @@ def test_the_host_page_says_the_picture_is_blurred_in_french_and_english(tmp_pat
     finally:
         server.terminate()
         server.wait()
+
+
+@pytest.mark.parametrize("colour, french", [
+    ((0, 0, 0), "l'image est trop sombre (ses parties les plus claires sont à 0 sur 255"),  # the lens cap left on
+    ((70, 110, 150), "l'image ne montre rien de net (un cache sur l'objectif"),  # facing a blank table top
+])
+def test_a_picture_without_any_edge_gives_reports_a_page_can_parse(table, image, colour, french):
+    import json
+
+    from companion.table.placement_view import changes
+    from vision.placement import assess_placement
+
+    blank = np.full_like(image, colour)
+    status = watched(table, blank)
+    assert status.state == "board not found" and status.whole["edge_px"] is None  # infinitely wide: no figure
+    # JSON has no Infinity: a browser's response.json() would fail and the box would vanish.
+    report = json.loads(json.dumps(camera_report(status, {}, "fr"), allow_nan=False))
+    assert report["picture_problem"].startswith(french)
+    placement = assess_placement(table.template, blank).as_json()
+    json.dumps(placement, allow_nan=False)
+    assert changes(placement, "fr")["changes"][0].startswith(french)

@@ -65,6 +65,8 @@ def whole_items(whole: Mapping[str, Any] | None) -> list[Item]:
     if whole.get("overexposed"):
         return [("placement.whole_overexposed", {"share": f"{100 * whole['clipped']:.0f}",
                                                  "limit": f"{100 * limits['clipped']:.0f}"})]
+    if whole.get("blurred") and whole["edge_px"] is None:  # no edge at all: no width to give
+        return [("placement.whole_featureless", {})]
     if whole.get("blurred"):
         return [("placement.whole_blurred", {"edge": f"{whole['edge_px']:.1f}", "limit": f"{limits['edge_px']:.1f}"})]
     return []
