@@ -3,6 +3,7 @@ picture (its sharpest edges' width, its brightest parts), said to be so and agai
 instead of "not measured"; marked "to change" when that is what is wrong."""
 
 import cv2
+import numpy as np
 import pytest
 
 from tests.test_crash import request, start_with_camera
@@ -75,6 +76,27 @@ def test_without_markers_the_rows_show_the_whole_picture_s_figures(tmp_path, sce
         french.locator("#placement-numbers").scroll_into_view_if_needed()
         french.screenshot(path=str(SHOTS / f"placement-whole-{harm}-fr-phone.png"))
         assert errors == [] and more_errors == []
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def test_a_picture_without_any_edge_shows_no_figure_for_sharpness_but_says_why(tmp_path, scene, browser):
+    from playwright.sync_api import expect
+
+    blank = np.full_like(scene[1], (70, 110, 150))  # the camera facing a blank table top: no edge to measure
+    port, server = start_with_camera(tmp_path, blank)
+    try:
+        _, game = request(port, "POST", "/api/games", {"edition": "2018", "players": ["Ann", "Bob"],
+                                                       "dice": "manual", "setup": SETUP})
+        page, errors = open_placement(browser, port, game, "en", {"width": 1920, "height": 1080})
+        sharpness = rows(page)["Sharpness"]
+        expect(sharpness.locator("td").first).to_contain_text("no sharp edge at all (whole picture)", timeout=20000)
+        expect(sharpness).to_have_class("bad")
+        expect(page.locator("#placement-advice li").first).to_have_text(
+            "the picture shows nothing sharp at all (a lens cap, or the camera facing something blank): take the cap "
+            "off, point the camera at the board and focus it")
+        assert errors == []
     finally:
         server.terminate()
         server.wait()
