@@ -39,7 +39,8 @@ def test_a_blurred_picture_s_camera_status_says_so_first_in_both_languages(table
     english = camera_report(status, {}, "en")
     assert english["whole_picture"]["blurred"] and english["picture_problem"].startswith("the picture is blurred")
     french = camera_report(status, {}, "fr")["picture_problem"]
-    assert french.startswith(f"l'image est floue (ses bords les plus nets font {status.whole['edge_px']:.1f} px")
+    edge = f"{status.whole['edge_px']:.1f}".replace(".", ",")  # written as French writes it
+    assert french.startswith(f"l'image est floue (ses bords les plus nets font {edge} px de large ; au-delà de 8,0")
     assert "faites la mise au point" in french
 
 
@@ -116,3 +117,11 @@ def test_a_picture_without_any_edge_gives_reports_a_page_can_parse(table, image,
     placement = assess_placement(table.template, blank).as_json()
     json.dumps(placement, allow_nan=False)
     assert changes(placement, "fr")["changes"][0].startswith(french)
+
+
+def test_decimal_figures_in_the_words_are_written_as_the_language_writes_them():
+    from companion.table.placement_advice import in_language
+
+    params = {"edge": "12.3", "limit": "8.0", "found": 1, "share": "40", "marker": "0.5 cm away"}
+    assert in_language(params, "fr") == {**params, "edge": "12,3", "limit": "8,0"}
+    assert in_language(params, "en") == params

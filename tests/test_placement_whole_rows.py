@@ -69,8 +69,12 @@ def test_without_markers_the_rows_show_the_whole_picture_s_figures(tmp_path, sce
             expect(cells.first).not_to_contain_text("not measured")
         page.screenshot(path=str(SHOTS / f"placement-whole-{harm}-en.png"), full_page=True)
         french, more_errors = open_placement(browser, port, game, "fr", PHONE["viewport"])
+        edge = f"{whole['edge_px']:.1f}".replace(".", ",")  # written as French writes it
         expect(rows(french)["Netteté"].locator("td").first).to_contain_text(
-            "px (image entière)", timeout=20000)
+            f"{edge}\u00a0px (image entière)", timeout=20000)
+        expect(rows(french)["Netteté"].locator("td").last).to_have_text("au plus 8,0\u00a0px")
+        if harm == "blurred":
+            expect(french.locator("#placement-advice li").first).to_contain_text(f"font {edge} px de large")
         expect(rows(french)["Exposition"].locator("td").first).to_contain_text(
             f"parties claires à {whole['bright']} sur 255")
         french.locator("#placement-numbers").scroll_into_view_if_needed()

@@ -441,10 +441,11 @@ def camera_report(
 
     report = status.as_json()
     if status.whole is not None:  # what is wrong with the picture, in the page's language
-        from companion.table.placement_advice import whole_items
+        from companion.table.placement_advice import in_language, whole_items
         from companion.table.web.i18n import say
 
-        report["picture_problem"] = "; ".join(say(language, key, **params) for key, params in whole_items(status.whole))
+        report["picture_problem"] = "; ".join(say(language, key, **in_language(params, language))
+                                              for key, params in whole_items(status.whole))
     if status.track is not None:
         found = differences({space: list(stack) for space, stack in game_track.items()}, status.track, language)
         report["differences"] = found

@@ -35,6 +35,8 @@
       "placement.whole_overexposed"],
   };
 
+  // A figure to a tenth, written as the page's language writes it (12.3, 12,3).
+  const tenths = (n) => new Intl.NumberFormat(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(n);
   // A number stays on one line with its unit (a narrow phone wraps the words between them).
   const keep = (text) => text.replace(/(\d) /g, "$1\u00a0");
 
@@ -73,8 +75,8 @@
     // No marker to measure on: the same two figures measured on the whole picture (vision.focus.measure_whole),
     // said to be so, against the whole picture's own limits.
     const whole = !picture && report.whole_picture ? report.whole_picture : null;
-    const sharpness = picture ? t("placement_px", { n: picture.edge_px.toFixed(1) })
-      : whole ? (whole.edge_px === null ? t("placement_whole_no_edge") : t("placement_whole_px", { n: whole.edge_px.toFixed(1) }))
+    const sharpness = picture ? t("placement_px", { n: tenths(picture.edge_px) })
+      : whole ? (whole.edge_px === null ? t("placement_whole_no_edge") : t("placement_whole_px", { n: tenths(whole.edge_px) }))
         : null;
     const exposure = picture ? t("placement_paper", { n: picture.white, clipped: Math.round(100 * picture.clipped) })
       : whole ? t("placement_whole_bright", { n: whole.bright, clipped: Math.round(100 * whole.clipped) }) : null;
@@ -93,10 +95,10 @@
       row("margin", room === null ? null : room < 0 ? t("placement_off_picture") : t("placement_px", { n: Math.floor(room) }),
         t("placement_least_px", { n: g.margin_px })),
       // The smallest a camel looks, and on which space (from a camera looking down, often the nearest one).
-      row("camels", camels ? t("placement_px_on_space", { n: camels.smallest.toFixed(1), space: camels.space }) : null,
+      row("camels", camels ? t("placement_px_on_space", { n: tenths(camels.smallest), space: camels.space }) : null,
         t("placement_least_px", { n: g.min_camel_px })),
-      row("sharpness", sharpness, limits ? t("placement_most_px", { n: limits.edge_px.toFixed(1) })
-        : whole ? t("placement_most_px", { n: whole.limits.edge_px.toFixed(1) }) : ""),
+      row("sharpness", sharpness, limits ? t("placement_most_px", { n: tenths(limits.edge_px) })
+        : whole ? t("placement_most_px", { n: tenths(whole.limits.edge_px) }) : ""),
       row("exposure", exposure, limits ? t("placement_paper_aim", { n: limits.white, clipped: Math.round(100 * limits.clipped) })
         : whole ? t("placement_paper_aim", { n: whole.limits.bright, clipped: Math.round(100 * whole.limits.clipped) }) : ""),
     ];
