@@ -229,18 +229,26 @@ class RigCore:
         must act."""
         hold = f"{self.config.button.refill_hold_time:g}"
         notice: str | None = None
+        # The notice as a message-catalog key and its params (the dice as colour ids and the seconds as a number, not
+        # English words): the companion's pages say it in the players' language; ``notice`` stays English for the
+        # rig's own CLI.
+        words: dict[str, Any] | None = None
         if self.put_back:
             state = "put back"
             notice = (f"Put {names_in_words(self.put_back)} back into the pyramid, "
                       f"then hold its button {hold} s.")
+            words = {"key": "rig.put_back_one" if len(self.put_back) == 1 else "rig.put_back",
+                     "params": {"dice": list(self.put_back), "hold": self.config.button.refill_hold_time}}
         elif self.pyramid.leg_over:
             state = "leg over"
             notice = f"Leg over: put the dice back into the pyramid and hold its button {hold} s."
+            words = {"key": "rig.leg_over", "params": {"hold": self.config.button.refill_hold_time}}
         else:
             state = "ready"
         return {
             "state": state,
             "notice": notice,
+            "notice_words": words,
             "leg": self.pyramid.leg,
             "out": [d.die for d in self.pyramid.drawn],
             "put_back": list(self.put_back),

@@ -289,9 +289,16 @@ class WholePicture:
         # A dark or washed-out picture has shallow slopes too: that is said as what it is.
         return not (self.too_dark or self.overexposed) and round(self.edge_px, 1) > WHOLE_MAX_EDGE_PX
 
+    @property
+    def featureless(self) -> bool:
+        """No edge at all (a lens cap, a blank wall): its edges' width is infinite, a figure no page can show."""
+        return not np.isfinite(self.edge_px)
+
     def as_json(self) -> dict[str, Any]:
         return {
-            "edge_px": round(self.edge_px, 1), "bright": round(self.bright), "mean": round(self.mean),
+            # None for a picture without any edge: JSON has no infinity (a page could not parse the report).
+            "edge_px": None if self.featureless else round(self.edge_px, 1), "bright": round(self.bright),
+            "mean": round(self.mean),
             "clipped": round(self.clipped, 3), "blurred": self.blurred, "too_dark": self.too_dark,
             "overexposed": self.overexposed,
             "limits": {"edge_px": WHOLE_MAX_EDGE_PX, "bright": WHOLE_MIN_BRIGHT, "clipped": WHOLE_MAX_CLIPPED},
@@ -305,6 +312,9 @@ class WholePicture:
         if self.overexposed:
             return [f"the picture is overexposed ({100 * self.clipped:.0f}% of it is pure white, the markers are "
                     f"lost beyond {100 * WHOLE_MAX_CLIPPED:.0f}%): less light on the board, or a shorter exposure"]
+        if self.blurred and self.featureless:
+            return ["the picture shows nothing sharp at all (a lens cap, or the camera facing something blank): take "
+                    "the cap off, point the camera at the board and focus it"]
         if self.blurred:
             return [f"the picture is blurred (its sharpest edges are {self.edge_px:.1f} px wide, the markers are "
                     f"lost beyond {WHOLE_MAX_EDGE_PX:.1f}): focus the camera (a Camera Module 3 focuses by itself: "
@@ -320,11 +330,11 @@ def unlocated_problems(image: np.ndarray) -> list[str]:
     return measure_whole(image).problems()
 
 
-def not_found_words(image: np.ndarray, message: str) -> str:
+def not_found_words(image: np.ndarray, message: str, whole: WholePicture | None = None) -> str:
     """``vision.locate.BoardNotFound``'s ``message`` ("board not found: markers ... not seen") with what is wrong
     with the whole picture said first ("board not found: the picture is blurred (...): focus the camera ...;
-    markers ... not seen")."""
-    problems = unlocated_problems(image)
+    markers ... not seen"). ``whole``: the picture's figures when they are measured already."""
+    problems = (whole or measure_whole(image)).problems()
     if not problems:
         return message
     head, colon, rest = message.partition(": ")

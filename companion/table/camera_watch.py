@@ -18,6 +18,7 @@ from typing import Any
 from companion.table.placement_still import StillRequests
 from vision.board import BoardTemplate
 from vision.calibrate import Calibration
+from vision.focus import measure_whole, not_found_words
 from vision.image_file import colourless
 from vision.locate import BoardLocation, BoardNotFound
 from vision.read import BOARD_BGR, ReadConfig, Reading, observe, read_with_scorer
@@ -46,9 +47,15 @@ class CameraStatus:
     message: str = ""
     unseen: tuple[str, ...] = ()
     """The camels the steady reading does not see (hidden, or too unlike their colours)."""
+    whole: dict[str, Any] | None = None
+    """With "board not found": the whole picture's figures (``vision.focus.WholePicture.as_json``) when they say it
+    is too blurred, too dark or overexposed for any marker (the message says so first, as ``vision read`` does)."""
 
     def as_json(self) -> dict[str, Any]:
-        return {"state": self.state, "message": self.message}
+        out: dict[str, Any] = {"state": self.state, "message": self.message}
+        if self.whole is not None:
+            out["whole_picture"] = self.whole
+        return out
 
 
 @dataclass(frozen=True)
@@ -344,7 +351,12 @@ class CameraWatch:
         except BoardNotFound as error:
             self._location = self._steady = None
             self._stable.feed(None)
-            self.status = CameraStatus("board not found", message=_without_calibration_advice(str(error)))
+            # A picture too blurred, dark or bright for any marker says so first ("point the camera at the board"
+            # would not help): measured on the whole frame.
+            whole = measure_whole(frame)
+            message = not_found_words(frame, _without_calibration_advice(str(error)), whole)
+            self.status = CameraStatus("board not found", message=message,
+                                       whole=whole.as_json() if whole.problems() else None)
             return self.status
         except CameraError as error:
             self._steady = None
@@ -428,6 +440,12 @@ def camera_report(
     from companion.table.board_check import differences, phrase
 
     report = status.as_json()
+    if status.whole is not None:  # what is wrong with the picture, in the page's language
+        from companion.table.placement_advice import in_language, whole_items
+        from companion.table.web.i18n import say
+
+        report["picture_problem"] = "; ".join(say(language, key, **in_language(params, language))
+                                              for key, params in whole_items(status.whole))
     if status.track is not None:
         found = differences({space: list(stack) for space, stack in game_track.items()}, status.track, language)
         report["differences"] = found

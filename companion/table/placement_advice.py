@@ -65,6 +65,8 @@ def whole_items(whole: Mapping[str, Any] | None) -> list[Item]:
     if whole.get("overexposed"):
         return [("placement.whole_overexposed", {"share": f"{100 * whole['clipped']:.0f}",
                                                  "limit": f"{100 * limits['clipped']:.0f}"})]
+    if whole.get("blurred") and whole["edge_px"] is None:  # no edge at all: no width to give
+        return [("placement.whole_featureless", {})]
     if whole.get("blurred"):
         return [("placement.whole_blurred", {"edge": f"{whole['edge_px']:.1f}", "limit": f"{limits['edge_px']:.1f}"})]
     return []
@@ -165,3 +167,21 @@ def advice_items(report: Mapping[str, Any]) -> list[Item]:
 def consistent(report: Mapping[str, Any], items: Sequence[Item]) -> bool:
     """Whether the items say as many things as vision's advice (the same limits, read the same way)."""
     return len(items) == len(report.get("advice", []))
+
+
+DECIMAL = re.compile(r"-?\d+\.\d+")
+
+
+def in_language(params: Mapping[str, Any], language: str) -> dict[str, Any]:
+    """``params`` with each decimal figure ("12.3", as the items give them) written as ``language`` writes it
+    ("12,3" in French), with as many decimals (Babel's CLDR data, as the pages' ``Intl``)."""
+    from decimal import Decimal
+
+    from babel.numbers import format_decimal
+
+    out = dict(params)
+    for name, value in params.items():
+        if isinstance(value, str) and DECIMAL.fullmatch(value):
+            places = len(value.partition(".")[2])
+            out[name] = format_decimal(Decimal(value), format=f"0.{'0' * places}", locale=language)
+    return out

@@ -91,7 +91,7 @@ def changes(report: dict[str, Any], language: str) -> dict[str, Any]:
     """What to change, one sentence each in ``language`` (``"changes"``; ``"change_keys"``, their catalog keys;
     ``"changes_language"``: vision's English sentences are given instead, without keys, when the facts do not
     explain all of them)."""
-    from companion.table.placement_advice import advice_items, consistent
+    from companion.table.placement_advice import advice_items, consistent, in_language
     from companion.table.web.i18n import say
 
     items = advice_items(report)
@@ -103,7 +103,7 @@ def changes(report: dict[str, Any], language: str) -> dict[str, Any]:
 
     words = []
     for key, params in items:
-        shown = dict(params)
+        shown = in_language(params, language)
         if "marker" in shown:
             shown["marker"] = marker(shown["marker"])
         if "missing" in shown:

@@ -64,9 +64,11 @@ class RigPyramid:
         self.rig.on_status(lambda status: callback())
 
     def status(self) -> dict[str, Any]:
-        """What the table screen shows of the rig: its state and, when people must act, a notice."""
+        """What the table screen shows of the rig: its state and, when people must act, a notice (in English, and
+        as catalog words the pages say in their language)."""
         status = self.rig.status()
-        return {"state": status["state"], "notice": status["notice"], "put_back": status["put_back"]}
+        return {"state": status["state"], "notice": status["notice"], "notice_words": status["notice_words"],
+                "put_back": status["put_back"]}
 
     def _authorize(self, draw: Draw) -> bool:
         if self._on_button is None:

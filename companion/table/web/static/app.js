@@ -231,12 +231,18 @@ function effectsWords(facts) {
 }
 
 // The dice pyramid's notice in the page's language: its words' key and params (a param named "x_key" is a key
-// itself, said with the same params as "x"); the server's English where it gives no key.
+// itself, said with the same params as "x"; a list of dice is their colours' names, joined as the language joins
+// a list: "blue and red", « bleu et rouge »; a number is written as the language writes it: 2.5, 2,5); the
+// server's English where it gives no key.
 function pyramidNoticeText(pyramid) {
   if (!pyramid || !pyramid.notice) return "";
   const words = pyramid.notice_words;
   if (!words || !hasText(words.key)) return pyramid.notice;
   const params = { ...words.params };
+  for (const [name, value] of Object.entries(words.params)) {
+    if (Array.isArray(value)) params[name] = new Intl.ListFormat(LANG, { type: "conjunction" }).format(value.map(camelName));
+    else if (typeof value === "number") params[name] = new Intl.NumberFormat(LANG).format(value);
+  }
   for (const [name, key] of Object.entries(words.params)) if (name.endsWith("_key")) params[name.slice(0, -4)] = t(key, words.params);
   return t(words.key, params);
 }
@@ -454,9 +460,13 @@ function stateEls(camera, host = false) {
   const known = !camera.differences && hasText(key);
   const message = known ? t(key) : camera.message || camera.state;
   const detail = known && host && LANG === "en" && camera.message && !["unsettled", "starting", "off"].includes(camera.state);
+  // A picture too blurred, dark or bright for any marker: the host is told so in the page's language (the English
+  // detail says it first already, as `vision read` does).
+  const picture = host && !detail && camera.picture_problem;
   return [el("p", { class: differences.length ? "instruction" : "muted" }, message),
     // Under "Board not found", the server's words without saying it again.
     detail ? el("p", { class: "muted camera-detail" }, String(camera.message).replace(/^board not found: /, "")) : null,
+    picture ? el("p", { class: "muted camera-detail camera-picture" }, camera.picture_problem) : null,
     differences.length ? el("ul", {}, differences.map((text) => el("li", {}, text))) : null];
 }
 

@@ -30,10 +30,13 @@
     azimuth: ["placement.turned", "placement.wrong_side"],
     margin: ["placement.marker_outside", "placement.marker_near_edge", "placement.marker_edge_px"],
     camels: ["placement.camels_small"],
-    sharpness: ["placement.blurred"],
-    exposure: ["placement.too_dark", "placement.too_noisy", "placement.overexposed"],
+    sharpness: ["placement.blurred", "placement.whole_blurred", "placement.whole_featureless"],
+    exposure: ["placement.too_dark", "placement.too_noisy", "placement.overexposed", "placement.whole_too_dark",
+      "placement.whole_overexposed"],
   };
 
+  // A figure to a tenth, written as the page's language writes it (12.3, 12,3).
+  const tenths = (n) => new Intl.NumberFormat(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(n);
   // A number stays on one line with its unit (a narrow phone wraps the words between them).
   const keep = (text) => text.replace(/(\d) /g, "$1\u00a0");
 
@@ -69,6 +72,14 @@
     // The picture itself (vision.focus): its marker edges' width and its white paper, against the reader's limits.
     const picture = report.picture && report.picture.edge_px !== null ? report.picture : null;
     const limits = picture ? picture.limits : null;
+    // No marker to measure on: the same two figures measured on the whole picture (vision.focus.measure_whole),
+    // said to be so, against the whole picture's own limits.
+    const whole = !picture && report.whole_picture ? report.whole_picture : null;
+    const sharpness = picture ? t("placement_px", { n: tenths(picture.edge_px) })
+      : whole ? (whole.edge_px === null ? t("placement_whole_no_edge") : t("placement_whole_px", { n: tenths(whole.edge_px) }))
+        : null;
+    const exposure = picture ? t("placement_paper", { n: picture.white, clipped: Math.round(100 * picture.clipped) })
+      : whole ? t("placement_whole_bright", { n: whole.bright, clipped: Math.round(100 * whole.clipped) }) : null;
     return [
       row("distance", p ? cm(p.distance_mm) : null,
         t("placement_cm_span", { low: g.distance_mm[0] / 10, high: g.distance_mm[1] / 10 }),
@@ -84,12 +95,12 @@
       row("margin", room === null ? null : room < 0 ? t("placement_off_picture") : t("placement_px", { n: Math.floor(room) }),
         t("placement_least_px", { n: g.margin_px })),
       // The smallest a camel looks, and on which space (from a camera looking down, often the nearest one).
-      row("camels", camels ? t("placement_px_on_space", { n: camels.smallest.toFixed(1), space: camels.space }) : null,
+      row("camels", camels ? t("placement_px_on_space", { n: tenths(camels.smallest), space: camels.space }) : null,
         t("placement_least_px", { n: g.min_camel_px })),
-      row("sharpness", picture ? t("placement_px", { n: picture.edge_px.toFixed(1) }) : null,
-        limits ? t("placement_most_px", { n: limits.edge_px.toFixed(1) }) : ""),
-      row("exposure", picture ? t("placement_paper", { n: picture.white, clipped: Math.round(100 * picture.clipped) }) : null,
-        limits ? t("placement_paper_aim", { n: limits.white, clipped: Math.round(100 * limits.clipped) }) : ""),
+      row("sharpness", sharpness, limits ? t("placement_most_px", { n: tenths(limits.edge_px) })
+        : whole ? t("placement_most_px", { n: tenths(whole.limits.edge_px) }) : ""),
+      row("exposure", exposure, limits ? t("placement_paper_aim", { n: limits.white, clipped: Math.round(100 * limits.clipped) })
+        : whole ? t("placement_paper_aim", { n: whole.limits.bright, clipped: Math.round(100 * whole.limits.clipped) }) : ""),
     ];
   }
 
