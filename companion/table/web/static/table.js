@@ -75,7 +75,8 @@
     if (box.hidden || ["other board", "no colour", "unavailable"].includes(box.dataset.state)) return;
     const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
     const listed = ["roomy", "snug"].includes(panel.dataset.fit);
-    const loudest = (listed ? 8.5 : 6) * rem;
+    // (and the line under the cause saying what the players can do: about two lines more)
+    const loudest = (listed ? 11.5 : 9) * rem;
     const height = box.getBoundingClientRect().height;
     if (height >= loudest) return;
     const foot = panel.querySelector(".foot");
