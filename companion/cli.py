@@ -474,6 +474,12 @@ def _vision_calibrate(args: argparse.Namespace) -> int:
     image = _image(args.image, "calibrate")
     if image is None:
         return 2
+    if known is not None:  # learn only from the board the log says: a photo of another board changes nothing
+        refused = _known_board_refused(image, args.board, expectation)
+        if refused:
+            print(f"camelup vision calibrate: {args.image}: {refused}\nNothing written: put the camels as the log "
+                  f"says (or give the log that matches the photo) and calibrate again.", file=sys.stderr)
+            return 1
     try:
         track = known if known is not None else calibration_layout(camels)
         calibration = calibrate_from_board(ReadConfig(), template, camels, image, track, layout=known is None,
@@ -492,6 +498,19 @@ def _vision_calibrate(args: argparse.Namespace) -> int:
         print(f"note: {warning}.")
     print(f"Use it with: camelup vision read IMAGE --calibration {path}, or [camera] calibration in the settings.")
     return 0
+
+
+def _known_board_refused(image: np.ndarray, board: str, expectation: Any) -> str:
+    """Why the photo cannot teach the board of the log ("" when it shows it or cannot tell), checked with the
+    colours a reading without calibration uses (as the companion's first lesson does)."""
+    from companion.table.camera_read import known_board_contradiction
+    from vision.calibrate import reading_colours
+    from vision.locate import BoardNotFound
+
+    try:
+        return known_board_contradiction(image, reading_colours(board), expectation)
+    except BoardNotFound:
+        return ""  # calibrating says what it cannot find, in its own words
 
 
 def _kept_camel_size(path: str) -> Any:

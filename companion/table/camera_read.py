@@ -95,3 +95,21 @@ def read_picture(
 
     hypotheses = board_hypotheses(expectation.start, expectation.actions)
     return camera_verdict(scorer, hypotheses, track, unseen, camels).as_json()
+
+
+def known_board_contradiction(image: np.ndarray, colours: Any, expectation: Expectation) -> str:
+    """Why a photo cannot teach the camera the board ``expectation`` leads to: the verdict (as the companion's
+    own lessons ask it, :mod:`companion.table.camera_watch`) says the picture shows another board. ``""`` when
+    it matches or cannot tell (a camel hidden: the calibration leaves it out itself). ``colours``: what to read
+    with (``vision.calibration_file.reading_colours``).
+
+    Raises:
+        vision.locate.BoardNotFound: the markers are not all seen.
+    """
+    verdict = read_picture(image, colours.template, colours.profiles, colours.board_bgr, expectation,
+                           fit=colours.fit())
+    if verdict["matches"] is not False:
+        return ""
+    likely = verdict.get("most_likely")
+    return (f"the photo shows another board than the log's{f' (most likely {likely})' if likely else ''}:\n"
+            + "\n".join(f"  - {difference}" for difference in verdict["differences"]))
