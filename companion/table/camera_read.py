@@ -83,18 +83,21 @@ def read_picture(
                                        fit=fit)
     camels = list(profiles)
     track, unseen = reading.track, reading.unseen
+    # What is wrong with the picture itself (too dark, blurred, ...): camels not seen are "unseen" already.
+    problems = [p for p in reading.problems if "is not seen" not in p and "sighting" not in p]
     if expectation is None:
         return {
             "track": {str(space): stack for space, stack in sorted(track.items())},
             "unseen": list(unseen),
             "confidence": round(reading.confidence, 3),
-            "problems": [p for p in reading.problems if "is not seen" not in p and "sighting" not in p],
+            "problems": problems,
         }
     from companion.table.board_hypotheses import board_hypotheses
     from companion.table.camera_verdict import camera_verdict
 
     hypotheses = board_hypotheses(expectation.start, expectation.actions)
-    return camera_verdict(scorer, hypotheses, track, unseen, camels).as_json()
+    # A verdict on a picture too dark or blurred to trust says so, whatever it answers.
+    return {**camera_verdict(scorer, hypotheses, track, unseen, camels).as_json(), "problems": problems}
 
 
 def known_board_contradiction(image: np.ndarray, colours: Any, expectation: Expectation) -> str:
