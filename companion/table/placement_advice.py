@@ -41,7 +41,7 @@ def picture_items(picture: Mapping[str, Any] | None) -> list[Item]:
     if not picture:
         return []
     limits = picture["limits"]
-    items: list[Item] = []
+    items: list[Item] = small_frame_items(picture)
     if picture.get("blurred"):
         items.append(("placement.blurred", {"edge": f"{picture['edge_px']:.1f}", "limit": f"{limits['edge_px']:.1f}"}))
     if picture.get("too_dark"):
@@ -60,14 +60,27 @@ def whole_items(whole: Mapping[str, Any] | None) -> list[Item]:
     if not whole:
         return []
     limits = whole["limits"]
+    small = small_frame_items(whole)  # said first, with what else is wrong
     if whole.get("too_dark"):
-        return [("placement.whole_too_dark", {"bright": f"{whole['bright']:.0f}", "limit": f"{limits['bright']:.0f}"})]
+        return [*small, ("placement.whole_too_dark", {"bright": f"{whole['bright']:.0f}",
+                                                      "limit": f"{limits['bright']:.0f}"})]
     if whole.get("overexposed"):
-        return [("placement.whole_overexposed", {"share": f"{100 * whole['clipped']:.0f}",
-                                                 "limit": f"{100 * limits['clipped']:.0f}"})]
+        return [*small, ("placement.whole_overexposed", {"share": f"{100 * whole['clipped']:.0f}",
+                                                         "limit": f"{100 * limits['clipped']:.0f}"})]
     if whole.get("blurred"):
-        return [("placement.whole_blurred", {"edge": f"{whole['edge_px']:.1f}", "limit": f"{limits['edge_px']:.1f}"})]
-    return []
+        return [*small, ("placement.whole_blurred", {"edge": f"{whole['edge_px']:.1f}",
+                                                     "limit": f"{limits['edge_px']:.1f}"})]
+    return small
+
+
+def small_frame_items(picture: Mapping[str, Any]) -> list[Item]:
+    """A frame smaller than the guidance's (vision.focus's ``too_small``): the camera's place cannot be judged on
+    it, so the rest of the advice is held back until the camera is set to a larger frame."""
+    if not picture.get("too_small"):
+        return []
+    (width, height), (least_width, least_height) = picture["frame"], picture["limits"]["frame"]
+    return [("placement.too_small", {"width": width, "height": height, "least_width": least_width,
+                                     "least_height": least_height})]
 
 
 def _sentence(advice: Sequence[str], start: str) -> str:
