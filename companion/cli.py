@@ -586,6 +586,18 @@ class _Parser(argparse.ArgumentParser):
         super().error(message)
 
 
+SERVE_CAMERA_HELP = """\
+The camera (off unless configured) is set in the configuration's [camera] section:
+  [camera]
+  mode = "picamera2"        # none | picamera2 | webcam | files
+  source = ""               # webcam: device index or path; files: an image or a folder
+  board = "2018"            # the edition (or a board template) it reads
+  calibration = ""          # a file from 'camelup vision calibrate' (optional)
+No camera at hand? mode = "files" reads image files instead: source = "board.jpg" (replace the file
+to change what the camera sees) or a folder (its images in name order, round again). Make test
+pictures with 'camelup vision render'; 'camelup doctor --config FILE' checks the camera."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="camelup",
@@ -622,11 +634,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="serve the table companion: phones, host page, table screen",
         description="Serve the companion (uvicorn: one event loop for every live page). Off a Raspberry Pi the "
         "pyramid is simulated.",
+        epilog=SERVE_CAMERA_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     serve.add_argument("--host", help="address to listen on (default 0.0.0.0: every interface)")
     serve.add_argument("--port", type=int, help="port (default 8000)")
     serve.add_argument("--data", help="directory for the games database (default ./data)")
-    serve.add_argument("--config", metavar="FILE", help="companion configuration (TOML)")
+    serve.add_argument("--config", metavar="FILE", help="companion configuration (TOML): the pyramid, the camera "
+                       "([camera], see below), the port, the data directory")
     serve.add_argument("--simulate", action="store_true", help="simulated pyramid, whatever the configuration")
     serve.set_defaults(run=_serve)
 
