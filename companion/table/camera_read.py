@@ -58,6 +58,12 @@ def load_expectation(path: str) -> Expectation:
     return Expectation(log.edition, log.start(), list(log.actions))
 
 
+def picture_problems(problems: Any) -> list[str]:
+    """A reading's problems that are about the picture itself (too dark, blurred, a frame too small, a space
+    outside it, ...): the camels not seen are in ``"unseen"`` already."""
+    return [p for p in problems if "is not seen" not in p and "sighting" not in p]
+
+
 def read_picture(
     image: np.ndarray,
     template: Any,
@@ -83,8 +89,7 @@ def read_picture(
                                        fit=fit)
     camels = list(profiles)
     track, unseen = reading.track, reading.unseen
-    # What is wrong with the picture itself (too dark, blurred, ...): camels not seen are "unseen" already.
-    problems = [p for p in reading.problems if "is not seen" not in p and "sighting" not in p]
+    problems = picture_problems(reading.problems)
     if expectation is None:
         return {
             "track": {str(space): stack for space, stack in sorted(track.items())},

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.table.camera_read import picture_problems
 from companion.table.placement_still import StillRequests
 from vision.board import BoardTemplate
 from vision.calibrate import Calibration
@@ -67,6 +68,8 @@ class SteadyFrame:
     location: BoardLocation
     run: int = 0
     """Which still run it belongs to (``vision.stable.StableReadings.run``)."""
+    problems: tuple[str, ...] = ()
+    """What is wrong with the latest frame itself (too dark, blurred, too small): a verdict on it says so."""
 
 
 @dataclass
@@ -195,6 +198,7 @@ class CameraWatch:
             found = camera_verdict(steady.scorer, hypotheses(), reading.track, reading.unseen, steady.camels, language)
             result = {name: value for name, value in found.as_json().items() if name not in ("track", "expected")}
             result["answer"] = result.pop("verdict")
+            result["problems"] = list(steady.problems)  # "matches" on a frame too dark to trust is said with why
             if len(self._verdicts) >= 8:  # many games or languages asking at once: keep the latest only
                 self._verdicts.clear()
             self._verdicts[key] = result
@@ -373,7 +377,8 @@ class CameraWatch:
             self._steady = None
             self.status = CameraStatus("unsettled", message="waiting for the board to stay still")
             return self.status
-        steady = self._steady = SteadyFrame(frame, agreed, scorer, camels, observation.location, self._stable.run)
+        steady = self._steady = SteadyFrame(frame, agreed, scorer, camels, observation.location, self._stable.run,
+                                            tuple(picture_problems(reading.problems)))
         self.status = CameraStatus("reading", track=track, unseen=self._stable.unseen)
         self._take_lesson(steady, source)
         return self.status
