@@ -691,7 +691,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--board", help="edition (2014, 2018) or a board template file (default: the log's edition, else 2018)"
     )
     calibrate.add_argument(
-        "--expect", metavar="LOG", help="a game log: the photo shows the board it leads to (any known board)"
+        "--expect", metavar="LOG", help="a game log: the photo shows the board it leads to (any known board; a "
+        "photo the game's verdict says shows another board is refused, nothing written)"
     )
     calibrate.add_argument("--out", default="camera-calibration.json", help="calibration file to write")
     calibrate.set_defaults(run=_vision_calibrate)
