@@ -115,19 +115,21 @@ def advice_items(report: Mapping[str, Any]) -> list[Item]:
     missing = sorted(m for m, facts in markers.items() if not facts["found"])
     items = picture_items(report.get("picture")) + whole_items(report.get("whole_picture"))
     picture_ok = not items
+    # Margins in the frame's pixels against a 1280×720 frame's limit: not judged on a smaller frame (as vision).
+    small = bool((report.get("picture") or {}).get("too_small"))
     if report.get("pose") is None:
         return [*items, ("placement.too_few_markers", {"found": len(markers) - len(missing), "missing": missing})]
     for marker in missing:
         why = markers[marker].get("why")
         if why == "outside":
             items.append(("placement.marker_outside", {"marker": marker}))
-        elif why == "edge":
+        elif why == "edge" and not small:
             items.append(("placement.marker_near_edge", {"marker": marker, "margin": guidance["margin_px"]}))
         elif picture_ok:  # else blur or the exposure may be all that hides it
             items.append(_hidden_marker(marker, markers[marker], advice))
     for marker, facts in sorted(markers.items()):
         # Each limit on the figure shown (vision's too): a number and its verdict never disagree.
-        if facts["found"] and shown_margin_px(facts["edge_px"]) < guidance["margin_px"]:
+        if facts["found"] and not small and shown_margin_px(facts["edge_px"]) < guidance["margin_px"]:
             items.append(("placement.marker_edge_px", {"marker": marker, "edge": shown_margin_px(facts["edge_px"]),
                                                        "margin": guidance["margin_px"]}))
     if not picture_ok:
