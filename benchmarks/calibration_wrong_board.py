@@ -10,7 +10,9 @@ random pyramid draws), its board photographed, and the photo calibrated twice, w
 of the latest leg would give (another die, value or grey colour; it should be refused, not learnt). Printed:
 how many of each, why the right boards were refused and the wrong ones refused, and how far the colours of
 the right boards accepted are from the camels' true colours (see calibration_truth.py). ``--without-not-camel``:
-the same with the check ``NOT_CAMEL`` sets off (what it adds).
+the same with the check ``NOT_CAMEL`` sets off (what it adds). ``--verdict``: each photo is first checked
+against the log's board as ``vision calibrate --expect`` does (the game's verdict with the usual colours,
+:func:`companion.table.camera_read.known_board_contradiction`), and refused when it says "differs".
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import collections
 import random
 import re
 import sys
+from dataclasses import replace
 from typing import Any
 
 from calibration_truth import colour_errors, render_with_colours, summary
@@ -34,9 +37,18 @@ from vision.read import ReadConfig
 from vision.synth import EDITION_CAMELS
 
 
-def _outcome(table: Any, image: Any, track: dict[int, list[str]]) -> tuple[str | None, Calibration | None]:
-    """(None, the calibration) when calibrating from ``image`` told ``track`` is accepted, else (why not, None)."""
+def _outcome(table: Any, image: Any, track: dict[int, list[str]],
+             expectation: Any = None) -> tuple[str | None, Calibration | None]:
+    """(None, the calibration) when calibrating from ``image`` told ``track`` is accepted, else (why not, None);
+    with ``expectation`` (the log), the verdict is asked first, as the command does."""
     try:
+        if expectation is not None:
+            from companion.table.camera_read import known_board_contradiction
+            from vision.calibrate import reading_colours
+
+            refused = known_board_contradiction(image, reading_colours(table.edition), expectation)
+            if refused:
+                return "verdict: " + refused.split(":")[0], None
         return None, calibrate_from_board(ReadConfig(), table.template, list(EDITION_CAMELS[table.edition]), image,
                                           track)
     except (CalibrationError, BoardNotFound) as error:
@@ -53,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", default="1,2,3", help="comma-separated table seeds")
     parser.add_argument("--tables", type=int, default=20, help="tables per seed")
     parser.add_argument("--without-not-camel", action="store_true", help="the board-not-camel check off")
+    parser.add_argument("--verdict", action="store_true", help="the verdict asked first, as calibrate --expect does")
     args = parser.parse_args(argv)
     if args.without_not_camel:
         import vision.calibrate_colours
@@ -75,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         slips = [h for h in hypotheses[1:] if h.amendment is not None and all(1 <= s <= 16 for s in h.track)]
         image, _, true_colours = render_with_colours(table, hypotheses[0].track, rng.randrange(2**31), tier)
         counts["right"] += 1
-        refused, calibration = _outcome(table, image, hypotheses[0].track)
+        refused, calibration = _outcome(table, image, hypotheses[0].track, game if args.verdict else None)
         if calibration is not None:
             counts["right accepted"] += 1
             errors += colour_errors(calibration, true_colours).values()
@@ -86,7 +99,12 @@ def main(argv: list[str] | None = None) -> int:
         if slips:
             slip = rng.choice(slips)
             counts["wrong"] += 1
-            wrong, _ = _outcome(table, image, slip.track)
+            told = None
+            if args.verdict:
+                actions = list(game.actions)
+                actions[slip.amendment.index] = slip.amendment.becomes
+                told = replace(game, actions=actions)
+            wrong, _ = _outcome(table, image, slip.track, told)
             counts["wrong refused"] += wrong is not None
             wrong_reasons[_kind(wrong) if wrong is not None else "accepted"] += 1
     print(f"told the board in the photo: accepted {counts['right accepted']} of {counts['right']}")

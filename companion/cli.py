@@ -474,6 +474,12 @@ def _vision_calibrate(args: argparse.Namespace) -> int:
     image = _image(args.image, "calibrate")
     if image is None:
         return 2
+    if known is not None:  # learn only from the board the log says: a photo of another board changes nothing
+        refused = _known_board_refused(image, args.board, expectation)
+        if refused:
+            print(f"camelup vision calibrate: {args.image}: {refused}\nNothing written: put the camels as the log "
+                  f"says (or give the log that matches the photo) and calibrate again.", file=sys.stderr)
+            return 1
     try:
         track = known if known is not None else calibration_layout(camels)
         calibration = calibrate_from_board(ReadConfig(), template, camels, image, track, layout=known is None,
@@ -492,6 +498,19 @@ def _vision_calibrate(args: argparse.Namespace) -> int:
         print(f"note: {warning}.")
     print(f"Use it with: camelup vision read IMAGE --calibration {path}, or [camera] calibration in the settings.")
     return 0
+
+
+def _known_board_refused(image: np.ndarray, board: str, expectation: Any) -> str:
+    """Why the photo cannot teach the board of the log ("" when it shows it or cannot tell), checked with the
+    colours a reading without calibration uses (as the companion's first lesson does)."""
+    from companion.table.camera_read import known_board_contradiction
+    from vision.calibrate import reading_colours
+    from vision.locate import BoardNotFound
+
+    try:
+        return known_board_contradiction(image, reading_colours(board), expectation)
+    except BoardNotFound:
+        return ""  # calibrating says what it cannot find, in its own words
 
 
 def _kept_camel_size(path: str) -> Any:
@@ -567,6 +586,18 @@ class _Parser(argparse.ArgumentParser):
         super().error(message)
 
 
+SERVE_CAMERA_HELP = """\
+The camera (off unless configured) is set in the configuration's [camera] section:
+  [camera]
+  mode = "picamera2"        # none | picamera2 | webcam | files
+  source = ""               # webcam: device index or path; files: an image or a folder
+  board = "2018"            # the edition (or a board template) it reads
+  calibration = ""          # a file from 'camelup vision calibrate' (optional)
+No camera at hand? mode = "files" reads image files instead: source = "board.jpg" (replace the file
+to change what the camera sees) or a folder (its images in name order, round again). Make test
+pictures with 'camelup vision render'; 'camelup doctor --config FILE' checks the camera."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="camelup",
@@ -603,11 +634,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="serve the table companion: phones, host page, table screen",
         description="Serve the companion (uvicorn: one event loop for every live page). Off a Raspberry Pi the "
         "pyramid is simulated.",
+        epilog=SERVE_CAMERA_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     serve.add_argument("--host", help="address to listen on (default 0.0.0.0: every interface)")
     serve.add_argument("--port", type=int, help="port (default 8000)")
     serve.add_argument("--data", help="directory for the games database (default ./data)")
-    serve.add_argument("--config", metavar="FILE", help="companion configuration (TOML)")
+    serve.add_argument("--config", metavar="FILE", help="companion configuration (TOML): the pyramid, the camera "
+                       "([camera], see below), the port, the data directory")
     serve.add_argument("--simulate", action="store_true", help="simulated pyramid, whatever the configuration")
     serve.set_defaults(run=_serve)
 
@@ -657,7 +691,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--board", help="edition (2014, 2018) or a board template file (default: the log's edition, else 2018)"
     )
     calibrate.add_argument(
-        "--expect", metavar="LOG", help="a game log: the photo shows the board it leads to (any known board)"
+        "--expect", metavar="LOG", help="a game log: the photo shows the board it leads to (any known board; a "
+        "photo the game's verdict says shows another board is refused, nothing written)"
     )
     calibrate.add_argument("--out", default="camera-calibration.json", help="calibration file to write")
     calibrate.set_defaults(run=_vision_calibrate)

@@ -38,6 +38,11 @@ MIN_SNR = 16.0
 pixel's own): below it calibration fails and camels go unseen (39% of them from 12 to 16)."""
 MAX_CLIPPED = 0.25
 """Largest share of the board's pixels at full white in any channel (beyond it the white camel and the sand go)."""
+MIN_FRAME = (1280, 720)
+"""Smallest frame (width × height) the guidance's numbers hold for (the README: a camera at 1280×720 is enough):
+in a smaller one the camels are too few pixels tall to tell apart (a 640×360 frame read white on an empty space),
+and the pose, the camels' size and the margins measured on it would blame the camera's place for the frame's
+size."""
 CLIP_LEVEL = 254
 CLIP_STRIDE = 4
 """The clipped share is counted on every 4th pixel each way of a 1280-wide picture (a share needs no more, and
@@ -68,6 +73,12 @@ class PictureQuality:
     """Share of the board's pixels (between the markers) at full white in any channel."""
     markers: int
     """How many markers were measured."""
+    frame: tuple[int, int] | None = None
+    """The picture's width and height (``None``: not known)."""
+
+    @property
+    def too_small(self) -> bool:
+        return frame_too_small(self.frame)
 
     @property
     def blurred(self) -> bool:
@@ -87,10 +98,11 @@ class PictureQuality:
 
     @property
     def ok(self) -> bool:
-        return not (self.blurred or self.too_dark or self.too_noisy or self.overexposed)
+        return not (self.too_small or self.blurred or self.too_dark or self.too_noisy or self.overexposed)
 
     def as_json(self) -> dict[str, Any]:
         return {
+            "frame": None if self.frame is None else list(self.frame), "too_small": self.too_small,
             "edge_px": None if self.edge_px is None else round(self.edge_px, 1),
             "white": None if self.white is None else round(self.white),
             "black": None if self.black is None else round(self.black),
@@ -99,12 +111,13 @@ class PictureQuality:
             "markers": self.markers,
             "blurred": self.blurred, "too_dark": self.too_dark, "too_noisy": self.too_noisy,
             "overexposed": self.overexposed,
-            "limits": {"edge_px": MAX_EDGE_PX, "white": MIN_WHITE, "snr": MIN_SNR, "clipped": MAX_CLIPPED},
+            "limits": {"edge_px": MAX_EDGE_PX, "white": MIN_WHITE, "snr": MIN_SNR, "clipped": MAX_CLIPPED,
+                       "frame": list(MIN_FRAME)},
         }
 
     def problems(self) -> list[str]:
         """What is wrong with the picture, in words with the figures and what to do (empty when fine)."""
-        found = []
+        found = [small_frame_words(self.frame)] if self.too_small else []
         if self.blurred:
             found.append(
                 f"the picture is blurred (the markers' edges are {self.edge_px:.1f} px wide, the reader needs at "
@@ -125,6 +138,19 @@ class PictureQuality:
                 f"{100 * MAX_CLIPPED:.0f}% may be): less light on the board, or a shorter exposure (turn a lamp "
                 "away from it)")
         return found
+
+
+def frame_too_small(frame: tuple[int, int] | None) -> bool:
+    """Whether a ``(width, height)`` frame is smaller than :data:`MIN_FRAME` (either way round)."""
+    if frame is None:
+        return False
+    return max(frame) < max(MIN_FRAME) or min(frame) < min(MIN_FRAME)
+
+
+def small_frame_words(frame: tuple[int, int]) -> str:
+    """The too-small frame, in words with what to do."""
+    return (f"the frame is {frame[0]}×{frame[1]}: set the camera to {MIN_FRAME[0]}×{MIN_FRAME[1]} or more (the "
+            "camels are too few pixels tall to read in a smaller one, and the camera's place cannot be judged on it)")
 
 
 _UNIT_SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
@@ -208,7 +234,7 @@ def measure_picture(image: np.ndarray, markers: Mapping[int, np.ndarray]) -> Pic
             sides.append(measured[0])
             steps.append(measured[1])
     if not sides:
-        return PictureQuality(None, None, None, None, clipped, 0)
+        return PictureQuality(None, None, None, None, clipped, 0, _frame(image))
     both, step = np.concatenate(sides), np.concatenate(steps)  # every side: points along × samples across
     values, paper = both[:, :, :SAMPLES_ACROSS], both[:, :, SAMPLES_ACROSS:]
     profile = values.mean(axis=1)
@@ -224,6 +250,7 @@ def measure_picture(image: np.ndarray, markers: Mapping[int, np.ndarray]) -> Pic
         snr=(white_level - black_level) / max(noise, 0.5),
         clipped=clipped,
         markers=len(sides),
+        frame=_frame(image),
     )
 
 
@@ -275,6 +302,12 @@ class WholePicture:
     """Its mean grey."""
     clipped: float
     """Share of its pixels at full white in any channel."""
+    frame: tuple[int, int] | None = None
+    """The picture's width and height (``None``: not known)."""
+
+    @property
+    def too_small(self) -> bool:
+        return frame_too_small(self.frame)
 
     @property
     def too_dark(self) -> bool:
@@ -301,11 +334,17 @@ class WholePicture:
             "mean": round(self.mean),
             "clipped": round(self.clipped, 3), "blurred": self.blurred, "too_dark": self.too_dark,
             "overexposed": self.overexposed,
-            "limits": {"edge_px": WHOLE_MAX_EDGE_PX, "bright": WHOLE_MIN_BRIGHT, "clipped": WHOLE_MAX_CLIPPED},
+            "frame": None if self.frame is None else list(self.frame), "too_small": self.too_small,
+            "limits": {"edge_px": WHOLE_MAX_EDGE_PX, "bright": WHOLE_MIN_BRIGHT, "clipped": WHOLE_MAX_CLIPPED,
+                       "frame": list(MIN_FRAME)},
         }
 
     def problems(self) -> list[str]:
-        """What is wrong with the whole picture, in words with the figures and what to do (empty when fine)."""
+        """What is wrong with the whole picture, in words with the figures and what to do (empty when fine); a
+        frame too small is said first, with what else is wrong."""
+        return [small_frame_words(self.frame)] * self.too_small + self._exposure()
+
+    def _exposure(self) -> list[str]:
         if self.too_dark:
             return [f"the picture is too dark (its brightest parts are at {self.bright:.0f} of 255, the markers need "
                     f"at least {WHOLE_MIN_BRIGHT:.0f}): more light on the table, or a longer exposure"]
@@ -355,4 +394,8 @@ def measure_whole(image: np.ndarray) -> WholePicture:
     grid = small[::step, ::step]
     full = (grid >= CLIP_LEVEL).any(axis=2) if grid.ndim == 3 else grid >= CLIP_LEVEL
     return WholePicture(edge_px=(bright - dark) / steep if steep > 1e-3 else float("inf"), bright=bright,
-                        mean=float(gray.mean()), clipped=float(full.mean()))
+                        mean=float(gray.mean()), clipped=float(full.mean()), frame=_frame(image))
+
+
+def _frame(image: np.ndarray) -> tuple[int, int]:
+    return int(image.shape[1]), int(image.shape[0])

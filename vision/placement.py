@@ -272,6 +272,9 @@ def _advice(template: BoardTemplate, report: Placement, camera_at: np.ndarray | 
     if report.whole is not None:  # too few markers to measure it on: the whole picture, without them
         advice += report.whole.problems()
     missing = [m for m, facts in report.markers.items() if not facts["found"]]
+    # The margins are counted in the frame's pixels against a limit in a 1280×720 frame's: on a smaller frame a
+    # well placed camera would be told to move back.
+    small = report.picture is not None and report.picture.too_small
     if report.pose is None:
         names = ", ".join(f"{m} ({PLACES[m]})" for m in missing)
         return [*advice, f"only {len(report.markers) - len(missing)} marker(s) found (missing: {names}): point the "
@@ -283,11 +286,11 @@ def _advice(template: BoardTemplate, report: Placement, camera_at: np.ndarray | 
         name = f"marker {marker} ({PLACES[marker]})"
         if facts["why"] == "outside":
             advice.append(f"{name} is outside the picture: turn the camera towards it, or move the camera back")
-        elif facts["why"] == "edge":
+        elif facts["why"] == "edge" and not small:
             advice.append(f"{name} is too near the picture's edge: leave at least {guidance.MARGIN_PX} px around it "
                           "(turn the camera towards it or move it back)")
         elif not report.picture_ok:
-            continue  # blur or the exposure may be all that keeps it from being recognised: not blamed on anything
+            continue  # blur, the exposure or the frame's size may be all that keeps it from being recognised
         elif (camera_at is not None and report.pose_markers >= FIRM_POSE_MARKERS
               and _behind_middle(template, camera_at, np.array([*corner, 0.0]), inset=0.0)
               and not _covered_beside(template, report, corner)):
@@ -299,7 +302,7 @@ def _advice(template: BoardTemplate, report: Placement, camera_at: np.ndarray | 
             advice.append(f"{name} is hidden or not recognised: take away what covers it (a hand, a card, a box) "
                           "and check that it is flat and lit without glare")
     for marker, facts in report.markers.items():
-        if facts["found"] and guidance.shown_margin_px(facts["edge_px"]) < guidance.MARGIN_PX:
+        if facts["found"] and not small and guidance.shown_margin_px(facts["edge_px"]) < guidance.MARGIN_PX:
             advice.append(f"marker {marker} ({PLACES[marker]}) is only {guidance.shown_margin_px(facts['edge_px'])} "
                           "px from the picture's "
                           f"edge: leave at least {guidance.MARGIN_PX} px (turn the camera towards it or move it back)")

@@ -58,6 +58,12 @@ def load_expectation(path: str) -> Expectation:
     return Expectation(log.edition, log.start(), list(log.actions))
 
 
+def picture_problems(problems: Any) -> list[str]:
+    """A reading's problems that are about the picture itself (too dark, blurred, a frame too small, a space
+    outside it, ...): the camels not seen are in ``"unseen"`` already."""
+    return [p for p in problems if "is not seen" not in p and "sighting" not in p]
+
+
 def read_picture(
     image: np.ndarray,
     template: Any,
@@ -83,15 +89,35 @@ def read_picture(
                                        fit=fit)
     camels = list(profiles)
     track, unseen = reading.track, reading.unseen
+    problems = picture_problems(reading.problems)
     if expectation is None:
         return {
             "track": {str(space): stack for space, stack in sorted(track.items())},
             "unseen": list(unseen),
             "confidence": round(reading.confidence, 3),
-            "problems": [p for p in reading.problems if "is not seen" not in p and "sighting" not in p],
+            "problems": problems,
         }
     from companion.table.board_hypotheses import board_hypotheses
     from companion.table.camera_verdict import camera_verdict
 
     hypotheses = board_hypotheses(expectation.start, expectation.actions)
-    return camera_verdict(scorer, hypotheses, track, unseen, camels).as_json()
+    # A verdict on a picture too dark or blurred to trust says so, whatever it answers.
+    return {**camera_verdict(scorer, hypotheses, track, unseen, camels).as_json(), "problems": problems}
+
+
+def known_board_contradiction(image: np.ndarray, colours: Any, expectation: Expectation) -> str:
+    """Why a photo cannot teach the camera the board ``expectation`` leads to: the verdict (as the companion's
+    own lessons ask it, :mod:`companion.table.camera_watch`) says the picture shows another board. ``""`` when
+    it matches or cannot tell (a camel hidden: the calibration leaves it out itself). ``colours``: what to read
+    with (``vision.calibration_file.reading_colours``).
+
+    Raises:
+        vision.locate.BoardNotFound: the markers are not all seen.
+    """
+    verdict = read_picture(image, colours.template, colours.profiles, colours.board_bgr, expectation,
+                           fit=colours.fit())
+    if verdict["matches"] is not False:
+        return ""
+    likely = verdict.get("most_likely")
+    return (f"the photo shows another board than the log's{f' (most likely {likely})' if likely else ''}:\n"
+            + "\n".join(f"  - {difference}" for difference in verdict["differences"]))

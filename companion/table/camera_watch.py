@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.table.camera_read import picture_problems
 from companion.table.placement_still import StillRequests
 from vision.board import BoardTemplate
 from vision.calibrate import Calibration
@@ -29,8 +30,11 @@ NO_COLOUR = ("the picture is greyscale, and the camels differ only in colour: us
              "to colour (not monochrome or night mode)")
 """The host's words for a greyscale camera (the pages say a short sentence of their own to everyone)."""
 
-WAITING = "not calibrated yet: waiting for a steady frame of the board the game confirmed"
-NEXT_LEG = "not calibrated yet: it learns from the next board the game confirms (a leg's start)"
+NOT_YET = "not calibrated yet: "
+WAITING_FOR = "waiting for a steady frame of the board the game confirmed"
+NEXT_BOARD = "it learns from the next board the game confirms (a leg's start)"
+WAITING = NOT_YET + WAITING_FOR
+NEXT_LEG = NOT_YET + NEXT_BOARD
 
 LESSON_RETRY_FRAMES = 5
 """A lesson refused on a steady board is tried again on the next steady board (once the picture has changed and
@@ -71,6 +75,8 @@ class SteadyFrame:
     location: BoardLocation
     run: int = 0
     """Which still run it belongs to (``vision.stable.StableReadings.run``)."""
+    problems: tuple[str, ...] = ()
+    """What is wrong with the latest frame itself (too dark, blurred, too small): a verdict on it says so."""
 
 
 @dataclass
@@ -128,9 +134,11 @@ class CameraWatch:
         self._note = note
         """Why a calibration at hand is not used (made for the other edition's camels): said with the calibration's
         state until the camera calibrates itself."""
-        self.learnt = self._told("calibrated from what it learnt at this table before" if learnt_before else "")
-        """Whether and why the camera learnt this table's colours, in words ("" before any lesson; ``learnt_before``:
-        the colours are those it learnt at an earlier start, from ``learnt_path``)."""
+        self.learnt = self._told("calibrated from what it learnt at this table before" if learnt_before else
+                                 f"calibrated from {calibration_file}" if calibration_file else "")
+        """Whether and why the camera learnt this table's colours, in words ("" before any lesson without a
+        calibration file; ``learnt_before``: the colours are those it learnt at an earlier start, from
+        ``learnt_path``)."""
         self._calibrated = learnt_before
         self._settled = self.learnt
         """What stays true of the calibration while no lesson waits (the note a lesson's "not yet" is added to)."""
@@ -197,6 +205,7 @@ class CameraWatch:
             found = camera_verdict(steady.scorer, hypotheses(), reading.track, reading.unseen, steady.camels, language)
             result = {name: value for name, value in found.as_json().items() if name not in ("track", "expected")}
             result["answer"] = result.pop("verdict")
+            result["problems"] = list(steady.problems)  # "matches" on a frame too dark to trust is said with why
             if len(self._verdicts) >= 8:  # many games or languages asking at once: keep the latest only
                 self._verdicts.clear()
             self._verdicts[key] = result
@@ -225,7 +234,7 @@ class CameraWatch:
             ):
                 return
             self._lesson = Lesson(game, leg, board, start, entries, dice=dice)
-            self.learnt = self._settled if self._calibrated else self._told(WAITING)
+            self.learnt = self._settled if self._calibrated else self._told(self._not_yet() + WAITING_FOR)
 
     def forget(self, game: object) -> None:
         """The game has moved on from its leg's start: a lesson it left waiting no longer shows its board."""
@@ -233,7 +242,7 @@ class CameraWatch:
             if self._lesson is not None and self._lesson.game == game:
                 self._lesson = None
                 # Why that lesson waited is no longer news: only what is still true of the calibration.
-                self.learnt = self._settled if self._calibrated else self._told(NEXT_LEG)
+                self.learnt = self._settled if self._calibrated else self._told(self._not_yet() + NEXT_BOARD)
 
     def _take_lesson(self, steady: SteadyFrame, source: FrameSource) -> None:
         """Calibrate from the steady frame (or a full-resolution still) if it shows the lesson's board."""
@@ -253,7 +262,7 @@ class CameraWatch:
         if tried is not None and tried[0] == run and self._frames - tried[1] < LESSON_RETRY_FRAMES:
             return  # tried on this board a moment ago
         lesson.tried = (run, self._frames)
-        waiting = "calibrated from an earlier board, not this one yet: " if self._calibrated else "not calibrated yet: "
+        waiting = "calibrated from an earlier board, not this one yet: " if self._calibrated else self._not_yet()
         again = "; it tries again later"
 
         # Only from a board the verdict does not contradict (a camel moved by hand, two swapped, or a camel not
@@ -304,6 +313,13 @@ class CameraWatch:
                 save_learnt(calibration, self.learnt_path)
             except OSError as error:
                 self.learnt += f" (not saved: {error.strerror})"
+
+    def _not_yet(self) -> str:
+        """How a lesson's wait begins before any board taught the camera: a configured calibration file is in
+        use meanwhile (a builder would otherwise think their file ignored)."""
+        if self.calibration_file:
+            return f"calibrated from {self.calibration_file}; not yet from a board of this game: "
+        return NOT_YET
 
     def _told(self, state: str) -> str:
         """The calibration's ``state`` in words, with why a calibration at hand is not used (if so)."""
@@ -373,7 +389,8 @@ class CameraWatch:
             self._steady = None
             self.status = CameraStatus("unsettled", message="waiting for the board to stay still")
             return self.status
-        steady = self._steady = SteadyFrame(frame, agreed, scorer, camels, observation.location, self._stable.run)
+        steady = self._steady = SteadyFrame(frame, agreed, scorer, camels, observation.location, self._stable.run,
+                                            tuple(picture_problems(reading.problems)))
         self.status = CameraStatus("reading", track=track, unseen=self._stable.unseen)
         self._take_lesson(steady, source)
         return self.status

@@ -41,7 +41,7 @@ def picture_items(picture: Mapping[str, Any] | None) -> list[Item]:
     if not picture:
         return []
     limits = picture["limits"]
-    items: list[Item] = []
+    items: list[Item] = small_frame_items(picture)
     if picture.get("blurred"):
         items.append(("placement.blurred", {"edge": f"{picture['edge_px']:.1f}", "limit": f"{limits['edge_px']:.1f}"}))
     if picture.get("too_dark"):
@@ -60,16 +60,29 @@ def whole_items(whole: Mapping[str, Any] | None) -> list[Item]:
     if not whole:
         return []
     limits = whole["limits"]
+    small = small_frame_items(whole)  # said first, with what else is wrong
     if whole.get("too_dark"):
-        return [("placement.whole_too_dark", {"bright": f"{whole['bright']:.0f}", "limit": f"{limits['bright']:.0f}"})]
+        return [*small, ("placement.whole_too_dark", {"bright": f"{whole['bright']:.0f}",
+                                                      "limit": f"{limits['bright']:.0f}"})]
     if whole.get("overexposed"):
-        return [("placement.whole_overexposed", {"share": f"{100 * whole['clipped']:.0f}",
-                                                 "limit": f"{100 * limits['clipped']:.0f}"})]
+        return [*small, ("placement.whole_overexposed", {"share": f"{100 * whole['clipped']:.0f}",
+                                                         "limit": f"{100 * limits['clipped']:.0f}"})]
     if whole.get("blurred") and whole["edge_px"] is None:  # no edge at all: no width to give
-        return [("placement.whole_featureless", {})]
+        return [*small, ("placement.whole_featureless", {})]
     if whole.get("blurred"):
-        return [("placement.whole_blurred", {"edge": f"{whole['edge_px']:.1f}", "limit": f"{limits['edge_px']:.1f}"})]
-    return []
+        return [*small, ("placement.whole_blurred", {"edge": f"{whole['edge_px']:.1f}",
+                                                     "limit": f"{limits['edge_px']:.1f}"})]
+    return small
+
+
+def small_frame_items(picture: Mapping[str, Any]) -> list[Item]:
+    """A frame smaller than the guidance's (vision.focus's ``too_small``): the camera's place cannot be judged on
+    it, so the rest of the advice is held back until the camera is set to a larger frame."""
+    if not picture.get("too_small"):
+        return []
+    (width, height), (least_width, least_height) = picture["frame"], picture["limits"]["frame"]
+    return [("placement.too_small", {"width": width, "height": height, "least_width": least_width,
+                                     "least_height": least_height})]
 
 
 def _sentence(advice: Sequence[str], start: str) -> str:
@@ -104,19 +117,21 @@ def advice_items(report: Mapping[str, Any]) -> list[Item]:
     missing = sorted(m for m, facts in markers.items() if not facts["found"])
     items = picture_items(report.get("picture")) + whole_items(report.get("whole_picture"))
     picture_ok = not items
+    # Margins in the frame's pixels against a 1280×720 frame's limit: not judged on a smaller frame (as vision).
+    small = bool((report.get("picture") or {}).get("too_small"))
     if report.get("pose") is None:
         return [*items, ("placement.too_few_markers", {"found": len(markers) - len(missing), "missing": missing})]
     for marker in missing:
         why = markers[marker].get("why")
         if why == "outside":
             items.append(("placement.marker_outside", {"marker": marker}))
-        elif why == "edge":
+        elif why == "edge" and not small:
             items.append(("placement.marker_near_edge", {"marker": marker, "margin": guidance["margin_px"]}))
         elif picture_ok:  # else blur or the exposure may be all that hides it
             items.append(_hidden_marker(marker, markers[marker], advice))
     for marker, facts in sorted(markers.items()):
         # Each limit on the figure shown (vision's too): a number and its verdict never disagree.
-        if facts["found"] and shown_margin_px(facts["edge_px"]) < guidance["margin_px"]:
+        if facts["found"] and not small and shown_margin_px(facts["edge_px"]) < guidance["margin_px"]:
             items.append(("placement.marker_edge_px", {"marker": marker, "edge": shown_margin_px(facts["edge_px"]),
                                                        "margin": guidance["margin_px"]}))
     if not picture_ok:

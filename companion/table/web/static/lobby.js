@@ -42,13 +42,37 @@
   // With a camera beside the board, the starting positions can be read instead of typed.
   const readCamera = document.getElementById("read-camera");
   api("GET", "/api/camera").then((camera) => { readCamera.hidden = camera.state === "off"; }).catch(() => {});
+  // A board just set up (or a hand just taken off it) is steady a few frames later: the button waits for that,
+  // showing that it reads, before it gives up and says to try again.
+  const READ_WAIT_MS = 12000;
+  const READ_POLL_MS = 600;
   readCamera.addEventListener("click", async () => {
+    if (readCamera.disabled) return;
+    readCamera.disabled = true;
+    readCamera.setAttribute("aria-busy", "true");
+    readCamera.textContent = t("read_camera_busy");
+    const deadline = Date.now() + READ_WAIT_MS;
     try {
-      const { edition, setup } = await api("GET", "/api/camera/setup");
-      const form = document.getElementById("create");
-      form.elements.edition.value = edition;
-      form.elements.setup.value = Object.entries(setup.track).map(([space, stack]) => `${space}: ${stack.map(camelName).join(" ")}`).join("; ");
-    } catch (error) { toast(error.message); }
+      for (;;) {
+        try {
+          const { edition, setup } = await api("GET", "/api/camera/setup");
+          const form = document.getElementById("create");
+          form.elements.edition.value = edition;
+          form.elements.setup.value = Object.entries(setup.track).map(([space, stack]) => `${space}: ${stack.map(camelName).join(" ")}`).join("; ");
+          return;
+        } catch (error) {
+          if (error.code !== "CameraNotReady" || Date.now() >= deadline) {
+            toast(error.code === "CameraNotReady" ? t("read_camera_again", { why: error.message }) : error.message);
+            return;
+          }
+        }
+        await new Promise((resolve) => setTimeout(resolve, READ_POLL_MS));
+      }
+    } finally {
+      readCamera.disabled = false;
+      readCamera.removeAttribute("aria-busy");
+      readCamera.textContent = t("read_camera");
+    }
   });
 
   document.getElementById("import").addEventListener("change", async (event) => {
