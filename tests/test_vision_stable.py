@@ -131,3 +131,18 @@ def test_consensus_puts_each_camel_where_most_frames_do_and_leaves_the_rest_unse
         consensus([])
     with pytest.raises(ValueError):
         consensus(two_of_three, share=1.0)
+
+
+def test_a_dim_picture_is_still_when_it_does_not_change():
+    """In a dim room most of the picture can lie below the 8 grey levels the exposure's gain was once measured
+    against, while the markers' paper stays bright: the same frame twice came out thousands of pixels changed (a
+    gain of an eighth), and the camera waited for ever for a still board."""
+    dim = (scene().astype(np.float32) * 0.02).astype(np.uint8)  # a dark room: grey 2 to 5...
+    dim[40:160, 60:260] = scene()[40:160, 60:260]  # ...but for the lamp's pool of light on the board
+    dim[70:90, 120:150] = (250, 250, 250)  # and a marker's white paper in it
+    assert np.median(dim) < 8
+    picture = StillPicture()
+    assert not picture.feed(dim, REGION)
+    assert picture.changed_pixels(dim, REGION) == 0
+    assert picture.feed(dim.copy(), REGION)
+    assert picture.feed(noisy(dim, 1, sigma=1.0, gain=0.02), REGION)

@@ -109,6 +109,12 @@ class StillPicture:
         return False
 
 
+GAIN_LEVEL = 8.0
+"""Pixels darker than this (grey levels) tell nothing of the exposure's gain between two frames."""
+GAIN_PIXELS = 16
+"""Fewer lit pixels than this in a colour: its gain is taken as unchanged."""
+
+
 def changed(reference: tuple[np.ndarray, np.ndarray, np.ndarray], after: np.ndarray, level: float) -> int:
     """How many pixels of ``after`` lie more than ``level`` outside the range ``reference`` (a thumbnail, the
     lowest and the highest of its neighbours: :meth:`StillPicture.reference`) allows in some colour, once the
@@ -120,7 +126,10 @@ def changed(reference: tuple[np.ndarray, np.ndarray, np.ndarray], after: np.ndar
     for channel in range(before.shape[2]):
         b, a = before[:, :, channel], after[:, :, channel]
         b_few, a_few = b[::3, ::3], a[::3, ::3]  # every ninth pixel is plenty for the overall change, and cheaper
-        gain = float(np.median(a_few / np.maximum(b_few, 8.0)))
+        # The gain from the pixels bright enough to have one (a dim room's dark pixels are mostly noise: taken
+        # as 8, they made the same frame twice come out an eighth as bright).
+        lit = b_few >= GAIN_LEVEL
+        gain = float(np.median(a_few[lit] / b_few[lit])) if np.count_nonzero(lit) >= GAIN_PIXELS else 1.0
         offset = float(np.median(a_few - gain * b_few))
         below = gain * low[:, :, channel] + offset - a
         above = a - gain * high[:, :, channel] - offset
