@@ -642,3 +642,22 @@ def test_the_table_screen_does_not_jump_as_the_camera_s_word_changes(server, bro
     assert last["y"] + last["height"] <= size[1]
     assert errors == []
     page.context.close()
+
+
+def test_the_host_sees_what_is_wrong_with_the_picture_beside_the_verdict(server, browser):
+    """A verdict on a frame too dark to trust: the host (who can fix the light) reads why beside it; the players'
+    pages and the table screen keep to the verdict."""
+    dark = "the picture is too dark (the markers' white paper is at 41 of 255, the reader needs 60): add light"
+    camera = StubbedCamera({**MATCHES, "verdict": {**MATCHES["verdict"], "problems": [dark]}})
+    errors: list[str] = []
+    pages = open_pages(browser, server, camera, errors)
+    for name, page in pages.items():
+        box = page.locator("#camera")
+        expect(box).to_have_attribute("data-verdict", "matches", timeout=8000)
+        if name == "host":
+            expect(box.locator(".camera-detail")).to_have_text(dark)
+        else:
+            expect(box).not_to_contain_text("too dark")
+    assert errors == []
+    for page in pages.values():
+        page.context.close()
