@@ -444,11 +444,14 @@ function verdictEls(verdict, { fold = false, hint = false } = {}) {
   const why = mostLikelyText(verdict);
   const differences = verdict.differences || [];
   const list = differences.length ? el("ul", { class: "camera-differences" }, differences.map((text) => el("li", {}, text))) : null;
+  // Beside a move line that says otherwise, the players learn what they can do (the host has the button). On a
+  // phone it folds with the differences: the controls stay in sight.
+  const said = hint && !putBack(verdict) ? el("p", { class: "camera-hint" }, t(verdict.correction ? "camera_hint.correct" : "camera_hint.put_right")) : null;
+  const folded = list && fold && why;
   return [el("p", { class: "camera-verdict differs instruction" }, t("camera_verdict.differs")),
     why ? el("p", { class: "camera-why" }, labelledEls(t(putBack(verdict) ? "camera_to_do" : "camera_most_likely"), why)) : null,
-    // Beside a move line that says otherwise, the players learn what they can do (the host has the button).
-    hint && !putBack(verdict) ? el("p", { class: "camera-hint" }, t(verdict.correction ? "camera_hint.correct" : "camera_hint.put_right")) : null,
-    list && fold && why ? el("details", { class: "camera-details" }, el("summary", {}, t("camera_differences", { n: differences.length })), list) : list];
+    folded ? null : said,
+    folded ? el("details", { class: "camera-details" }, el("summary", {}, t("camera_differences", { n: differences.length })), said, list) : list];
 }
 
 // Today's words for the camera's state when there is no verdict: a reading's differences, or the state.
