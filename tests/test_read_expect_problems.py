@@ -6,16 +6,8 @@ import cv2
 import numpy as np
 
 from companion.cli import main
+from tests.test_calibrate_known_board import EXPECTED, LOG
 from vision.photo import make_table, render_scene
-
-LOG = {
-    "format": "camelup-game-log/1",
-    "edition": "2018",
-    "players": ["Ann", "Bob"],
-    "setup": {"track": {"5": ["green", "yellow", "purple", "red", "blue"], "6": ["black", "white"]}},
-    "actions": [{"player": "Ann", "type": "pyramid", "die": "purple", "value": 3}],
-}
-EXPECTED = {5: ["green", "yellow"], 6: ["black", "white"], 8: ["purple", "red", "blue"]}
 
 
 def test_a_too_dark_picture_is_said_with_and_without_expect(tmp_path, capsys):
