@@ -238,7 +238,7 @@ def _make_camera(settings: Settings) -> CameraWatch | None:
     return CameraWatch(
         source, colours.template, colours.profiles, board_bgr=colours.board_bgr, learnt_path=learnt,
         calibration=colours, learnt_before=learnt_before, note=note,
-        calibration_file=settings.camera_calibration or None,
+        calibration_file=settings.camera_calibration or None, config_file=settings.config_file,
     ).start()
 
 

@@ -103,6 +103,25 @@ def test_a_game_of_the_other_edition_is_told_to_calibrate_again_and_which_file(t
     assert f"--board 2018 --out {calibration}" in refused.get_json()["error"]
 
 
+def test_the_other_edition_s_remedy_names_the_configuration_the_companion_runs_with(tmp_path):
+    # Served with --config FILE, the words name FILE (a builder off the Pi edits that one, not /etc/camelup/...).
+    config = tmp_path / "serve.toml"
+    config.write_text('[camera]\nmode = "files"\nboard = "2014"\n')
+    assert load_settings(str(config)).config_file == str(config)
+    for calibration in (None, _calibration(tmp_path, "2014")):
+        watch = CameraWatch(lambda: ImageFiles(tmp_path / "none.png"), load_template("2014"), camel_profiles("2014"),
+                            calibration_file=calibration, config_file=load_settings(str(config)).config_file)
+        app = create_app(tmp_path / "data", SimulatedPyramid(random.Random(1)), "http://t", testing=True, camera=watch)
+        client = app.test_client()
+        made = client.post("/api/games", json={"edition": "2018", "players": ["A", "B"], "dice": "manual"}).get_json()
+        host = {"Authorization": f"Bearer {made['host_token']}"}
+        message = client.get(f"/api/games/{made['game_id']}/camera", headers=host).get_json()["message"]
+        assert f'board = "2018" under [camera] in {config}' in message, message
+        assert "/etc/camelup" not in message
+        refused = client.post(f"/api/games/{made['game_id']}/camera/correct", headers=host).get_json()["error"]
+        assert f"under [camera] in {config}" in refused and "/etc/camelup" not in refused
+
+
 def test_colours_learnt_for_the_other_edition_are_not_used_and_the_camera_says_so(tmp_path, photo, capsys):
     from companion.cli import _make_camera
 

@@ -23,32 +23,45 @@ CONFIG_ON_PI = "/etc/camelup/config.toml"
 
 
 
-def other_board_remedy(camera_edition: str, game_edition: str, calibration_file: str | None = None) -> str:
+def configuration(config_file: str | None) -> str:
+    """Where the companion's settings are: the file it runs with when known, else where the Pi keeps it."""
+    return config_file if config_file else f"the companion's configuration, {CONFIG_ON_PI} on the Pi"
+
+
+def other_board_remedy(
+    camera_edition: str, game_edition: str, calibration_file: str | None = None, config_file: str | None = None
+) -> str:
     """What to change so the camera checks a ``game_edition`` game (it reads ``camera_edition``'s board;
-    ``calibration_file``: the configured calibration it reads with, which sets the board)."""
+    ``calibration_file``: the configured calibration it reads with, which sets the board; ``config_file``: the
+    configuration the companion runs with, when known)."""
     if calibration_file:
-        return other_edition_calibration(calibration_file, camera_edition, game_edition)
+        return other_edition_calibration(calibration_file, camera_edition, game_edition, config_file=config_file)
     return (f"it reads the {camera_edition} board: to check this {game_edition} game, set board = "
-            f"\"{game_edition}\" under [camera] in the companion's configuration, {CONFIG_ON_PI} on the Pi, and "
+            f"\"{game_edition}\" under [camera] in {configuration(config_file)}, and "
             f"restart the companion; the markers stay where they are, and a calibration file made for the "
             f"{camera_edition} camels must be made again or left out")
 
 
-def other_board_refusal(camera_edition: str, game_edition: str, calibration_file: str | None = None) -> str:
+def other_board_refusal(
+    camera_edition: str, game_edition: str, calibration_file: str | None = None, config_file: str | None = None
+) -> str:
     """A refused camera action on a ``game_edition`` game, with the remedy."""
     if calibration_file:
         return f"the camera is set up for the {camera_edition} board, not this game's: " + \
-            other_edition_calibration(calibration_file, camera_edition, game_edition)
+            other_edition_calibration(calibration_file, camera_edition, game_edition, config_file=config_file)
     return (f"the camera is set up for the {camera_edition} board, not this game's: "
-            f"{other_board_remedy(camera_edition, game_edition).split(': ', 1)[1]}")
+            f"{other_board_remedy(camera_edition, game_edition, config_file=config_file).split(': ', 1)[1]}")
 
 
-def other_edition_calibration(path: str, calibrated: str, edition: str, whose: str = "this game") -> str:
+def other_edition_calibration(
+    path: str, calibrated: str, edition: str, whose: str = "this game", config_file: str | None = None
+) -> str:
     """Why the calibration file ``path``, made for the ``calibrated`` edition's board (a calibration sets the board
-    the camera reads), cannot read ``whose`` board of the ``edition`` edition, and what to change in the companion."""
+    the camera reads), cannot read ``whose`` board of the ``edition`` edition, and what to change in the companion
+    (``config_file``: the configuration it runs with, when known)."""
     return (f"{calibration_for_other_edition(path, calibrated, edition, whose)} --out {path}, and restart the "
-            f"companion (or empty calibration and set board = \"{edition}\" under [camera] in {CONFIG_ON_PI} on the "
-            "Pi: it then calibrates itself)")
+            f"companion (or empty calibration and set board = \"{edition}\" under [camera] in "
+            f"{configuration(config_file)}: it then calibrates itself)")
 
 
 def calibration_for_other_edition(path: str, calibrated: str, edition: str, whose: str) -> str:

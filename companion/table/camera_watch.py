@@ -110,6 +110,7 @@ class CameraWatch:
         learnt_before: bool = False,
         note: str = "",
         calibration_file: str | None = None,
+        config_file: str | None = None,
     ) -> None:
         self._open_source = open_source
         self.calibration = calibration
@@ -131,6 +132,8 @@ class CameraWatch:
         self.calibration_file = calibration_file
         """The configured calibration file it reads with (it sets the board), if any: named to a game of the other
         edition."""
+        self.config_file = config_file
+        """The configuration file the companion runs with (None: unknown), named where [camera] must change."""
         self._note = note
         """Why a calibration at hand is not used (made for the other edition's camels): said with the calibration's
         state until the camera calibrates itself."""

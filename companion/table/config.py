@@ -61,6 +61,8 @@ class Settings:
     camera_calibration: str | None = None
     hotspot_ssid: str | None = None
     hotspot_password: str | None = None
+    config_file: str | None = None
+    """The configuration file these settings were read from (None: the defaults): named where a setting must change."""
 
 
 def load_settings(path: str | None = None, **overrides: Any) -> Settings:
@@ -123,6 +125,7 @@ def load_settings(path: str | None = None, **overrides: Any) -> Settings:
         camera_source=str(merged["camera"]["source"]),
         camera_board=str(merged["camera"]["board"]),
         camera_calibration=str(merged["camera"]["calibration"]) or None,
+        config_file=str(path) if path else None,
         hotspot_ssid=str(merged["hotspot"]["ssid"]) or None,
         hotspot_password=str(merged["hotspot"]["password"]) or None,
     )

@@ -164,7 +164,8 @@ def camera(game_id: str) -> Any:
     if watch.template.edition != game.row.edition:
         from companion.table.camera_edition import other_board_remedy
 
-        message = other_board_remedy(watch.template.edition, game.row.edition, watch.calibration_file)
+        message = other_board_remedy(watch.template.edition, game.row.edition, watch.calibration_file,
+                                     watch.config_file)
         return jsonify({"state": "other board", "message": message})
     language = request.args.get("lang", "en")
     language = language if language in LANGUAGES else "en"
@@ -213,7 +214,8 @@ def correct_from_camera(game_id: str) -> Any:
     if board != game.row.edition:
         from companion.table.camera_edition import other_board_refusal
 
-        raise ApiError(409, other_board_refusal(board, game.row.edition, watch.calibration_file), "CameraOtherBoard")
+        raise ApiError(409, other_board_refusal(board, game.row.edition, watch.calibration_file, watch.config_file),
+                       "CameraOtherBoard")
     if who.role != "host":
         raise ApiError(403, "only the host can correct the game from the camera")
     refuse_pyramid_change(game.row)  # before the picture: its draws are facts, whatever the camera sees
