@@ -1,12 +1,13 @@
 """The host's "Calibration:" line with a calibration file configured ([camera] calibration = FILE): the builder
 sees their file is in use, also while the camera waits for a board of this game to learn from."""
 
-from types import SimpleNamespace
+import dataclasses
 
 import cv2
 
 from companion.cli import _make_camera
 from companion.table.camera_watch import CameraWatch
+from companion.table.config import load_settings
 from vision.board import load_template
 from vision.calibrate import reading_colours, save_calibration
 from vision.sources import ImageFiles
@@ -22,8 +23,8 @@ def test_a_configured_calibration_file_is_named_not_called_no_calibration(tmp_pa
     photo, calibration = tmp_path / "board.png", tmp_path / "my-table.json"
     cv2.imwrite(str(photo), image)
     save_calibration(reading_colours("2018"), calibration)
-    settings = SimpleNamespace(camera="files", camera_source=str(photo), camera_board="2018",
-                               camera_calibration=str(calibration), data=str(tmp_path / "data"))
+    settings = dataclasses.replace(load_settings(None), camera="files", camera_source=str(photo), camera_board="2018",
+                                   camera_calibration=str(calibration), data=tmp_path / "data")
     watch = _make_camera(settings)
     try:
         assert watch is not None and watch.learnt == f"calibrated from {calibration}", watch.learnt
