@@ -3,8 +3,11 @@ Playwright) per test module, and helpers to open the pages as the people at the 
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +46,21 @@ class Server:
 
     def host_url(self, game: dict[str, Any]) -> str:
         return f"{self.base}/host/{game['game_id']}#{game['host_token']}"
+
+
+@contextlib.contextmanager
+def served(app: Any) -> Iterator[int]:
+    """``app`` (the companion built in this process, to reach into it) served over HTTP in a thread for the block:
+    its port."""
+    from werkzeug.serving import make_server
+
+    port = free_port()
+    http = make_server("127.0.0.1", port, app, threaded=True)
+    threading.Thread(target=http.serve_forever, daemon=True).start()
+    try:
+        yield port
+    finally:
+        http.shutdown()
 
 
 @pytest.fixture(scope="session")

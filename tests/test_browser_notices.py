@@ -2,16 +2,14 @@
 screen's notice and ticker and every phone say which draw changed, from what to what, and what it changed
 (money, a leg scored again), instead of the ticker silently rewriting "Bob drew red 1" as "Bob drew red 3"."""
 
-import threading
 
 import pytest
-from werkzeug.serving import make_server
 
 from companion.table.web import create_app
-from tests.browser_kit import PHONE, SHOTS, new_page, phone, said
+from tests.browser_kit import PHONE, SHOTS, new_page, phone, said, served
 from tests.layout_kit import CameraStub
 from tests.test_correction import SETUP, StillCamera, board_after, draws
-from tests.test_crash import free_port, request
+from tests.test_crash import request
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect
@@ -27,12 +25,8 @@ SEEN = board_after(draws(("yellow", 1), ("green", 1), ("purple", 1), ("blue", 1)
 def camera_server(tmp_path):
     """The companion in this process (its camera a still picture of ``SEEN``), served over HTTP."""
     app = create_app(tmp_path / "data", None, "http://t", testing=True, camera=StillCamera(SEEN))
-    port = free_port()
-    http = make_server("127.0.0.1", port, app, threaded=True)
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
-    thread.start()
-    yield port
-    http.shutdown()
+    with served(app) as port:
+        yield port
 
 
 def test_a_correction_is_announced_on_the_table_and_every_phone(camera_server, browser):

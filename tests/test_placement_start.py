@@ -6,7 +6,6 @@ camera's; doctor says the same in words."""
 from __future__ import annotations
 
 import re
-import threading
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -16,9 +15,8 @@ import pytest
 from companion.table.placement_still import StillRequests, source_camera
 from companion.table.placement_view import placement_words
 from companion.table.web import create_app
-from tests.browser_kit import SHOTS, new_page
+from tests.browser_kit import SHOTS, new_page, served
 from tests.fake_picamera2 import forget_fake_picamera2, install_fake_picamera2, picamera2_source
-from tests.test_crash import free_port
 from tests.test_placement_page import SETUP
 from vision import guidance
 from vision.photo import make_table, render_scene
@@ -145,14 +143,10 @@ def _shown(text: str) -> str:
 @pytest.mark.parametrize(("lang", "camera"), list(EXPECTED))
 def test_the_page_says_the_allowed_limits_and_where_to_start(tmp_path, browser, table, frame, lang, camera):
     from playwright.sync_api import expect
-    from werkzeug.serving import make_server
 
     app, _, game = _served(tmp_path, table, frame, camera)
-    port = free_port()
-    http = make_server("127.0.0.1", port, app, threaded=True)
-    threading.Thread(target=http.serve_forever, daemon=True).start()
     errors: list[str] = []
-    try:
+    with served(app) as port:
         for size, viewport in (("phone", {"width": 390, "height": 844}), ("screen", {"width": 1920, "height": 1080})):
             page = new_page(browser, errors, "host", lang, viewport=viewport, is_mobile=size == "phone")
             page.goto(f"http://127.0.0.1:{port}/camera/placement?game={game['game_id']}&token={game['host_token']}")
@@ -171,5 +165,3 @@ def test_the_page_says_the_allowed_limits_and_where_to_start(tmp_path, browser, 
             page.screenshot(path=str(SHOTS / f"placement-start-{lang}-{camera}-{size}.png"), full_page=True)
             page.context.close()
         assert errors == []
-    finally:
-        http.shutdown()

@@ -7,7 +7,6 @@ import dataclasses
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import textwrap
@@ -25,6 +24,7 @@ from companion.table.rig_start import WIRING_STEP, UnavailablePyramid, make_pyra
 from companion.table.web import create_app
 from firmware_py import hardware
 from firmware_py.servos import SimulatedPca9685Bus
+from tests.test_crash import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "hardware/pyramid.example.toml"
@@ -133,15 +133,9 @@ def test_the_wiring_step_named_is_the_one_that_wires_the_pca9685():
     assert step and "PCA9685" in step.group(1), step
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def test_serve_on_a_pi_without_the_servo_board_starts_and_logs_what_is_missing(tmp_path):
     """The installed service's case, end to end: ``camelup serve`` with install.sh's ``mode = "auto"``."""
-    port = _free_port()
+    port = free_port()
     config = tmp_path / "config.toml"
     config.write_text(f'host = "127.0.0.1"\nport = {port}\ndata = "{tmp_path / "data"}"\n'
                       f'[pyramid]\nmode = "auto"\nconfig = "{EXAMPLE}"\n')
@@ -213,20 +207,13 @@ def test_each_rig_notice_s_catalog_words_are_the_english_notice_and_french_in_fr
 
 
 def test_the_french_table_screen_shows_the_rig_notice_in_french(pi, tmp_path, browser):
-    import threading
-
     from playwright.sync_api import expect
-    from werkzeug.serving import make_server
 
-    from tests.browser_kit import new_page
-    from tests.test_crash import free_port
+    from tests.browser_kit import new_page, served
 
     source, _, _ = make_pyramid(settings(tmp_path), config="/etc/camelup/config.toml")
     app = create_app(tmp_path / "data", source, "http://t", testing=True)
-    port = free_port()
-    http = make_server("127.0.0.1", port, app, threaded=True)
-    threading.Thread(target=http.serve_forever, daemon=True).start()
-    try:
+    with served(app) as port:
         client = app.test_client()
         created = {"edition": "2018", "players": ["Ann", "Bob"], "dice": "pyramid"}
         game = client.post("/api/games", json=created).get_json()
@@ -244,5 +231,3 @@ def test_the_french_table_screen_shows_the_rig_notice_in_french(pi, tmp_path, br
         # /healthz is for machines (doctor reads it): its words stay the English sentence.
         assert "no PCA9685 servo board answers" in client.get("/healthz").get_json()["pyramid"]["problem"]
         assert errors == []
-    finally:
-        http.shutdown()

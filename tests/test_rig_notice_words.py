@@ -2,7 +2,6 @@
 the rig (firmware_py, which knows nothing of the companion) gives a catalog key and its params, the dice as colour
 ids; the companion's pages say them through the message catalogs, colour names included."""
 
-import threading
 
 import pytest
 from babel.lists import format_list
@@ -94,16 +93,11 @@ def test_the_companion_passes_the_rig_s_words_to_the_pages(rig):
 
 def test_the_french_table_screen_says_the_dice_to_put_back_in_french(rig, tmp_path, browser):
     from playwright.sync_api import expect
-    from werkzeug.serving import make_server
 
-    from tests.browser_kit import SHOTS, new_page
-    from tests.test_crash import free_port
+    from tests.browser_kit import SHOTS, new_page, served
 
     app = create_app(tmp_path / "data", RigPyramid(rig), "http://t", testing=True)
-    port = free_port()
-    http = make_server("127.0.0.1", port, app, threaded=True)
-    threading.Thread(target=http.serve_forever, daemon=True).start()
-    try:
+    with served(app) as port:
         client = app.test_client()
         created = {"edition": "2018", "players": ["Ann", "Bob"], "dice": "pyramid"}
         game = client.post("/api/games", json=created).get_json()
@@ -137,5 +131,3 @@ def test_the_french_table_screen_says_the_dice_to_put_back_in_french(rig, tmp_pa
             "La pyramide n'est pas prête : faites ce que dit son message sur l'écran de table, puis tirez de nouveau")
         host.screenshot(path=str(SHOTS / "rig-notice-put-back-host-fr.png"), full_page=True)
         assert errors == []
-    finally:
-        http.shutdown()
