@@ -7,22 +7,14 @@ import numpy as np
 import pytest
 
 from companion.table.camera_watch import CameraWatch, camera_report
+from tests import test_vision_unlocated_picture as unlocated
 from tests.test_camera_watch import Frames
 from tests.test_crash import request, start_with_camera
 from tests.test_placement_page import SETUP
-from tests.test_vision_unlocated_picture import exposed
-from vision.photo import make_table, render_scene
 
-
-@pytest.fixture(scope="module")
-def table():
-    return make_table(211, "2018")
-
-
-@pytest.fixture(scope="module")
-def image(table):
-    picture, _ = render_scene(table, {1: ["red", "blue"], 3: ["yellow"], 14: ["green"], 16: ["white"]}, 1, "light")
-    return picture
+exposed = unlocated.exposed
+table = unlocated.table  # the same board and picture as vision's whole-picture tests (module fixtures)
+image = unlocated.image
 
 
 def watched(table, picture):
