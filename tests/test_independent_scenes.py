@@ -95,6 +95,38 @@ def test_a_logged_draw_leads_to_its_board_and_the_other_entry_elsewhere() -> Non
         assert draw.other != draw.expected and " instead of " in draw.other_entry
 
 
+def test_a_race_s_slip_is_another_entry_of_the_same_draw_giving_another_board() -> None:
+    """benchmarks/camera_independent_race.py shows, before each right board, the board another entry of the draw
+    gives: the same die with another value or another die with the same value, never the entry itself."""
+    import random
+
+    from benchmarks.camera_independent_race import draw, on_track, slip
+    from companion.gamelog import action_from_json
+    from companion.rules import EDITIONS, apply, new_game
+    from vision.plausible import starting_track
+
+    rng = random.Random(5)
+    checked = 0
+    for edition in ("2018", "2014"):
+        state = new_game(EDITIONS[edition], ("Ann", "Bob"), starting_track(edition, rng))
+        for _ in range(12):
+            action = draw(state, rng)
+            after = apply(state, action_from_json(action))
+            if on_track(after) is None:
+                break
+            other = slip(state, action, rng)
+            if other is not None:
+                board, words, entry = other
+                assert board != on_track(after) and board == on_track(apply(state, action_from_json(entry)))
+                assert (entry["die"], entry["value"], entry.get("crazy")) != (
+                    action["die"], action["value"], action.get("crazy"))
+                assert entry["die"] == action["die"] or entry["value"] == action["value"]
+                assert words.startswith(f"{entry['die']} {entry['value']}")
+                checked += 1
+            state = after
+    assert checked >= 10
+
+
 def test_no_lens_folds_the_picture_back_on_itself() -> None:
     from benchmarks.independent.rays import Camera
     from benchmarks.independent.table import lens_unfolds

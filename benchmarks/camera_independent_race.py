@@ -1,0 +1,278 @@
+"""The companion's camera through whole races, with no calibration file, on tables it was never tuned on.
+
+This is what the issue's "done when" asks of the camera at a table: the companion confirms or corrects each
+board from the camera, and calibrates itself from the boards the game confirmed, so most tables never run
+`vision calibrate`. Measured on the independent renderer (benchmarks/independent: a numpy ray caster that shares
+no code, shapes or art with vision/), each table with its own board print, paint, lamp, camera pose and
+table top, driven through the companion's own camera watch (companion.table.camera_watch.CameraWatch) as
+`camelup serve` builds it without a `[camera] calibration`: the board's usual colours until it learns.
+
+Per table, one race played by the rules engine with random draws until a camel would cross the finish:
+- the starting board is shown; the page's questions are asked as `GET /api/games/<id>/camera` asks them (at a
+  leg's start: learn from this board; then the verdict), a frame a second, 6 frames per board;
+- after each draw (entered first, as players do, then the camel moved), with ``--slips``: the board a
+  different entry of that draw would give (another value, or another die with the same value) is shown first,
+  as if a hand had moved the camels wrongly; the verdict must say "differs" (else a miss, or "cannot tell");
+  then the right board, which must be "matches" (else a false alarm, or "cannot tell").
+Printed per tier: tables that learnt their colours from the starting board (and from any board), legs whose
+start taught the camera, the verdicts on matching boards (confirmed / cannot tell / false alarm) and on
+boards one entry off (caught / cannot tell / missed; caught boards whose "most likely" names the slip's
+board), and the watch's time per frame.
+
+Run: .venv/bin/python benchmarks/camera_independent_race.py [--tables N] [--seed S] [--tier light|props|all]
+     [--no-slips] [--keep DIR] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import secrets
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.camera_independent import calibration_board
+from benchmarks.independent.scene import render
+from benchmarks.independent.table import make_table
+from companion.gamelog import action_from_json
+from companion.rules import EDITIONS, GREY_DIE, apply, new_game
+from companion.rules.errors import RuleError
+from companion.table.camera_watch import CameraWatch
+from vision.calibrate import reading_colours
+from vision.image_file import load_photo
+from vision.plausible import starting_track
+
+PLAYERS = ("Ann", "Bob")
+FRAMES_PER_BOARD = 6
+"""A frame a second: the board stays still this long after a move before the players look at the page."""
+TIERS = ("light", "props")
+
+
+class Pictures:
+    """A camera that shows the latest photo, the same picture every frame (as `[camera] mode = "files"`)."""
+
+    def __init__(self) -> None:
+        self.picture: np.ndarray | None = None
+
+    def read(self) -> np.ndarray:
+        assert self.picture is not None
+        return self.picture.copy()
+
+    def close(self) -> None:
+        pass
+
+
+def draw(state: Any, rng: random.Random) -> dict[str, Any]:
+    """The next player's pyramid ticket: a random die still in the pyramid, its value and (grey) colour."""
+    die = rng.choice(state.dice_in_pyramid())
+    action: dict[str, Any] = {"player": state.current_player, "type": "pyramid", "die": die, "value": rng.randint(1, 3)}
+    if die == GREY_DIE:
+        action["crazy"] = rng.choice(state.edition.crazy_camels)
+    return action
+
+
+def on_track(state: Any) -> dict[int, list[str]] | None:
+    """The board, or None when a camel has left spaces 1 to 16 (the race is over)."""
+    track = {int(space): list(stack) for space, stack in state.track.as_dict().items()}
+    return track if all(1 <= space <= 16 for space in track) and not state.game_over else None
+
+
+def slip(
+    state: Any, action: dict[str, Any], rng: random.Random
+) -> tuple[dict[int, list[str]], str, dict[str, Any]] | None:
+    """The board another entry of this draw gives (same die another value, or another die the same value), that
+    entry in words, and the entry; None when none gives another board on spaces 1 to 16."""
+    right = on_track(apply(state, action_from_json(action)))
+    dice = list(dict.fromkeys([*state.dice_in_pyramid(), action["die"]]))
+    rivals = []
+    for die in dice:
+        crazies = state.edition.crazy_camels if die == GREY_DIE else [None]
+        for crazy in crazies:
+            for value in (1, 2, 3):
+                entry = {**action, "die": die, "value": value}
+                entry.pop("crazy", None)
+                if crazy:
+                    entry["crazy"] = crazy
+                same = (die, value, crazy) == (action["die"], action["value"], action.get("crazy"))
+                if not same and (die == action["die"] or value == action["value"]):
+                    rivals.append(entry)
+    rng.shuffle(rivals)
+    for entry in rivals:
+        try:
+            other = on_track(apply(state, action_from_json(entry)))
+        except RuleError:
+            continue
+        if other is not None and other != right:
+            words = f"{entry['die']} {entry['value']}" + (f" ({entry['crazy']})" if entry.get("crazy") else "")
+            return other, words, entry
+    return None
+
+
+def race(index: int, seed: int, tier: str, folder: Path, slips: bool) -> dict[str, Any]:
+    """One table's race: its boards shown to the camera watch, and the watch's verdicts."""
+    edition = "2018" if index % 2 == 0 else "2014"
+    names = [stack[0] for stack in calibration_board(edition).values()]
+    table = make_table(seed * 1000 + index, edition, names)
+    rng = random.Random(f"race/{seed}/{index}/{tier}")
+    colours = reading_colours(edition, None)  # `camelup serve` without a calibration file
+    watch = CameraWatch(lambda: None, colours.template, dict(colours.profiles), board_bgr=colours.board_bgr,
+                        calibration=colours)
+    camera = Pictures()
+    start = state = new_game(EDITIONS[edition], PLAYERS, starting_track(edition, rng))
+    actions: list[dict[str, Any]] = []
+    photos = [0]
+    frame_seconds: list[float] = []
+
+    def show(track: dict[int, list[str]], kind: str) -> dict[str, Any] | None:
+        """Photograph ``track``, step the watch a frame a second and ask the page's questions after each frame;
+        the last verdict (what the players see once the board is still)."""
+        photos[0] += 1
+        path = folder / f"t{index}-{tier}-{photos[0]:03d}-{kind}.jpg"
+        render(table, tier, track, photos[0], str(path), tiles=False)
+        camera.picture = load_photo(str(path))
+        verdict = None
+        for _ in range(FRAMES_PER_BOARD):
+            began = time.perf_counter()
+            watch.step(camera)
+            frame_seconds.append(time.perf_counter() - began)
+            verdict = ask()
+        return verdict
+
+    def ask() -> dict[str, Any] | None:
+        """What `GET /api/games/<id>/camera` asks: at a leg's start, learn from its board; then the verdict."""
+        if len(state.dice_in_pyramid()) == len(state.edition.dice):
+            watch.learn("race", state.leg, on_track(state) or {}, start, list(actions))
+        else:
+            watch.forget("race")
+        return watch.verdict("race", start, list(actions))
+
+    def answer(verdict: dict[str, Any] | None) -> str:
+        return "no verdict" if verdict is None else verdict["answer"].split(":")[0].split(" (")[0]
+
+    boards: list[dict[str, Any]] = []
+    learnt_at: list[int] = []  # legs whose start taught the camera
+    calibration = watch.calibration
+    ask()
+    boards.append({"case": "start", "answer": answer(show(on_track(state) or {}, "start"))})
+    if watch.calibration is not calibration:
+        learnt_at.append(state.leg)
+        calibration = watch.calibration
+    while True:
+        action = draw(state, rng)
+        after = apply(state, action_from_json(action))
+        if on_track(after) is None:
+            break
+        other = slip(state, action, rng) if slips else None
+        state, actions = after, [*actions, action]
+        ask()  # the entry reaches the page before the camel is moved
+        if other is not None:
+            verdict = show(other[0], "slip")
+            # "Most likely" offers the entry that gives the board shown: the slip's, as a correction of this draw.
+            becomes = (verdict or {}).get("correction", {}).get("becomes") or {}
+            named = all(becomes.get(key) == other[2].get(key) for key in ("die", "value", "crazy")) and bool(becomes)
+            boards.append({"case": "slip", "answer": answer(verdict), "entry": other[1], "named": named,
+                           "most_likely": (verdict or {}).get("most_likely")})
+        verdict = show(on_track(state) or {}, "right")
+        boards.append({"case": "right", "answer": answer(verdict), "said": (verdict or {}).get("answer"),
+                       "photo": photos[0]})
+        if watch.calibration is not calibration:
+            learnt_at.append(state.leg)
+            calibration = watch.calibration
+    return {
+        "table": index,
+        "edition": edition,
+        "tier": tier,
+        "legs": state.leg,
+        "draws": len(actions),
+        "learnt_from_start": bool(learnt_at) and learnt_at[0] == 1,
+        "learnt_legs": learnt_at,
+        "boards": boards,
+        "frame_ms": 1000 * float(np.mean(frame_seconds)),
+        "learnt_words": watch.learnt,
+    }
+
+
+def summarise(races: list[dict[str, Any]]) -> dict[str, Any]:
+    boards = [board for one in races for board in one["boards"]]
+
+    def count(case: str) -> dict[str, int]:
+        pool = [board["answer"] for board in boards if board["case"] == case]
+        return {"boards": len(pool), **{name: pool.count(name) for name in sorted(set(pool))}}
+
+    return {
+        "tables": len(races),
+        "learnt_from_start": sum(one["learnt_from_start"] for one in races),
+        "learnt_at_all": sum(bool(one["learnt_legs"]) for one in races),
+        "legs": sum(one["legs"] for one in races),
+        "legs_learnt": sum(len(one["learnt_legs"]) for one in races),
+        "start": count("start"),
+        "right": count("right"),
+        "slip": count("slip"),
+        "slip_named": sum(board.get("named", False) for board in boards if board["case"] == "slip"),
+        "frame_ms": float(np.mean([one["frame_ms"] for one in races])) if races else 0.0,
+    }
+
+
+def report(seed: int, figures: dict[str, dict[str, Any]]) -> str:
+    lines = [f"independent renderer, seed {seed}: whole races, no calibration file (the board's usual colours "
+             "until the camera learns)"]
+    for tier, s in figures.items():
+        right, slipped = s["right"], s["slip"]
+        lines += [
+            f"{tier}: {s['tables']} tables, {s['legs']} legs; learnt from the starting board at "
+            f"{s['learnt_from_start']}/{s['tables']} tables (at all: {s['learnt_at_all']}), "
+            f"{s['legs_learnt']} legs' starts taught it; frame {s['frame_ms']:.0f} ms",
+            f"  starting board: {_words(s['start'])}",
+            f"  boards that match the game: {_words(right)}",
+            f"  boards one entry off: {_words(slipped)}; 'most likely' named the slip's board "
+            f"{s['slip_named']}/{slipped.get('differs', 0)}",
+        ]
+    return "\n".join(lines)
+
+
+def _words(counts: dict[str, int]) -> str:
+    return f"{counts['boards']} boards: " + ", ".join(f"{k} {v}" for k, v in counts.items() if k != "boards")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=None, help="default: a fresh one (printed)")
+    parser.add_argument("--tier", choices=("all", *TIERS), default="all")
+    parser.add_argument("--no-slips", dest="slips", action="store_false",
+                        help="show only the right boards (no board one entry off)")
+    parser.add_argument("--keep", type=Path, default=None, help="keep the photos in this folder")
+    parser.add_argument("--json", action="store_true", help="print the figures and every board's verdict as JSON")
+    args = parser.parse_args()
+    if args.tables < 1:
+        parser.error("--tables must be at least 1")
+    seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
+    tiers = list(TIERS) if args.tier == "all" else [args.tier]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = args.keep or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        races: dict[str, list[dict[str, Any]]] = {tier: [] for tier in tiers}
+        for tier in tiers:
+            for index in range(args.tables):
+                races[tier].append(race(index, seed, tier, folder, args.slips))
+                if not args.json:
+                    done = races[tier][-1]
+                    print(f"{tier} table {index + 1}/{args.tables} ({done['edition']}): {done['draws']} draws, "
+                          f"learnt at legs {done['learnt_legs']}", file=sys.stderr, flush=True)
+    figures = {tier: summarise(found) for tier, found in races.items()}
+    if args.json:
+        print(json.dumps({"seed": seed, "tiers": figures, "races": races}, indent=1))
+    else:
+        print(report(seed, figures))
+
+
+if __name__ == "__main__":
+    main()
