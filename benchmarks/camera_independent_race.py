@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.camera_independent import calibration_board
 from benchmarks.independent.scene import render
 from benchmarks.independent.table import make_table
-from companion.gamelog import action_from_json
+from companion.gamelog import action_from_json, make_log
 from companion.rules import EDITIONS, GREY_DIE, apply, new_game
 from companion.rules.errors import RuleError
 from companion.table.camera_watch import CameraWatch
@@ -154,6 +154,18 @@ def race(index: int, seed: int, tier: str, folder: Path, slips: bool) -> dict[st
             watch.forget("race")
         return watch.verdict("race", start, list(actions))
 
+    def keep_case(verdict: dict[str, Any] | None, expected: str) -> None:
+        """Beside a photo the verdict got wrong or could not tell, the game's log and what the camera had learnt,
+        to look at it again with `camelup vision read PHOTO --calibration CAL --expect LOG`."""
+        if answer(verdict) == expected:
+            return
+        stem = folder / f"t{index}-{tier}-{photos[0]:03d}"
+        setup = {int(space): list(stack) for space, stack in start.track.as_dict().items()}
+        log = make_log(edition, PLAYERS, setup, [action_from_json(action) for action in actions])
+        Path(f"{stem}.log.json").write_text(json.dumps(log.to_json()))
+        if watch.calibration is not None:
+            Path(f"{stem}.cal.json").write_text(json.dumps(watch.calibration.as_json()))
+
     def answer(verdict: dict[str, Any] | None) -> str:
         return "no verdict" if verdict is None else verdict["answer"].split(":")[0].split(" (")[0]
 
@@ -175,12 +187,14 @@ def race(index: int, seed: int, tier: str, folder: Path, slips: bool) -> dict[st
         ask()  # the entry reaches the page before the camel is moved
         if other is not None:
             verdict = show(other[0], "slip")
+            keep_case(verdict, "differs")
             # "Most likely" offers the entry that gives the board shown: the slip's, as a correction of this draw.
             becomes = (verdict or {}).get("correction", {}).get("becomes") or {}
             named = all(becomes.get(key) == other[2].get(key) for key in ("die", "value", "crazy")) and bool(becomes)
             boards.append({"case": "slip", "answer": answer(verdict), "entry": other[1], "named": named,
                            "most_likely": (verdict or {}).get("most_likely")})
         verdict = show(on_track(state) or {}, "right")
+        keep_case(verdict, "matches")
         boards.append({"case": "right", "answer": answer(verdict), "said": (verdict or {}).get("answer"),
                        "photo": photos[0]})
         if watch.calibration is not calibration:
@@ -249,7 +263,9 @@ def main() -> None:
     parser.add_argument("--tier", choices=("all", *TIERS), default="all")
     parser.add_argument("--no-slips", dest="slips", action="store_false",
                         help="show only the right boards (no board one entry off)")
-    parser.add_argument("--keep", type=Path, default=None, help="keep the photos in this folder")
+    parser.add_argument("--keep", type=Path, default=None,
+                        help="keep the photos in this folder (and, beside a wrong or unsure verdict, the game's log "
+                             "and the calibration the camera had learnt)")
     parser.add_argument("--json", action="store_true", help="print the figures and every board's verdict as JSON")
     args = parser.parse_args()
     if args.tables < 1:

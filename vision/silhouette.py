@@ -198,6 +198,7 @@ class SilhouetteScorer(SilhouetteGeometry):
         for window in self._windows.values():
             self._table_colours(window)
             self._forget_large_patches(window)
+            self._quiet_bands(window)
         self.spaces = sorted(self._windows)
         self._stack_cache: dict[tuple[Any, ...], tuple[float, int]] = {}
         self._lone: dict[tuple[int, float], np.ndarray] = {}
@@ -264,6 +265,37 @@ class SilhouetteScorer(SilhouetteGeometry):
             patches = np.isin(labels, large)
             window.evidence[..., label][patches] = 0.0
             window.planes[label, patches.ravel()] = 0.0
+
+    def _quiet_bands(self, window: Window) -> None:
+        """Beyond the track, a band of a camel's colour larger than ``patch_bodies`` body boxes and reaching further
+        across or up than a camel's pieces can (the board's printed border, a stripe of the cloth) is no stray
+        piece of that camel: its pixels do not count as clutter around it (they still count for or against a
+        camel whose body reaches over them). A camel in the middle of a space beside a brown border stays read."""
+        if window.clutter is None:
+            return
+        beyond, surely = window.clutter
+        middle = len(self._offsets) // 2
+        limit = self.fit.patch_bodies * self._box_area(window, middle, 0)
+        reach: tuple[int, int] | None = None
+        for label in range(len(self.names)):
+            if not self._known_colour[label]:
+                continue
+            strong = (window.evidence[..., label] >= self.fit.strong_evidence) & beyond
+            strong[beyond] |= surely[:, label]
+            if np.count_nonzero(strong) <= limit:
+                continue
+            _, labels, stats, _ = cv2.connectedComponentsWithStats(strong.view(np.uint8), connectivity=8)
+            large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > limit) + 1
+            if not len(large):
+                continue
+            if reach is None:
+                reach = self._widest_reach(window)
+            large = large[(stats[large, cv2.CC_STAT_WIDTH] > reach[0]) | (stats[large, cv2.CC_STAT_HEIGHT] > reach[1])]
+            if not len(large):
+                continue
+            if window.quiet is None:
+                window.quiet = np.zeros(window.evidence.shape, bool)
+            window.quiet[..., label] = np.isin(labels, large)
 
     def _widest_reach(self, window: Window) -> tuple[int, int]:
         """How far across and up (pixels) the pieces of a camel standing on the window's space can reach at most:
@@ -369,6 +401,8 @@ class SilhouetteScorer(SilhouetteGeometry):
             if window.clutter is not None:
                 beyond, surely = window.clutter
                 strong[beyond] |= surely
+            if window.quiet is not None:
+                strong &= ~window.quiet
             window.strong = [np.ascontiguousarray(strong[..., first : first + 4]).view(np.uint8)
                              for first in range(0, strong.shape[2], 4)]
             window.strong_sums = [cv2.integral(part) for part in window.strong]
