@@ -97,19 +97,28 @@ def test_a_board_carrying_camels_out_of_view_is_no_cheaper_than_one_the_picture_
     assert reading["matches"] is not False, reading
 
 
-def test_a_camel_beside_the_board_s_border_of_its_colour_is_read_on_its_space(tmp_path, capsys):
-    """The independent renderer's board has a brown printed border, which looks like a dark yellow camel: beyond
-    the track it was counted as the yellow camel's clutter, so a yellow camel alone in the middle of space 7 (the
-    space beside the border) cost more there than on top of the blue camel on space 4. Kept from the whole-race
-    bench (`benchmarks/camera_independent_race.py --seed 7001`, a development seed: table 0, photo 11), read with
-    the board's usual colours, as a companion without a calibration file reads it."""
+@pytest.mark.parametrize(
+    ("photo", "track", "allowed"),
+    [
+        # Counted as the yellow camel's clutter, the border made a yellow camel alone in the middle of space 7
+        # (beside it) cost more there than on top of the blue camel on space 4.
+        (11, {4: ["blue"], 5: ["purple", "green", "red"], 7: ["yellow"], 14: ["white"], 15: ["black"]}, (7,)),
+        # Counted as the yellow camel's evidence, the border above the blue camel on space 3 read as a yellow
+        # camel on top of it (the yellow camel is on top of space 2's stack: read there, or unseen).
+        (3, {2: ["purple", "green", "red", "yellow"], 3: ["blue"], 15: ["black", "white"]}, (2, None)),
+    ],
+)
+def test_the_board_s_printed_border_is_no_yellow_camel(tmp_path, capsys, photo, track, allowed):
+    """The independent renderer's board has a brown printed border: to the camera, a dark yellow, a band along
+    the far spaces beyond the track. Kept from the whole-race bench (`benchmarks/camera_independent_race.py --seed
+    7001`, a development seed: table 0), read with the board's usual colours, as a companion without a
+    calibration file reads it."""
     board = calibration_board("2018")
     table = make_table(7001 * 1000, "2018", [stack[0] for stack in board.values()])
-    track = {4: ["blue"], 5: ["purple", "green", "red"], 7: ["yellow"], 14: ["white"], 15: ["black"]}
     picture = tmp_path / "race.jpg"
-    render(table, "light", track, 11, str(picture), tiles=False)
+    render(table, "light", track, photo, str(picture), tiles=False)
     capsys.readouterr()
     assert main(["vision", "read", str(picture), "--board", "2018"]) == 0
     reading = json.loads(capsys.readouterr().out)
     placed = {camel: int(space) for space, stack in reading["track"].items() for camel in stack}
-    assert placed.get("yellow") == 7, reading
+    assert placed.get("yellow") in allowed, reading

@@ -130,6 +130,13 @@ class FitConfig:
     ``SilhouetteScorer._forget_large_patches``). Tuned on seeds 100-101 and the independent renderer's seed 600:
     2 to 4 read alike; by area alone (without the reach), 4 took a box-shaped 40 mm camel for a patch, and 6
     left the palm tree's fronds misread as the green camel."""
+    band_bodies: float = 1.0
+    """Beyond the track, a band of one camel's colour larger than this many body boxes and reaching further than
+    a camel's pieces can (see ``SilhouetteScorer._forget_bands``) is no camel: the board's printed border, a
+    stripe of the cloth. Chosen on the independent renderer's seed 600 (its board has a brown border, a dark
+    yellow to the camera) and its verify sets 601-602: 0.5 and 1 read alike; 2 and 4 (the track's patches')
+    left more of the border as the yellow camel's evidence and clutter (light tier fully right 37 against 38 of
+    50); seeds 100-101 read 3 scenes more fully right."""
     blind_covered_cost: float = 1.0
     """What each camel on a covered space costs while the board is read blind: a camel is not put where it
     cannot be seen (the white camel onto a tile's white disc) while it fits anywhere in view."""
@@ -198,7 +205,7 @@ class SilhouetteScorer(SilhouetteGeometry):
         for window in self._windows.values():
             self._table_colours(window)
             self._forget_large_patches(window)
-            self._quiet_bands(window)
+            self._forget_bands(window)
         self.spaces = sorted(self._windows)
         self._stack_cache: dict[tuple[Any, ...], tuple[float, int]] = {}
         self._lone: dict[tuple[int, float], np.ndarray] = {}
@@ -266,16 +273,17 @@ class SilhouetteScorer(SilhouetteGeometry):
             window.evidence[..., label][patches] = 0.0
             window.planes[label, patches.ravel()] = 0.0
 
-    def _quiet_bands(self, window: Window) -> None:
-        """Beyond the track, a band of a camel's colour larger than ``patch_bodies`` body boxes and reaching further
-        across or up than a camel's pieces can (the board's printed border, a stripe of the cloth) is no stray
-        piece of that camel: its pixels do not count as clutter around it (they still count for or against a
-        camel whose body reaches over them). A camel in the middle of a space beside a brown border stays read."""
+    def _forget_bands(self, window: Window) -> None:
+        """Beyond the track, a band of a camel's colour (pixels surely of it, touching) larger than ``band_bodies``
+        body boxes and reaching further across or up than a camel's pieces can (the board's printed border, a
+        stripe of the cloth) is no camel: its pixels tell nothing for or against that camel, nor count as its
+        clutter. A camel on a far stack whose body reaches over the band of its colour, touching it, is then not
+        seen there (unseen, not guessed); a camel in the middle of a space beside a brown border stays read, and
+        no yellow camel is read on top of a stack whose upper box reaches over the border."""
         if window.clutter is None:
             return
         beyond, surely = window.clutter
-        middle = len(self._offsets) // 2
-        limit = self.fit.patch_bodies * self._box_area(window, middle, 0)
+        limit = self.fit.band_bodies * self._box_area(window, len(self._offsets) // 2, 0)
         reach: tuple[int, int] | None = None
         for label in range(len(self.names)):
             if not self._known_colour[label]:
@@ -283,9 +291,9 @@ class SilhouetteScorer(SilhouetteGeometry):
             strong = (window.evidence[..., label] >= self.fit.strong_evidence) & beyond
             strong[beyond] |= surely[:, label]
             if np.count_nonzero(strong) <= limit:
-                continue
+                continue  # mostly: too little of the colour beyond the track for any band
             _, labels, stats, _ = cv2.connectedComponentsWithStats(strong.view(np.uint8), connectivity=8)
-            large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > limit) + 1
+            large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > limit) + 1  # (0: the pixels not of the colour)
             if not len(large):
                 continue
             if reach is None:
@@ -293,9 +301,10 @@ class SilhouetteScorer(SilhouetteGeometry):
             large = large[(stats[large, cv2.CC_STAT_WIDTH] > reach[0]) | (stats[large, cv2.CC_STAT_HEIGHT] > reach[1])]
             if not len(large):
                 continue
-            if window.quiet is None:
-                window.quiet = np.zeros(window.evidence.shape, bool)
-            window.quiet[..., label] = np.isin(labels, large)
+            band = np.isin(labels, large)
+            window.evidence[..., label][band] = 0.0
+            window.planes[label, band.ravel()] = 0.0
+            surely[band[beyond], label] = False
 
     def _widest_reach(self, window: Window) -> tuple[int, int]:
         """How far across and up (pixels) the pieces of a camel standing on the window's space can reach at most:
@@ -401,8 +410,6 @@ class SilhouetteScorer(SilhouetteGeometry):
             if window.clutter is not None:
                 beyond, surely = window.clutter
                 strong[beyond] |= surely
-            if window.quiet is not None:
-                strong &= ~window.quiet
             window.strong = [np.ascontiguousarray(strong[..., first : first + 4]).view(np.uint8)
                              for first in range(0, strong.shape[2], 4)]
             window.strong_sums = [cv2.integral(part) for part in window.strong]

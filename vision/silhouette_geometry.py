@@ -71,9 +71,6 @@ class Window:
     """Which pixels lie beyond the track (height × width), and which of them are surely each camel's as clutter
     counts them (those pixels × camels: the table is no rival there)."""
     reach: np.ndarray | None = None
-    quiet: np.ndarray | None = None
-    """height × width × camels: pixels beyond the track that count as no camel's clutter (see
-    ``SilhouetteScorer._quiet_bands``), or None."""
     areas: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
