@@ -71,6 +71,8 @@ class Window:
     """Which pixels lie beyond the track (height × width), and which of them are surely each camel's as clutter
     counts them (those pixels × camels: the table is no rival there)."""
     reach: np.ndarray | None = None
+    widest: tuple[int, int] | None = None
+    """How far across and up a camel's pieces can reach on this space at most (pixels), once worked out."""
     areas: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
