@@ -473,6 +473,21 @@ function stateEls(camera, host = false) {
     differences.length ? el("ul", {}, differences.map((text) => el("li", {}, text))) : null];
 }
 
+// The host's calibration line in the page's language: catalog words whose params may be words themselves (said
+// first); the server's English where the catalog has no such words.
+function wordsText(words) {
+  if (!words || typeof words !== "object") return String(words ?? "");
+  const params = {};
+  for (const [name, value] of Object.entries(words.params || {})) params[name] = value && typeof value === "object" ? wordsText(value) : value;
+  return t(words.key, params);
+}
+function knownWords(words) {
+  return !words || typeof words !== "object" || (hasText(words.key) && Object.values(words.params || {}).every(knownWords));
+}
+function learntText(camera) {
+  return camera.learnt_words && knownWords(camera.learnt_words) ? wordsText(camera.learnt_words) : serverWords(camera.learnt);
+}
+
 // Returns { gameChanged(version) }: the page calls it with each game state it shows. A verdict worked out for an
 // earlier version of the game (an entry, a correction or an undo since) is about a board that is no longer the
 // game's: it leaves the box at once, and the camera is asked again without waiting for the next poll.
@@ -501,7 +516,7 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
   function current(camera) {
     const verdict = camera.verdict;
     if (!verdict || !(Number(verdict.version) < gameVersion)) return camera;
-    return { state: "unsettled", learnt: camera.learnt };
+    return { state: "unsettled", learnt: camera.learnt, learnt_words: camera.learnt_words };
   }
   let asked = 0;
   let answered = 0;
@@ -546,7 +561,7 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
         ? el("p", { class: "muted camera-detail" }, serverWords(verdict.problems[0])) : null,
       host && offered ? el("button", { type: "button", id: "camera-correct", onclick: correct }, t("camera_correct")) : null,
       // Whether the camera learnt this table's colours from a board the game confirmed (the host's concern).
-      host && camera.learnt ? el("p", { class: "muted camera-learnt" }, labelledEls(t("camera_learnt"), serverWords(camera.learnt))) : null,
+      host && (camera.learnt_words || camera.learnt) ? el("p", { class: "muted camera-learnt" }, labelledEls(t("camera_learnt"), learntText(camera))) : null,
     ].filter(Boolean));
     const details = box.querySelector(".camera-details");
     if (open && details) details.open = true;
