@@ -57,6 +57,34 @@ class EditionColours:
     """Why a learnt file at hand is not used (catalog words, :mod:`companion.table.camera_words`), or None."""
 
 
+@dataclass
+class EditionState:
+    """What the camera reads one edition's board with, and what it learnt for it (the calibration line's words,
+    :mod:`companion.table.camera_words`), kept while it reads the other edition's."""
+
+    template: Any
+    profiles: dict[str, tuple[float, float, float]]
+    board_bgr: tuple[float, float, float]
+    calibration: Any
+    calibration_file: str | None
+    learnt_path: Path | None
+    calibrated: bool
+    state: dict[str, Any] | None
+    settled: dict[str, Any] | None
+    note: dict[str, Any] | None
+
+    @classmethod
+    def first(cls, found: EditionColours) -> EditionState:
+        """As the camera starts reading an edition it has not read since the start."""
+        from companion.table.camera_words import BEFORE, FROM_FILE, words
+
+        colours, learnt = found.colours, found.source == "learnt"
+        state = (words(BEFORE) if learnt else
+                 words(FROM_FILE, file=found.calibration_file) if found.calibration_file else None)
+        return cls(colours.template, dict(colours.profiles), colours.board_bgr, colours, found.calibration_file,
+                   found.learnt_path, learnt, state, state, found.note)
+
+
 def calibration_setting(edition: str) -> str:
     return f"calibration_{edition}"
 

@@ -90,22 +90,6 @@ class SteadyFrame:
 
 
 @dataclass
-class _Held:
-    """What the watch reads one edition's board with, and what it learnt for it, while it reads the other's."""
-
-    template: BoardTemplate
-    profiles: dict[str, tuple[float, float, float]]
-    board_bgr: tuple[float, float, float]
-    calibration: Calibration | None
-    calibration_file: str | None
-    learnt_path: Path | None
-    calibrated: bool
-    state: Words | None
-    settled: Words | None
-    note: Words | None
-
-
-@dataclass
 class Lesson:
     """A board the game confirmed (a leg's start), waiting for a steady frame that shows it."""
 
@@ -176,7 +160,7 @@ class CameraWatch:
         """What stays true of the calibration while no lesson waits (the note a lesson's "not yet" is added to)."""
         self._held: dict[str, Any] = dict(editions or {})
         """What it reads each other edition's board with: a ``companion.table.camera_edition.EditionColours`` until
-        it first reads that edition, then what it held when it last switched away (:class:`_Held`)."""
+        it first reads that edition, then what it held when it last switched away (``EditionState``)."""
         self._wanted: str | None = None
         """The edition to read from the next frame on (the game played last is of it), set by :meth:`follow`."""
         self._asked: dict[object, tuple[str, float, bool]] = {}
@@ -295,21 +279,14 @@ class CameraWatch:
     def _switch(self, edition: str) -> None:
         """Read ``edition``'s board from now on (the camera's thread, between frames): its template and colours,
         and what it learnt for it; what it holds for this edition is kept for when a game of it is played again."""
-        from companion.table.camera_edition import EditionColours
+        from companion.table.camera_edition import EditionColours, EditionState
 
         held = self._held.pop(edition)
-        self._held[self.edition] = _Held(self.template, dict(self.profiles), self.board_bgr, self.calibration,
-                                         self.calibration_file, self.learnt_path, self._calibrated, self._state,
-                                         self._settled, self._note)
+        self._held[self.edition] = EditionState(
+            self.template, dict(self.profiles), self.board_bgr, self.calibration, self.calibration_file,
+            self.learnt_path, self._calibrated, self._state, self._settled, self._note)
         if isinstance(held, EditionColours):  # read for the first time since the start
-            colours = held.colours
-            learnt_before = held.source == "learnt"
-            held = _Held(colours.template, dict(colours.profiles), colours.board_bgr, colours,
-                         held.calibration_file, held.learnt_path, learnt_before,
-                         None, None, held.note)
-            held.state = held.settled = (said.words(said.BEFORE) if learnt_before else
-                                         said.words(said.FROM_FILE, file=held.calibration_file)
-                                         if held.calibration_file else None)
+            held = EditionState.first(held)
         self.template, self.profiles, self.board_bgr = held.template, held.profiles, held.board_bgr
         self.calibration, self.calibration_file, self.learnt_path = (held.calibration, held.calibration_file,
                                                                       held.learnt_path)
@@ -321,6 +298,7 @@ class CameraWatch:
                 self._lesson = None
             self._restart = True
         self._steady = None
+        self.status = CameraStatus("unsettled", message="waiting for the board to stay still")
 
     def learn(
         self, game: object, leg: int, track: dict[int, list[str]], start: Any = None, actions: list[Any] | None = None,
@@ -458,11 +436,10 @@ class CameraWatch:
     def step(self, source: FrameSource) -> CameraStatus:
         """Read one frame and update the status (the thread's loop; tests call it directly)."""
         self._frames += 1
-        wanted = self._wanted
-        if wanted is not None:
-            self._wanted = None
-            if wanted != self.edition and wanted in self._held:
-                self._switch(wanted)
+        with self._lock:
+            wanted, self._wanted = self._wanted, None
+        if wanted is not None and wanted != self.edition and wanted in self._held:
+            self._switch(wanted)
         try:
             frame = self.latest_frame = source.read()
             if colourless(frame):
