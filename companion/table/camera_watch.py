@@ -542,7 +542,8 @@ def save_learnt(calibration: Any, path: Path) -> Path:
 
 
 LEARNT_NAME = "camera-calibration.json"
-"""The calibration the companion learns by itself, in its data directory beside the games."""
+"""The single learnt calibration of earlier versions; it now learns per edition
+(``companion.table.camera_edition.learnt_name``) and reads this one for the edition its template says."""
 
 
 def camera_report(
