@@ -255,3 +255,19 @@ def test_reading_colours_of_a_calibration_keep_their_edition(tmp_path):
     # The other edition's board is read with its own template: both put the markers in the same places.
     assert load_template("2014").markers == load_template("2018").markers
     assert reading_colours("2014").template.edition == "2014"
+
+
+def test_a_game_of_the_wrong_edition_for_the_pieces_on_the_table_is_told_to_the_host(tmp_path):
+    # The host chose 2018 for a game played with the 2014 box: the camera reads the 2018 board, and its verdict
+    # says the camels look like the 2014 edition's (a clear orange camel on space 8).
+    image, _ = render_scene(load_template("2014"), {8: ["orange"], 10: ["blue"], 12: ["green", "yellow"],
+                                                    14: ["white"]}, 4, CLEAN)
+    path = tmp_path / "board.png"
+    cv2.imwrite(str(path), image)
+    watch = CameraWatch(lambda: ImageFiles(path), load_template("2018"), camel_profiles("2018"), agree=1)
+    client = _client(tmp_path, watch)
+    game, host = _game(client, "2018")
+    report = _until_verdict(client, watch, ImageFiles(path), game, host)
+    problems = report["verdict"]["problems"]
+    assert any(problem.startswith("the camels look like the 2014 edition's, not the 2018 one's") and
+               "is the game's edition right?" in problem for problem in problems), problems
