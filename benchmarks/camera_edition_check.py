@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  board not found: {not_found} readings")
     if costs:
         print(f"  the check's cost once the board is read: median {np.median(costs):.1f} ms, "
-              f"max {max(costs):.1f} ms")
+              f"95th percentile {np.percentile(costs, 95):.1f} ms, max {max(costs):.1f} ms (on a shared machine)")
     return 0
 
 
