@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -261,7 +260,7 @@ def camera_setup() -> Any:
         if edition not in EDITIONS:
             raise ApiError(400, f"edition must be one of {', '.join(EDITIONS)}, not {edition!r}")
         watch = _camera_watch()
-        watch.follow(NEW_GAME, edition, time.time())
+        watch.follow(NEW_GAME, edition, service().store.now())  # the clock the games' entries are stamped by
         if watch.switching() or watch.edition != edition:
             raise ApiError(409, f"the camera switches to the {edition} board: try again in a moment",
                            "CameraNotReady")
