@@ -462,7 +462,7 @@ function stateEls(camera, host = false) {
   const key = `camera.${camera.state}`;
   const known = !camera.differences && hasText(key);
   const message = known ? t(key) : camera.message || camera.state;
-  const detail = known && host && LANG === "en" && camera.message && !["unsettled", "starting", "off"].includes(camera.state);
+  const detail = known && host && LANG === "en" && camera.message && !["unsettled", "starting", "off", "switching"].includes(camera.state);
   // A picture too blurred, dark or bright for any marker: the host is told so in the page's language (the English
   // detail says it first already, as `vision read` does).
   const picture = host && !detail && camera.picture_problem;
