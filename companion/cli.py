@@ -600,12 +600,12 @@ The camera (off unless configured) is set in the configuration's [camera] sectio
   calibration = ""          # a file from 'camelup vision calibrate' (optional), for its own edition
   calibration_2014 = ""     # both editions at one table: a file per edition (optional)
   calibration_2018 = ""
-The camera reads the edition of the game played last, with that edition's calibration file, else
-what it learnt for that edition at this table, else the usual colours (it then calibrates itself
-from the next board a game of that edition confirms); the markers serve both editions.
 No camera at hand? mode = "files" reads image files instead: source = "board.jpg" (replace the file
 to change what the camera sees) or a folder (its images in name order, round again). Make test
-pictures with 'camelup vision render'; 'camelup doctor --config FILE' checks the camera."""
+pictures with 'camelup vision render'; 'camelup doctor --config FILE' checks the camera.
+The camera reads the edition of the game played last, with that edition's calibration file, else
+what it learnt for that edition at this table, else the usual colours (it then calibrates itself
+from the next board a game of that edition confirms); the markers serve both editions."""
 
 
 def build_parser() -> argparse.ArgumentParser:
