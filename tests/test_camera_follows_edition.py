@@ -271,3 +271,20 @@ def test_a_game_of_the_wrong_edition_for_the_pieces_on_the_table_is_told_to_the_
     problems = report["verdict"]["problems"]
     assert any(problem.startswith("the camels look like the 2014 edition's, not the 2018 one's") and
                "is the game's edition right?" in problem for problem in problems), problems
+
+
+def test_a_lesson_of_the_other_edition_leaves_the_calibration_line_of_the_edition_read(tmp_path):
+    # A 2014 game asked about while the camera reads 2018 (its calibration file): the 2018 line is not told to wait
+    # for a 2014 board, before or after the camera comes back to 2018.
+    table = Table(tmp_path)
+    calibration = _calibration(tmp_path, "2018", "table-2018.json")
+    watch = _watch(_settings(tmp_path, camera_board="2018", camera_calibration=calibration))
+    watch.learn("g14", 1, STARTS["2014"], edition="2014")
+    assert watch.learnt == f"calibrated from {calibration}", watch.learnt
+    client = _client(tmp_path, watch)
+    game, host = _game(client, "2014")
+    _until_verdict(client, watch, table.show("2014"), game, host)
+    assert text(watch.learnt_words).startswith("2014 edition: "), watch.learnt_words
+    later, later_host = _game(client, "2018")
+    _until_verdict(client, watch, table.show("2018"), later, later_host)
+    assert watch.edition == "2018" and "2014" not in watch.learnt

@@ -296,6 +296,8 @@ class CameraWatch:
             if self._lesson is not None and self._lesson.edition not in (None, edition):
                 # The other edition's lesson waits in its game: asked again when the camera reads that board.
                 self._lesson = None
+            elif self._lesson is not None and not self._calibrated:
+                self._state = self._not_yet(said.words(said.WAITING))
             self._restart = True
         self._steady = None
         self.status = CameraStatus("unsettled", message="waiting for the board to stay still")
@@ -323,7 +325,8 @@ class CameraWatch:
                                        lesson.edition) == (game, leg, board, _digest(entries), edition):
                 return
             self._lesson = Lesson(game, leg, board, start, entries, dice=dice, edition=edition)
-            self._state = self._settled if self._calibrated else self._not_yet(said.words(said.WAITING))
+            if edition is None or edition == self.edition:  # the other edition's words are said once it reads it
+                self._state = self._settled if self._calibrated else self._not_yet(said.words(said.WAITING))
 
     def forget(self, game: object) -> None:
         """The game has moved on from its leg's start: a lesson it left waiting no longer shows its board."""

@@ -170,6 +170,11 @@ def camera(game_id: str) -> Any:
                         "learnt": watch.learnt, "learnt_words": watch.learnt_words})
     language = request.args.get("lang", "en")
     language = language if language in LANGUAGES else "en"
+    if watch.switching() or watch.edition != edition:
+        # Until its next frame the camera shows the other edition's board, read with the other's colours (and its
+        # lessons wait: this game's is given once the camera reads its board).
+        return jsonify({"state": "switching", "message": f"the camera switches to the {edition} board",
+                        "learnt": watch.learnt, "learnt_words": watch.learnt_words, "edition": watch.edition})
     # The game's version before its actions are read: a verdict never claims a newer game than it judged.
     version = game.version
     state = game.state
@@ -183,9 +188,6 @@ def camera(game_id: str) -> Any:
         watch.forget(game_id)  # the leg has moved on: its start's board is no longer on the table
     status = watch.status  # one status for the whole report (the camera's thread moves on meanwhile)
     learnt = {"learnt": watch.learnt, "learnt_words": watch.learnt_words, "edition": watch.edition}
-    if watch.switching() or watch.edition != edition:
-        # Until its next frame the camera shows the other edition's board, read with the other's colours.
-        return jsonify({"state": "switching", "message": f"the camera switches to the {edition} board", **learnt})
     report = camera_report(status, state.track.as_dict(), language)
     report.update(learnt)
     if not state.game_over:
