@@ -40,8 +40,7 @@ WAITING = NOT_YET + WAITING_FOR
 NEXT_LEG = NOT_YET + NEXT_BOARD
 
 OTHER_EDITION = "the camels look like the "
-"""How the steady frame's problem begins when its camels look like the other edition's than the game's
-(:mod:`vision.edition_check`)."""
+"""How a steady frame's problem begins when its camels look like the other edition's (vision/edition_check.py)."""
 
 LESSON_RETRY_FRAMES = 5
 """A lesson refused on a steady board is tried again on the next steady board (once the picture has changed and
@@ -253,11 +252,10 @@ class CameraWatch:
         return said.line(self.edition, said.with_note(self._state, self._note))
 
     def follow(self, game: object, edition: str, played: float, over: bool = False) -> str | None:
-        """A page of ``game`` (of ``edition``, last played at ``played``, a time; ``over``: the race is over) asks
-        what the camera sees. The camera reads the edition of the game played last among those asked about (the
-        latest created or entered; a game in play before one that is over): from the next frame on if it reads the
-        other edition now. Returns None when that is ``game``'s edition, else the edition it reads for the game
-        played last (the page says so: this game is checked from its next entry)."""
+        """A page of ``game`` (of ``edition``, last played at ``played``; ``over``: the race is over) asks what the
+        camera sees. It reads the edition of the game played last among those asked about (the latest created or
+        entered; one in play before one that is over), from the next frame on. Returns None when that is
+        ``game``'s edition, else the edition it reads (this game is checked from its next entry)."""
         with self._lock:
             self._asked[game] = (edition, float(played), bool(over))
             if len(self._asked) > 64:  # many games over a long evening: the one asked about longest ago goes
