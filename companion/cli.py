@@ -218,27 +218,32 @@ def _make_camera(settings: Settings) -> CameraWatch | None:
     """The camera watch the settings ask for; a camera that cannot start shows as a notice, not an error."""
     if settings.camera == "none":
         return None
-    from companion.table.camera_edition import camera_colours
-    from companion.table.camera_watch import LEARNT_NAME, CameraWatch
+    from companion.table.camera_edition import camera_editions
+    from companion.table.camera_watch import CameraWatch
+    from companion.table.camera_words import text
     from vision.board import TemplateError
     from vision.calibrate import CalibrationError
     from vision.sources import open_source
 
-    learnt = Path(settings.data) / LEARNT_NAME
     try:
-        # The calibration file, else what the camera learnt by itself at this table, if for the board it reads.
-        colours, learnt_before, note = camera_colours(settings.camera_board, settings.camera_calibration, learnt)
+        # Per edition: its calibration file, else what the camera learnt for it at this table, else the usual colours.
+        first, editions = camera_editions(settings.camera_board, settings.camera_calibration,
+                                          {"2014": settings.camera_calibration_2014,
+                                           "2018": settings.camera_calibration_2018}, Path(settings.data))
     except (TemplateError, CalibrationError) as error:
         print(f"camelup serve: camera: {error}; the camera is off", file=sys.stderr)
         return None
-    if note:
-        print(f"camelup serve: camera: {note}", file=sys.stderr)
+    for colours in editions.values():
+        if colours.note:
+            print(f"camelup serve: camera: {text(colours.note)}", file=sys.stderr)
+    start = editions.pop(first)
     # The source is opened on the watch's own thread: a camera that is slow to start holds nothing up.
     source = functools.partial(open_source, settings.camera, settings.camera_source)
+    colours = start.colours
     return CameraWatch(
-        source, colours.template, colours.profiles, board_bgr=colours.board_bgr, learnt_path=learnt,
-        calibration=colours, learnt_before=learnt_before, note=note,
-        calibration_file=settings.camera_calibration or None, config_file=settings.config_file,
+        source, colours.template, colours.profiles, board_bgr=colours.board_bgr, learnt_path=start.learnt_path,
+        calibration=colours, learnt_before=start.source == "learnt", note=start.note,
+        calibration_file=start.calibration_file, config_file=settings.config_file, editions=editions,
     ).start()
 
 
@@ -591,11 +596,16 @@ The camera (off unless configured) is set in the configuration's [camera] sectio
   [camera]
   mode = "picamera2"        # none | picamera2 | webcam | files
   source = ""               # webcam: device index or path; files: an image or a folder
-  board = "2018"            # the edition (or a board template) it reads
-  calibration = ""          # a file from 'camelup vision calibrate' (optional)
+  board = "2018"            # the edition (or a board template) it starts on
+  calibration = ""          # a file from 'camelup vision calibrate' (optional), for its own edition
+  calibration_2014 = ""     # both editions at one table: a file per edition (optional)
+  calibration_2018 = ""
 No camera at hand? mode = "files" reads image files instead: source = "board.jpg" (replace the file
 to change what the camera sees) or a folder (its images in name order, round again). Make test
-pictures with 'camelup vision render'; 'camelup doctor --config FILE' checks the camera."""
+pictures with 'camelup vision render'; 'camelup doctor --config FILE' checks the camera.
+The camera reads the edition of the game played last, with that edition's calibration file, else
+what it learnt for that edition at this table, else the usual colours (it then calibrates itself
+from the next board a game of that edition confirms); the markers serve both editions."""
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -375,35 +375,29 @@ def _camera(settings: Settings, machine: Machine, config: str | None = None) -> 
     """A frame from the configured camera: its size and exposure, and that it has colour."""
     if settings.camera == "none":
         return Check("camera", True, "not configured: the board is not read (manual play)", needed=False)
-    from companion.table.camera_edition import camera_colours
-    from companion.table.camera_watch import LEARNT_NAME
+    from companion.table.camera_edition import camera_editions
+    from companion.table.camera_words import text
     from vision.board import TemplateError
     from vision.calibrate import CalibrationError, reading_colours
     from vision.sources import open_source
 
-    other = "2014" if settings.camera_board == "2018" else "2018"
-    # The board it reads, and the setting a game of the other edition needs (the pages say so too).
-    calibrated = f", reads the {settings.camera_board} board (for {other} games: board = \"{other}\" under [camera])"
     try:
-        # Colours learnt for the other edition's camels are not used (they would read the board wrong): said.
-        calibration, _, unused = camera_colours(settings.camera_board, settings.camera_calibration,
-                                                Path(settings.data) / LEARNT_NAME)
-        board_edition = reading_colours(settings.camera_board).template.edition
+        # What it reads each edition's board with: it follows the edition of the game played last.
+        first, editions = camera_editions(settings.camera_board, settings.camera_calibration,
+                                          {"2014": settings.camera_calibration_2014,
+                                           "2018": settings.camera_calibration_2018}, Path(settings.data))
     except (TemplateError, CalibrationError) as error:
-        fix = "run 'camelup vision calibrate' again, or empty camera.calibration"
+        fix = "run 'camelup vision calibrate' again, or empty the calibration setting it names under [camera]"
         return Check("camera", False, str(error), fix, needed=False)
-    edition = calibration.template.edition
-    if settings.camera_calibration:
-        # The calibration sets the board the camera reads; a game of the other edition needs another calibration.
-        other = "2014" if edition == "2018" else "2018"
-        calibrated = (f", reads the {edition} board, calibrated by {settings.camera_calibration} (camel size "
-                      f"{calibration.camel_size.describe(brief=True)})")
-        if edition != board_edition:
-            calibrated += f"; the calibration overrides board = \"{settings.camera_board}\" under [camera]"
-        calibrated += (f"; for {other} games, a calibration for their camels: camelup vision calibrate PHOTO --board "
-                       f"{other} --out {settings.camera_calibration}, and restart the companion")
-    elif unused:
-        calibrated += f"; {unused}"
+    ways = {"file": "calibrated by {file}", "learnt": "with what it learnt at this table ({file})",
+            "usual": "with the camels' usual colours until it calibrates itself from a board a game confirms"}
+    calibrated = ", reads the board of each game's edition (starts on " + first + "): " + "; ".join(
+        f"{edition} {ways[found.source].format(file=found.calibration_file or found.learnt_from)}"
+        + (f" (camel size {found.colours.camel_size.describe(brief=True)})" if found.source == "file" else "")
+        + (f"; {text(found.note)}" if found.note else "")
+        for edition, found in sorted(editions.items()))
+    if settings.camera_calibration and first != reading_colours(settings.camera_board).template.edition:
+        calibrated += f"; the calibration overrides board = \"{settings.camera_board}\" under [camera]"
     if settings.camera in ("picamera2", "webcam") and machine.service_active():
         return Check("camera", True, f"in use by the running {SERVICE_USER} service: the table screen shows what it "
                      "sees (to test it here: sudo systemctl stop camelup first)" + calibrated)

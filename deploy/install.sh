@@ -133,13 +133,16 @@ if [ "$uninstall" = 1 ]; then
     else
         echo "    ok: no service installed"
     fi
-    # A camera calibration kept inside the program's folder would go with it: move it to the settings.
-    calibration=$(python3 "$CONFIG_TOOL" "$CONFIG" get camera.calibration 2>/dev/null || true)
-    if [ "$purge" = 0 ] && [ -n "$calibration" ] && [ -f "$calibration" ] && [ "${calibration#"$PREFIX"/}" != "$calibration" ]; then
-        step "keep the camera calibration $calibration"
-        run cp "$calibration" "$CONFIG_DIR/$(basename "$calibration")"
-        run "$VENV/bin/python" "$CONFIG_TOOL" "$CONFIG" set "camera.calibration=$CONFIG_DIR/$(basename "$calibration")"
-    fi
+    # A camera calibration kept inside the program's folder would go with it: move it to the settings (one per
+    # edition too: calibration_2014, calibration_2018).
+    for key in calibration calibration_2014 calibration_2018; do
+        calibration=$(python3 "$CONFIG_TOOL" "$CONFIG" get "camera.$key" 2>/dev/null || true)
+        if [ "$purge" = 0 ] && [ -n "$calibration" ] && [ -f "$calibration" ] && [ "${calibration#"$PREFIX"/}" != "$calibration" ]; then
+            step "keep the camera calibration $calibration"
+            run cp "$calibration" "$CONFIG_DIR/$(basename "$calibration")"
+            run "$VENV/bin/python" "$CONFIG_TOOL" "$CONFIG" set "camera.$key=$CONFIG_DIR/$(basename "$calibration")"
+        fi
+    done
     step "remove $UNIT and $PREFIX"
     run rm -f "$UNIT"
     run rm -rf "$PREFIX"

@@ -369,6 +369,12 @@ def test_the_verdict_in_french(server, browser):
     learnt = pages["host"].locator("#camera .camera-learnt")
     expect(learnt).to_have_text("Étalonnage : calibrated from the board the game confirmed")
     expect(learnt.locator('span[lang="en"]')).to_have_text(MATCHES["learnt"])
+    # With its catalog words, the line is French and says which edition's colours the camera reads with.
+    camera.report = {**MATCHES, **FR_BLIND, "learnt_words": {"key": "camera_learnt.line", "params": {
+        "edition": "2014", "state": {"key": "camera_learnt.confirmed", "params": {}}}}}
+    expect(learnt).to_have_text("Étalonnage : édition 2014 : étalonnée sur un plateau confirmé par la partie",
+                                timeout=8000)
+    expect(learnt.locator('span[lang="en"]')).to_have_count(0)
     shoot_and_check(pages, "matches-fr", "fr")
     assert errors == []
     for page in pages.values():

@@ -1,7 +1,7 @@
 """A calibration made for the other edition's camels never reads a board silently wrong: `vision read
---calibration F --expect LOG` of another edition than F's is refused naming both; the companion names the
-calibration file (and how to make one) to a game of the other edition; colours it learnt at this table for the
-other edition are not used, and the camera's state and `camelup doctor` say so."""
+--calibration F --expect LOG` of another edition than F's is refused naming both; `camelup doctor` says what the
+companion's camera reads each edition's board with (it follows the game's edition:
+tests/test_camera_follows_edition.py)."""
 
 from __future__ import annotations
 
@@ -12,18 +12,14 @@ import random
 import cv2
 import pytest
 
-from companion.table.camera_watch import CameraWatch
 from companion.table.config import load_settings
-from companion.table.service import SimulatedPyramid
-from companion.table.web import create_app
 from tests.test_doctor import doctor as run_doctor
 from tests.test_doctor import pi  # noqa: F401  (the fixture)
 from tests.test_vision_bad_input import _run  # the command line's status and output
 from vision.board import load_template
 from vision.calibrate import Calibration, save_calibration
 from vision.read import BOARD_BGR
-from vision.sources import ImageFiles
-from vision.synth import EDITION_CAMELS, SceneVariation, camel_profiles, random_track, render_scene
+from vision.synth import SceneVariation, camel_profiles, random_track, render_scene
 
 SETUPS = {
     "2018": {"1": ["blue", "red", "purple"], "3": ["yellow", "green"], "14": ["black"], "15": ["white"]},
@@ -83,81 +79,17 @@ def test_calibrating_from_a_log_of_the_other_edition_is_refused_and_writes_nothi
     assert not out_file.exists()
 
 
-def test_a_game_of_the_other_edition_is_told_to_calibrate_again_and_which_file(tmp_path):
-    # The camera reads the 2014 board because its configured calibration is a 2014 one (a calibration sets the
-    # board): setting board = "2018" would change nothing, so the page names the calibration file instead.
-    calibration = _calibration(tmp_path, "2014")
-    watch = CameraWatch(lambda: ImageFiles(tmp_path / "none.png"), load_template("2014"), camel_profiles("2014"),
-                        calibration_file=calibration)
-    app = create_app(tmp_path / "data", SimulatedPyramid(random.Random(1)), "http://t", testing=True, camera=watch)
-    client = app.test_client()
-    made = client.post("/api/games", json={"edition": "2018", "players": ["A", "B"], "dice": "manual"}).get_json()
-    host = {"Authorization": f"Bearer {made['host_token']}"}
-    report = client.get(f"/api/games/{made['game_id']}/camera", headers=host).get_json()
-    assert report["state"] == "other board"
-    assert report["message"].startswith(f"the camera was calibrated for the 2014 edition ({calibration}); this "
-                                        "game is the 2018 edition")
-    assert f"camelup vision calibrate PHOTO --board 2018 --out {calibration}" in report["message"]
-    refused = client.post(f"/api/games/{made['game_id']}/camera/correct", headers=host)
-    assert refused.status_code == 409
-    assert f"--board 2018 --out {calibration}" in refused.get_json()["error"]
-
-
-def test_the_other_edition_s_remedy_names_the_configuration_the_companion_runs_with(tmp_path):
-    # Served with --config FILE, the words name FILE (a builder off the Pi edits that one, not /etc/camelup/...).
-    config = tmp_path / "serve.toml"
-    config.write_text('[camera]\nmode = "files"\nboard = "2014"\n')
-    assert load_settings(str(config)).config_file == str(config)
-    for calibration in (None, _calibration(tmp_path, "2014")):
-        watch = CameraWatch(lambda: ImageFiles(tmp_path / "none.png"), load_template("2014"), camel_profiles("2014"),
-                            calibration_file=calibration, config_file=load_settings(str(config)).config_file)
-        app = create_app(tmp_path / "data", SimulatedPyramid(random.Random(1)), "http://t", testing=True, camera=watch)
-        client = app.test_client()
-        made = client.post("/api/games", json={"edition": "2018", "players": ["A", "B"], "dice": "manual"}).get_json()
-        host = {"Authorization": f"Bearer {made['host_token']}"}
-        message = client.get(f"/api/games/{made['game_id']}/camera", headers=host).get_json()["message"]
-        assert f'board = "2018" under [camera] in {config}' in message, message
-        assert "/etc/camelup" not in message
-        refused = client.post(f"/api/games/{made['game_id']}/camera/correct", headers=host).get_json()["error"]
-        assert f"under [camera] in {config}" in refused and "/etc/camelup" not in refused
-
-
-def test_colours_learnt_for_the_other_edition_are_not_used_and_the_camera_says_so(tmp_path, photo, capsys):
-    from companion.cli import _make_camera
-
-    data = tmp_path / "data"
-    data.mkdir()
-    learnt = data / "camera-calibration.json"
-    painted = {camel: (10.0, 20.0, 30.0 + 20 * index) for index, camel in enumerate(EDITION_CAMELS["2014"])}
-    save_calibration(Calibration(load_template("2014"), painted, (100.0, 150.0, 200.0)), learnt)
-    config = tmp_path / "companion.toml"
-    config.write_text(f'[camera]\nmode = "files"\nsource = "{photo}"\nboard = "2018"\n')
-    watch = _make_camera(load_settings(str(config), data=str(data)))
-    try:
-        assert watch is not None and watch.template.edition == "2018"
-        assert watch.profiles == camel_profiles("2018") and watch.board_bgr == BOARD_BGR  # not the 2014 colours
-        note = (f"what the camera learnt at this table before ({learnt}) is for the 2014 edition, and it reads the "
-                "2018 board: not used")
-        assert note in watch.learnt
-        assert note in capsys.readouterr().err
-        # Still said while a lesson waits for a steady frame: the host sees why it is not calibrated.
-        watch.learn("game", 1, {int(space): stack for space, stack in SETUPS["2018"].items()})
-        assert watch.learnt.startswith("not calibrated yet: waiting") and note in watch.learnt
-    finally:
-        watch.stop()
-
-
-def test_doctor_says_what_the_camera_learnt_for_the_other_edition_is_not_used(pi):  # noqa: F811
+def test_doctor_says_what_it_reads_each_edition_with_the_old_learnt_file_for_its_own(pi):  # noqa: F811
     pi.service_active = lambda: True
     learnt = pi.service_data / "camera-calibration.json"
     save_calibration(Calibration(load_template("2014"), camel_profiles("2014"), BOARD_BGR), learnt)
     checks, _ = run_doctor(pi, camera="picamera2", pyramid="none")
-    assert f"what the camera learnt at this table before ({learnt}) is for the 2014 edition" in \
-        checks["camera"].detail
-    assert "it reads the 2018 board: not used" in checks["camera"].detail
+    detail = checks["camera"].detail
+    assert f"2014 with what it learnt at this table ({learnt})" in detail, detail
+    assert "2018 with the camels' usual colours" in detail
 
 
-def test_doctor_says_which_edition_a_configured_calibration_reads_and_what_a_game_of_the_other_needs(
+def test_doctor_says_which_edition_a_configured_calibration_reads_and_that_it_overrides_board(
         pi, tmp_path):  # noqa: F811
     pi.service_active = lambda: True
     calibration = _calibration(tmp_path, "2014")
@@ -166,8 +98,6 @@ def test_doctor_says_which_edition_a_configured_calibration_reads_and_what_a_gam
     from companion.doctor import run_checks
 
     detail = {check.name: check for check in run_checks(settings, False, pi)}["camera"].detail
-    assert f"reads the 2014 board, calibrated by {calibration}" in detail
+    assert f"(starts on 2014): 2014 calibrated by {calibration}" in detail, detail
     assert 'the calibration overrides board = "2018" under [camera]' in detail
-    assert (f"for 2018 games, a calibration for their camels: camelup vision calibrate PHOTO --board 2018 --out "
-            f"{calibration}") in detail
-    assert "for 2014 games" not in detail
+    assert "2018 with the camels' usual colours" in detail

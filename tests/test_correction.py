@@ -82,7 +82,7 @@ class StillCamera(CameraWatch):
         self.status = CameraStatus("reading", track=track) if track else CameraStatus("unsettled", message="moving")
         self.sees = sees if sees is not None else track
 
-    def verdict(self, game, start, actions, language="en", dice="manual"):
+    def verdict(self, game, start, actions, language="en", dice="manual", edition=None):
         if self.status.track is None:
             return None
         board = {int(space): list(stack) for space, stack in self.sees.items() if stack}
@@ -163,7 +163,8 @@ def test_no_steady_reading_or_no_explanation_is_a_clear_refusal(tmp_path):
     steady = new_app(tmp_path / "steady", StillCamera(board_after([])))
     other = steady.post("/api/games", json={"edition": "2014", "players": PLAYERS, "dice": "manual"}).get_json()
     response = steady.post(f"/api/games/{other['game_id']}/camera/correct", headers=host(other))
-    assert response.status_code == 409 and "set up for the 2018 board" in response.get_json()["error"]
+    # A watch with the 2018 board alone (serve gives it both editions: tests/test_camera_follows_edition.py).
+    assert response.status_code == 409 and "reads the 2018 board only" in response.get_json()["error"]
     assert client.get("/api/camera/setup").status_code == 409
 
 

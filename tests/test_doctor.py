@@ -185,10 +185,12 @@ def test_games_held_by_a_running_companion_are_in_use_not_broken(pi, tmp_path):
         running.close()
 
 
-def test_the_camera_line_names_the_board_it_reads_and_the_setting_for_the_other_edition(pi):
+def test_the_camera_line_names_what_it_reads_each_editions_board_with(pi):
     pi.service_active = lambda: True
     checks, _ = doctor(pi, camera="picamera2", pyramid="none")
-    assert 'reads the 2018 board (for 2014 games: board = "2014" under [camera])' in checks["camera"].detail
+    assert "reads the board of each game's edition (starts on 2018): 2014 with the camels' usual colours" in \
+        checks["camera"].detail
+    assert "; 2018 with the camels' usual colours" in checks["camera"].detail
 
 
 def _files_doctor(machine, tmp_path, source: str):

@@ -213,3 +213,19 @@ def test_a_camera_calibration_inside_the_program_folder_is_moved_out_before_unin
     moved = pi.root / "etc/camelup/camera.json"
     assert moved.read_text() == '{"kept": true}'
     assert tomllib.loads(pi.config.read_text())["camera"]["calibration"] == str(moved)
+
+
+def test_each_editions_camera_calibration_inside_the_program_folder_is_moved_out_too(pi):
+    pi.install()
+    inside = {edition: pi.root / f"opt/camelup/camera-{edition}.json" for edition in ("2014", "2018")}
+    for edition, path in inside.items():
+        path.write_text(f'{{"edition": "{edition}"}}')
+    with pi.config.open("a") as config:
+        config.write(f'\n[camera]\nmode = "picamera2"\ncalibration_2014 = "{inside["2014"]}"\n'
+                     f'calibration_2018 = "{inside["2018"]}"\n')
+    pi.install("--uninstall")
+    camera = tomllib.loads(pi.config.read_text())["camera"]
+    for edition in inside:
+        moved = pi.root / f"etc/camelup/camera-{edition}.json"
+        assert moved.read_text() == f'{{"edition": "{edition}"}}'
+        assert camera[f"calibration_{edition}"] == str(moved)

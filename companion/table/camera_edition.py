@@ -1,89 +1,142 @@
-"""What to do when a game is of the other edition than the board the camera is set up to read.
+"""The camera follows the edition of the game it checks: what it reads each edition's board with.
 
 Both editions' board templates put the four markers in the same places (``vision/board-*.json``), so the camera
-needs no new markers, only the other template, which the companion loads at start from its configuration's
-``[camera] board``. A calibration file is made for one edition's camels. Switching the running camera to the
-game's edition by itself would also change its colours and what it learnt under a game in progress (and the
-other games on the same companion), so the host is told what to change instead.
+needs no new markers for the other edition, only its template and its camels' colours. Those are kept per edition,
+so that nothing measured on one edition's camels reads the other's board (the 2014 racing camels are blue, green,
+orange, yellow and white; the 2018 ones green, yellow, red, blue, purple, with black and white crazy camels: a
+2018 calibration has no colour for orange, and the colours the two share by name are another box's pieces):
 
-Checking the other edition's game with the colours at hand does not work either: the 2014 racing camels are blue,
-green, orange, yellow and white, so a 2018 calibration (green, yellow, red, blue, purple, black, white) has no
-colour for orange, and a 2014 one none for red, purple or black. The colours the two share by name were measured
-on another box's pieces (2018's white is a crazy camel), and what the camera learns at a table is one file for
-the board it is set up for.
+- a calibration file configured for that edition (``[camera] calibration_2014`` / ``calibration_2018``, or the
+  single ``calibration``, which stays valid for the edition it was made for);
+- else what the camera learnt at this table for that edition (``camera-calibration-2014.json`` /
+  ``camera-calibration-2018.json`` in the data directory; the single ``camera-calibration.json`` of earlier
+  versions is read for the edition its template says);
+- else the board's usual colours, until it calibrates itself from the next board a game of that edition confirms
+  (saved to that edition's file only).
+
+Which game the camera watches, when several are open: :meth:`companion.table.camera_watch.CameraWatch.follow`.
 """
 
 from __future__ import annotations
 
 import contextlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-CONFIG_ON_PI = "/etc/camelup/config.toml"
+EDITIONS = ("2014", "2018")
+LEGACY_LEARNT = "camera-calibration.json"
+"""The one file earlier versions kept what the camera learnt in, for whichever edition it read: read for the
+edition its template says, never written again."""
 
 
-
-def configuration(config_file: str | None) -> str:
-    """Where the companion's settings are: the file it runs with when known, else where the Pi keeps it."""
-    return config_file if config_file else f"the companion's configuration, {CONFIG_ON_PI} on the Pi"
-
-
-def other_board_remedy(
-    camera_edition: str, game_edition: str, calibration_file: str | None = None, config_file: str | None = None
-) -> str:
-    """What to change so the camera checks a ``game_edition`` game (it reads ``camera_edition``'s board;
-    ``calibration_file``: the configured calibration it reads with, which sets the board; ``config_file``: the
-    configuration the companion runs with, when known)."""
-    if calibration_file:
-        return other_edition_calibration(calibration_file, camera_edition, game_edition, config_file=config_file)
-    return (f"it reads the {camera_edition} board: to check this {game_edition} game, set board = "
-            f"\"{game_edition}\" under [camera] in {configuration(config_file)}, and "
-            f"restart the companion; the markers stay where they are, and a calibration file made for the "
-            f"{camera_edition} camels must be made again or left out")
+def learnt_name(edition: str) -> str:
+    """The file, in the data directory, where the camera keeps what it learnt for ``edition``'s camels."""
+    return f"camera-calibration-{edition}.json"
 
 
-def other_board_refusal(
-    camera_edition: str, game_edition: str, calibration_file: str | None = None, config_file: str | None = None
-) -> str:
-    """A refused camera action on a ``game_edition`` game, with the remedy."""
-    if calibration_file:
-        return f"the camera is set up for the {camera_edition} board, not this game's: " + \
-            other_edition_calibration(calibration_file, camera_edition, game_edition, config_file=config_file)
-    return (f"the camera is set up for the {camera_edition} board, not this game's: "
-            f"{other_board_remedy(camera_edition, game_edition, config_file=config_file).split(': ', 1)[1]}")
+def other_edition(edition: str) -> str:
+    return "2014" if edition == "2018" else "2018"
 
 
-def other_edition_calibration(
-    path: str, calibrated: str, edition: str, whose: str = "this game", config_file: str | None = None
-) -> str:
-    """Why the calibration file ``path``, made for the ``calibrated`` edition's board (a calibration sets the board
-    the camera reads), cannot read ``whose`` board of the ``edition`` edition, and what to change in the companion
-    (``config_file``: the configuration it runs with, when known)."""
-    return (f"{calibration_for_other_edition(path, calibrated, edition, whose)} --out {path}, and restart the "
-            f"companion (or empty calibration and set board = \"{edition}\" under [camera] in "
-            f"{configuration(config_file)}: it then calibrates itself)")
+@dataclass(frozen=True)
+class EditionColours:
+    """What the camera reads one edition's board with."""
+
+    edition: str
+    colours: Any
+    """A ``vision.calibrate.Calibration``: the template, the camels' and the board's colours."""
+    source: str
+    """``"file"`` (a configured calibration), ``"learnt"`` (learnt at this table before) or ``"usual"``."""
+    calibration_file: str | None = None
+    learnt_path: Path | None = None
+    """Where what it learns for this edition is saved (None: not saved)."""
+    learnt_from: Path | None = None
+    """With ``"learnt"``: the file it was read from (that edition's, or the single file of earlier versions)."""
+    note: dict[str, Any] | None = None
+    """Why a learnt file at hand is not used (catalog words, :mod:`companion.table.camera_words`), or None."""
 
 
-def calibration_for_other_edition(path: str, calibrated: str, edition: str, whose: str) -> str:
-    """Why the calibration file ``path`` of the ``calibrated`` edition cannot read ``whose`` board (of ``edition``),
-    and the command that makes one for it."""
-    return (f"the camera was calibrated for the {calibrated} edition ({path}); {whose} is the {edition} edition, "
-            f"whose camels it has no colours for: calibrate again with: camelup vision calibrate PHOTO --board "
-            f"{edition}")
+@dataclass
+class EditionState:
+    """What the camera reads one edition's board with, and what it learnt for it (the calibration line's words,
+    :mod:`companion.table.camera_words`), kept while it reads the other edition's."""
+
+    template: Any
+    profiles: dict[str, tuple[float, float, float]]
+    board_bgr: tuple[float, float, float]
+    calibration: Any
+    calibration_file: str | None
+    learnt_path: Path | None
+    calibrated: bool
+    state: dict[str, Any] | None
+    settled: dict[str, Any] | None
+    note: dict[str, Any] | None
+
+    @classmethod
+    def first(cls, found: EditionColours) -> EditionState:
+        """As the camera starts reading an edition it has not read since the start."""
+        from companion.table.camera_words import BEFORE, FROM_FILE, words
+
+        colours, learnt = found.colours, found.source == "learnt"
+        state = (words(BEFORE) if learnt else
+                 words(FROM_FILE, file=found.calibration_file) if found.calibration_file else None)
+        return cls(colours.template, dict(colours.profiles), colours.board_bgr, colours, found.calibration_file,
+                   found.learnt_path, learnt, state, state, found.note)
 
 
-def learnt_for_other_edition(path: str, learnt: str, edition: str) -> str:
-    """Why what the camera learnt at this table for the ``learnt`` edition's board is not used for ``edition``."""
-    return (f"what the camera learnt at this table before ({path}) is for the {learnt} edition, and it reads the "
-            f"{edition} board: not used; it calibrates itself again from the next {edition} board a game confirms")
+def calibration_setting(edition: str) -> str:
+    return f"calibration_{edition}"
 
 
-def camera_colours(board: str, calibration: str | None, learnt: Path) -> tuple[Any, bool, str]:
-    """What the companion's camera reads with (a ``vision.calibrate.Calibration``): the configured calibration file
-    (its board overrides ``board``), else what the camera learnt at this table before if it is for ``board``'s
-    edition, else the board's usual colours; whether it is what was learnt; and why what was learnt is not used
-    ("" when it is, or there is none): colours learnt for the other edition's camels would read a board silently
-    wrong.
+def configured_calibrations(
+    calibration: str | None, per_edition: dict[str, str | None]
+) -> dict[str, str]:
+    """The calibration file configured for each edition: ``calibration_E`` (``per_edition``), and the single
+    ``calibration`` for the edition it was made for.
+
+    Raises:
+        vision.calibrate.CalibrationError: a file that cannot be used, one made for another edition than its
+            setting says, or two files for one edition (each named).
+    """
+    from vision.calibrate import CalibrationError, load_calibration
+
+    found: dict[str, str] = {}
+    for edition, path in per_edition.items():
+        if not path:
+            continue
+        made_for = load_calibration(path).template.edition
+        if made_for != edition:
+            raise CalibrationError(f"camera.{calibration_setting(edition)}: {path} is a calibration for the "
+                                   f"{made_for} edition's camels, not the {edition} one's: name it under "
+                                   f"{calibration_setting(made_for)}, or calibrate again with: camelup vision "
+                                   f"calibrate PHOTO --board {edition} --out {path}")
+        found[edition] = path
+    if calibration:
+        made_for = load_calibration(calibration).template.edition
+        if made_for in found and found[made_for] != calibration:
+            raise CalibrationError(f"camera.calibration ({calibration}) and camera.{calibration_setting(made_for)} "
+                                   f"({found[made_for]}) are both calibrations for the {made_for} edition: keep one")
+        found[made_for] = calibration
+    return found
+
+
+def start_edition(board: str, calibration: str | None) -> str:
+    """The edition the camera starts on: the single ``calibration``'s (it overrides ``board``, as it always
+    did), else ``board``'s.
+
+    Raises:
+        vision.board.TemplateError, vision.calibrate.CalibrationError: as ``vision.calibrate.reading_colours``.
+    """
+    from vision.calibrate import reading_colours
+
+    return str(reading_colours(board, calibration).template.edition)
+
+
+def edition_colours(edition: str, board: str, configured: dict[str, str], data: Path | None) -> EditionColours:
+    """What the camera reads ``edition``'s board with (see the module's docstring): ``board`` is the configured
+    board (an edition or a template file: its template serves its own edition), ``configured`` the calibration file
+    of each edition (:func:`configured_calibrations`), ``data`` the data directory (None: nothing is learnt).
 
     Raises:
         vision.board.TemplateError: ``board`` is no edition or template.
@@ -91,13 +144,54 @@ def camera_colours(board: str, calibration: str | None, learnt: Path) -> tuple[A
     """
     from vision.calibrate import CalibrationError, reading_colours
 
-    colours = reading_colours(board, calibration)
-    if calibration or not learnt.exists():
-        return colours, False, ""
-    edition = colours.template.edition
-    with contextlib.suppress(CalibrationError):
-        known = reading_colours(board, str(learnt))
-        if known.template.edition == edition:
-            return known, True, ""
-        return colours, False, learnt_for_other_edition(str(learnt), known.template.edition, edition)
-    return colours, False, ""
+    learnt_path = Path(data) / learnt_name(edition) if data is not None else None
+    if edition in configured:
+        return EditionColours(edition, reading_colours(edition, configured[edition]), "file", configured[edition],
+                              learnt_path)
+    own = reading_colours(board)
+    usual = own if own.template.edition == edition else reading_colours(edition)
+    note = None
+    if data is not None:
+        for path in (Path(data) / learnt_name(edition), Path(data) / LEGACY_LEARNT):
+            if not path.exists():
+                continue
+            with contextlib.suppress(CalibrationError):
+                known = reading_colours(edition, str(path))
+                if known.template.edition == edition:
+                    return EditionColours(edition, known, "learnt", None, learnt_path, path)
+                if path.name != LEGACY_LEARNT:  # the old single file of the other edition serves that edition
+                    note = learnt_for_other_edition(str(path), known.template.edition, edition)
+    return EditionColours(edition, usual, "usual", None, learnt_path, note=note)
+
+
+def camera_editions(
+    board: str, calibration: str | None, per_edition: dict[str, str | None], data: Path | None
+) -> tuple[str, dict[str, EditionColours]]:
+    """The edition the camera starts on, and what it reads each edition's board with.
+
+    Raises:
+        vision.board.TemplateError, vision.calibrate.CalibrationError: the configuration cannot be used (no such
+            board; a calibration file that cannot be used, made for another edition than its setting, or two
+            files for one edition), named.
+    """
+    first = start_edition(board, calibration)
+    configured = configured_calibrations(calibration, per_edition)
+    editions = EDITIONS if first in EDITIONS else (first,)
+    return first, {edition: edition_colours(edition, board, configured, data) for edition in editions}
+
+
+def learnt_for_other_edition(path: str, learnt: str, edition: str) -> dict[str, Any]:
+    """Why the file ``path``, named for ``edition`` but learnt from the ``learnt`` edition's camels, is not used
+    (catalog words)."""
+    from companion.table.camera_words import words
+
+    return words("camera_learnt.other_edition", path=path, learnt=learnt, edition=edition)
+
+
+def calibration_for_other_edition(path: str, calibrated: str, edition: str, whose: str) -> str:
+    """Why the calibration file ``path`` of the ``calibrated`` edition cannot read ``whose`` board (of ``edition``),
+    and the command that makes one for it (``vision read --calibration F --expect LOG``: a command line reads with
+    the calibration it is given)."""
+    return (f"the camera was calibrated for the {calibrated} edition ({path}); {whose} is the {edition} edition, "
+            f"whose camels it has no colours for: calibrate again with: camelup vision calibrate PHOTO --board "
+            f"{edition}")

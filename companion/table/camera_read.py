@@ -90,6 +90,9 @@ def read_picture(
     camels = list(profiles)
     track, unseen = reading.track, reading.unseen
     problems = picture_problems(reading.problems)
+    other = other_edition_problem(scorer, track, camels, board_bgr)
+    if other:
+        problems.append(other)
     if expectation is None:
         return {
             "track": {str(space): stack for space, stack in sorted(track.items())},
@@ -103,6 +106,18 @@ def read_picture(
     hypotheses = board_hypotheses(expectation.start, expectation.actions)
     # A verdict on a picture too dark or blurred to trust says so, whatever it answers.
     return {**camera_verdict(scorer, hypotheses, track, unseen, camels).as_json(), "problems": problems}
+
+
+def other_edition_problem(scorer: Any, track: Any, camels: list[str], board_bgr: Any) -> str:
+    """The problem to list when the camels read look like the other edition's (:mod:`vision.edition_check`), with
+    what to give ``vision read`` instead; ``""`` when they do not."""
+    from vision.edition_check import other_edition_seen
+
+    seen = other_edition_seen(scorer, track, camels, board_bgr)
+    if seen is None:
+        return ""
+    return (f"{seen.sentence()}: this reading is not to be trusted; read it with --board {seen.edition}, or with a "
+            f"calibration made for the {seen.edition} camels (camelup vision calibrate PHOTO --board {seen.edition})")
 
 
 def known_board_contradiction(image: np.ndarray, colours: Any, expectation: Expectation) -> str:

@@ -15,10 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.table import camera_words as said
 from companion.table.camera_read import picture_problems
+from companion.table.camera_words import Words
 from companion.table.placement_still import StillRequests
 from vision.board import BoardTemplate
 from vision.calibrate import Calibration
+from vision.edition_check import other_edition_seen
 from vision.focus import measure_whole, not_found_words
 from vision.image_file import colourless
 from vision.locate import BoardLocation, BoardNotFound
@@ -35,6 +38,9 @@ WAITING_FOR = "waiting for a steady frame of the board the game confirmed"
 NEXT_BOARD = "it learns from the next board the game confirms (a leg's start)"
 WAITING = NOT_YET + WAITING_FOR
 NEXT_LEG = NOT_YET + NEXT_BOARD
+
+OTHER_EDITION = "the camels look like the "
+"""How a steady frame's problem begins when its camels look like the other edition's (vision/edition_check.py)."""
 
 LESSON_RETRY_FRAMES = 5
 """A lesson refused on a steady board is tried again on the next steady board (once the picture has changed and
@@ -76,7 +82,10 @@ class SteadyFrame:
     run: int = 0
     """Which still run it belongs to (``vision.stable.StableReadings.run``)."""
     problems: tuple[str, ...] = ()
-    """What is wrong with the latest frame itself (too dark, blurred, too small): a verdict on it says so."""
+    """What is wrong with the latest frame itself (too dark, blurred, too small; camels that look like the other
+    edition's): a verdict on it says so."""
+    edition: str = ""
+    """The edition whose board it was read as."""
 
 
 @dataclass
@@ -89,6 +98,8 @@ class Lesson:
     start: Any = None
     actions: list[Any] | None = None
     dice: str = "manual"
+    edition: str | None = None
+    """The game's edition: learnt only while the camera reads that edition's board, saved as that edition's."""
     tried: tuple[Any, int] | None = None
     """The still run it was last tried on (``vision.stable.StableReadings.run``), and the frame count then (see
     LESSON_RETRY_FRAMES)."""
@@ -111,6 +122,7 @@ class CameraWatch:
         note: str = "",
         calibration_file: str | None = None,
         config_file: str | None = None,
+        editions: dict[str, Any] | None = None,
     ) -> None:
         self._open_source = open_source
         self.calibration = calibration
@@ -134,17 +146,24 @@ class CameraWatch:
         edition."""
         self.config_file = config_file
         """The configuration file the companion runs with (None: unknown), named where [camera] must change."""
-        self._note = note
+        self._note: Words | str | None = note or None
         """Why a calibration at hand is not used (made for the other edition's camels): said with the calibration's
         state until the camera calibrates itself."""
-        self.learnt = self._told("calibrated from what it learnt at this table before" if learnt_before else
-                                 f"calibrated from {calibration_file}" if calibration_file else "")
-        """Whether and why the camera learnt this table's colours, in words ("" before any lesson without a
-        calibration file; ``learnt_before``: the colours are those it learnt at an earlier start, from
-        ``learnt_path``)."""
+        self._state: Words | None = (said.words(said.BEFORE) if learnt_before else
+                                     said.words(said.FROM_FILE, file=calibration_file) if calibration_file else None)
+        """Whether and why the camera learnt this table's colours (catalog words, :mod:`companion.table.camera_words`;
+        None before any lesson without a calibration file; ``learnt_before``: the colours are those it learnt at an
+        earlier start, from ``learnt_path``)."""
         self._calibrated = learnt_before
-        self._settled = self.learnt
+        self._settled = self._state
         """What stays true of the calibration while no lesson waits (the note a lesson's "not yet" is added to)."""
+        self._held: dict[str, Any] = dict(editions or {})
+        """What it reads each other edition's board with: a ``companion.table.camera_edition.EditionColours`` until
+        it first reads that edition, then what it held when it last switched away (``EditionState``)."""
+        self._wanted: str | None = None
+        """The edition to read from the next frame on (the game played last is of it), set by :meth:`follow`."""
+        self._asked: dict[object, tuple[str, float, bool]] = {}
+        """Per game whose page asked: its edition, when it was last played, whether it is over."""
         self._learnt_legs: set[tuple[object, int]] = set()
         self._lesson: Lesson | None = None
         self._lock = threading.Lock()
@@ -162,14 +181,15 @@ class CameraWatch:
         """A game changed: the next frame starts a new still run, whatever the picture shows."""
 
     def verdict(self, game: object, start: Any, actions: list[Any], language: str = "en",
-                dice: str = "manual") -> dict[str, Any] | None:
+                dice: str = "manual", edition: str | None = None) -> dict[str, Any] | None:
         """The latest steady frame checked against the game's board and the boards a slip would give
         (:func:`companion.table.camera_verdict.camera_verdict`): ``{"answer", "matches", "most_likely",
         "unseen", "differences", "correction"?, "pending"?, "unmoved"?}``, or None while the board is not steady (a hand
         passing over it gives no verdict, so never a correction) or still shows the moment before the game's
         latest change. ``dice``: the game's (``"pyramid"``: its draws are facts, never corrected). Worked out
         once per steady frame, ``game`` (anything that names it), its actions and ``language``: pages that ask
-        again cost nothing, and frames that are not steady cost no verdict at all."""
+        again cost nothing, and frames that are not steady cost no verdict at all. ``edition``: the game's; a
+        frame read as the other edition's board gives it no verdict."""
         actions = list(actions)  # the game's own list may grow meanwhile
         digest = _digest(actions)
         with self._lock:
@@ -183,7 +203,7 @@ class CameraWatch:
                 if len(self._changes) > 64:  # many games over a long evening: the oldest are forgotten
                     del self._changes[next(iter(self._changes))]
             steady = self._steady
-        if steady is None or steady.run < known[1]:
+        if steady is None or steady.run < known[1] or (edition is not None and steady.edition != edition):
             return None
 
         def hypotheses() -> list[Any]:
@@ -214,16 +234,83 @@ class CameraWatch:
             self._verdicts[key] = result
             return result
 
+    @property
+    def edition(self) -> str:
+        """The edition whose board it reads now."""
+        return str(self.template.edition)
+
+    @property
+    def learnt(self) -> str:
+        """Whether and why the camera learnt this table's colours, in English ("" before any lesson without a
+        calibration file)."""
+        return said.text(said.with_note(self._state, self._note))
+
+    @property
+    def learnt_words(self) -> Words:
+        """The host's calibration line as catalog words: which edition's colours it reads with, and how it came
+        by them (the page says it in its language)."""
+        return said.line(self.edition, said.with_note(self._state, self._note))
+
+    def follow(self, game: object, edition: str, played: float, over: bool = False) -> str | None:
+        """A page of ``game`` (of ``edition``, last played at ``played``; ``over``: the race is over) asks what the
+        camera sees. It reads the edition of the game played last among those asked about (the latest created or
+        entered; one in play before one that is over), from the next frame on. Returns None when that is
+        ``game``'s edition, else the edition it reads (this game is checked from its next entry)."""
+        with self._lock:
+            self._asked[game] = (edition, float(played), bool(over))
+            if len(self._asked) > 64:  # many games over a long evening: the one asked about longest ago goes
+                del self._asked[next(iter(self._asked))]
+            _, _, latest = max((not done, when, ed) for ed, when, done in self._asked.values())
+            if latest not in (self.edition, *self._held):
+                latest = self.edition  # an edition it has no template for (a custom board): it stays
+            self._wanted = latest if latest != self.edition else None
+            return None if latest == edition else latest
+
+    def reads(self, edition: str) -> bool:
+        """Whether it can read ``edition``'s board (not with a board template of its own for one edition only)."""
+        return edition == self.edition or edition in self._held
+
+    def switching(self) -> bool:
+        """Whether it reads the other edition's board from the next frame on."""
+        return self._wanted is not None
+
+    def _switch(self, edition: str) -> None:
+        """Read ``edition``'s board from now on (the camera's thread, between frames): its template and colours,
+        and what it learnt for it; what it holds for this edition is kept for when a game of it is played again."""
+        from companion.table.camera_edition import EditionColours, EditionState
+
+        held = self._held.pop(edition)
+        self._held[self.edition] = EditionState(
+            self.template, dict(self.profiles), self.board_bgr, self.calibration, self.calibration_file,
+            self.learnt_path, self._calibrated, self._state, self._settled, self._note)
+        if isinstance(held, EditionColours):  # read for the first time since the start
+            held = EditionState.first(held)
+        self.template, self.profiles, self.board_bgr = held.template, held.profiles, held.board_bgr
+        self.calibration, self.calibration_file, self.learnt_path = (held.calibration, held.calibration_file,
+                                                                      held.learnt_path)
+        self._calibrated, self._state, self._settled, self._note = (held.calibrated, held.state, held.settled,
+                                                                    held.note)
+        with self._lock:
+            if self._lesson is not None and self._lesson.edition not in (None, edition):
+                # The other edition's lesson waits in its game: asked again when the camera reads that board.
+                self._lesson = None
+            elif self._lesson is not None and not self._calibrated:
+                self._state = self._not_yet(said.words(said.WAITING))
+            self._restart = True
+        self._steady = None
+        self.status = CameraStatus("unsettled", message="waiting for the board to stay still")
+
     def learn(
         self, game: object, leg: int, track: dict[int, list[str]], start: Any = None, actions: list[Any] | None = None,
-        dice: str = "manual",
+        dice: str = "manual", edition: str | None = None,
     ) -> None:
         """The game's board is ``track`` at the start of ``leg`` (the confirmed starting positions, a leg's
         start; ``start`` and ``actions``: the game, to weigh the boards a slip would give): the camera
         calibrates itself for this table from the first steady frame that shows this board (the game's verdict
         "matches", or at least is not contradicted, and the calibration finds each camel where the board says).
         Until then the lesson waits, and is tried again on later steady frames. Once per game and leg: a page
-        that asks again costs nothing."""
+        that asks again costs nothing. ``edition``: the game's; a lesson waits while the camera reads the other
+        edition's board, and is only ever saved as its own edition's."""
         board = {int(space): list(stack) for space, stack in track.items() if stack}
         entries = None if actions is None else list(actions)
         with self._lock:
@@ -232,12 +319,12 @@ class CameraWatch:
             lesson = self._lesson
             # The same leg's start changed (a correction, an undo) is a new lesson: what the old one waited for,
             # and why it was refused, is about a board that is no longer the game's. Judged afresh next frame.
-            if lesson is not None and (lesson.game, lesson.leg, lesson.track, _digest(lesson.actions)) == (
-                game, leg, board, _digest(entries)
-            ):
+            if lesson is not None and (lesson.game, lesson.leg, lesson.track, _digest(lesson.actions),
+                                       lesson.edition) == (game, leg, board, _digest(entries), edition):
                 return
-            self._lesson = Lesson(game, leg, board, start, entries, dice=dice)
-            self.learnt = self._settled if self._calibrated else self._told(self._not_yet() + WAITING_FOR)
+            self._lesson = Lesson(game, leg, board, start, entries, dice=dice, edition=edition)
+            if edition is None or edition == self.edition:  # the other edition's words are said once it reads it
+                self._state = self._settled if self._calibrated else self._not_yet(said.words(said.WAITING))
 
     def forget(self, game: object) -> None:
         """The game has moved on from its leg's start: a lesson it left waiting no longer shows its board."""
@@ -245,7 +332,7 @@ class CameraWatch:
             if self._lesson is not None and self._lesson.game == game:
                 self._lesson = None
                 # Why that lesson waited is no longer news: only what is still true of the calibration.
-                self.learnt = self._settled if self._calibrated else self._told(self._not_yet() + NEXT_BOARD)
+                self._state = self._settled if self._calibrated else self._not_yet(said.words(said.NEXT_BOARD))
 
     def _take_lesson(self, steady: SteadyFrame, source: FrameSource) -> None:
         """Calibrate from the steady frame (or a full-resolution still) if it shows the lesson's board."""
@@ -253,8 +340,8 @@ class CameraWatch:
 
         with self._lock:
             lesson = self._lesson
-        if lesson is None:
-            return
+        if lesson is None or (lesson.edition is not None and lesson.edition != self.edition):
+            return  # another edition's board: its colours are not this one's (it waits until the camera reads it)
         with self._lock:
             known = self._changes.get(lesson.game)
         if known is not None and steady.run < known[1]:
@@ -265,8 +352,9 @@ class CameraWatch:
         if tried is not None and tried[0] == run and self._frames - tried[1] < LESSON_RETRY_FRAMES:
             return  # tried on this board a moment ago
         lesson.tried = (run, self._frames)
-        waiting = "calibrated from an earlier board, not this one yet: " if self._calibrated else self._not_yet()
-        again = "; it tries again later"
+
+        def waiting(why: Words) -> Words:
+            return said.words(said.EARLIER_NOT_YET, why=why) if self._calibrated else self._not_yet(why)
 
         # Only from a board the verdict does not contradict (a camel moved by hand, two swapped, or a camel not
         # moved yet after the last die would teach it wrong colours), nor calls a draw not moved or not entered.
@@ -284,9 +372,8 @@ class CameraWatch:
         verdict = self._judged(steady, key, hypotheses, "en")
         if verdict["matches"] is False or "pending" in verdict or "unmoved" in verdict:
             # In short: the camera box above it says the verdict in full (the host's line stays a line or two).
-            why = ("the latest draw's camel is not moved yet" if "unmoved" in verdict
-                   else "a draw is not entered yet" if "pending" in verdict else "the board differs from the game")
-            self._refused(lesson, f"{waiting}{why}{again}")
+            why = said.UNMOVED if "unmoved" in verdict else said.PENDING if "pending" in verdict else said.DIFFERS
+            self._refused(lesson, waiting(said.words(why)))
             return
         # A lesson is worth a full-resolution still where the camera can take one (picamera2).
         picture, location = steady.frame, steady.location
@@ -300,39 +387,37 @@ class CameraWatch:
                 location=location, camel_size=self.calibration.camel_size if self.calibration else None,
             )
         except (CalibrationError, BoardNotFound) as error:
-            self._refused(lesson, f"{waiting}{error}{again}")
+            self._refused(lesson, waiting(said.words(said.REFUSED, error=str(error))))
             return
         with self._lock:
             self._learnt_legs.add((lesson.game, lesson.leg))
             if self._lesson is lesson:
                 self._lesson = None
+        if calibration.template.edition != self.edition:  # never: learnt with this edition's template
+            return
         self.profiles, self.board_bgr = dict(calibration.profiles), calibration.board_bgr
         self.calibration = calibration
         self._calibrated = True
-        self._note = ""
-        self.learnt = self._settled = "calibrated from a board the game confirmed"
+        self._note = None
+        self._state = self._settled = said.words(said.CONFIRMED)
         if self.learnt_path is not None:
             try:
                 save_learnt(calibration, self.learnt_path)
             except OSError as error:
-                self.learnt += f" (not saved: {error.strerror})"
+                self._state = said.words(said.NOT_SAVED, state=self._state, error=error.strerror or str(error))
 
-    def _not_yet(self) -> str:
-        """How a lesson's wait begins before any board taught the camera: a configured calibration file is in
-        use meanwhile (a builder would otherwise think their file ignored)."""
+    def _not_yet(self, why: Words) -> Words:
+        """Why a lesson waits before any board taught the camera: a configured calibration file is in use
+        meanwhile (a builder would otherwise think their file ignored)."""
         if self.calibration_file:
-            return f"calibrated from {self.calibration_file}; not yet from a board of this game: "
-        return NOT_YET
+            return said.words(said.FILE_NOT_YET, file=self.calibration_file, why=why)
+        return said.words(said.NOT_YET, why=why)
 
-    def _told(self, state: str) -> str:
-        """The calibration's ``state`` in words, with why a calibration at hand is not used (if so)."""
-        return "; ".join(part for part in (state, self._note) if part)
-
-    def _refused(self, lesson: Lesson, why: str) -> None:
+    def _refused(self, lesson: Lesson, why: Words) -> None:
         """Say why ``lesson`` waits, unless the game has replaced or dropped it meanwhile (its reason is stale)."""
         with self._lock:
             if self._lesson is lesson:
-                self.learnt = self._told(why)
+                self._state = why
 
     def _near(self, frame: Any) -> BoardLocation | None:
         """Where to look for the markers first: where the previous frame had them, else where the calibration
@@ -352,6 +437,10 @@ class CameraWatch:
     def step(self, source: FrameSource) -> CameraStatus:
         """Read one frame and update the status (the thread's loop; tests call it directly)."""
         self._frames += 1
+        with self._lock:
+            wanted, self._wanted = self._wanted, None
+        if wanted is not None and wanted != self.edition and wanted in self._held:
+            self._switch(wanted)
         try:
             frame = self.latest_frame = source.read()
             if colourless(frame):
@@ -392,8 +481,15 @@ class CameraWatch:
             self._steady = None
             self.status = CameraStatus("unsettled", message="waiting for the board to stay still")
             return self.status
+        problems = tuple(picture_problems(reading.problems))
+        previous = self._steady
+        if previous is not None and previous.run == self._stable.run and previous.edition == self.edition:
+            problems += tuple(p for p in previous.problems if p.startswith(OTHER_EDITION))  # once per still run
+        elif (seen := other_edition_seen(scorer, agreed.track, list(camels), self.board_bgr)) is not None:
+            problems += (f"{seen.sentence()}: is the game's edition right? The camera reads the board of the game's "
+                         "edition",)
         steady = self._steady = SteadyFrame(frame, agreed, scorer, camels, observation.location, self._stable.run,
-                                            tuple(picture_problems(reading.problems)))
+                                            problems, self.edition)
         self.status = CameraStatus("reading", track=track, unseen=self._stable.unseen)
         self._take_lesson(steady, source)
         return self.status
@@ -447,7 +543,8 @@ def save_learnt(calibration: Any, path: Path) -> Path:
 
 
 LEARNT_NAME = "camera-calibration.json"
-"""The calibration the companion learns by itself, in its data directory beside the games."""
+"""The single learnt calibration of earlier versions; it now learns per edition
+(``companion.table.camera_edition.learnt_name``) and reads this one for the edition its template says."""
 
 
 def camera_report(

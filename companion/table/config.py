@@ -14,8 +14,12 @@ config = ""               # the rig's own TOML (pins, angles): see hardware/pyra
 [camera]
 mode = "none"             # none | picamera2 | webcam | files
 source = ""               # webcam: device index or path (default 0); files: an image or a folder
-board = "2018"            # the board template the camera reads: an edition or a template file
-calibration = ""          # from `camelup vision calibrate`: this table's colours (and board); overrides board
+board = "2018"            # the board the camera starts on: an edition or a template file; it then reads the
+                          # edition of the game played last (both editions' markers stand in the same places)
+calibration = ""          # from `camelup vision calibrate`: this table's colours for the edition (and board) it was
+                          # made for; the camera starts on that edition (overrides board)
+calibration_2014 = ""     # a group playing both editions: a calibration for each edition's camels (optional;
+calibration_2018 = ""     # without one the camera calibrates itself for that edition from a board a game confirms)
 
 [hotspot]                 # written by deploy/install.sh --hotspot: the table screen shows it as a QR code
 ssid = ""
@@ -37,7 +41,8 @@ DEFAULTS: dict[str, Any] = {
     "language": "auto",
     "public_url": "",
     "pyramid": {"mode": "auto", "config": ""},
-    "camera": {"mode": "none", "source": "", "board": "2018", "calibration": ""},
+    "camera": {"mode": "none", "source": "", "board": "2018", "calibration": "", "calibration_2014": "",
+               "calibration_2018": ""},
     "hotspot": {"ssid": "", "password": ""},
 }
 
@@ -59,6 +64,9 @@ class Settings:
     camera_source: str = ""
     camera_board: str = "2018"
     camera_calibration: str | None = None
+    camera_calibration_2014: str | None = None
+    """A calibration file for the 2014 edition's camels (``[camera] calibration_2014``), for a group playing both."""
+    camera_calibration_2018: str | None = None
     hotspot_ssid: str | None = None
     hotspot_password: str | None = None
     config_file: str | None = None
@@ -125,6 +133,8 @@ def load_settings(path: str | None = None, **overrides: Any) -> Settings:
         camera_source=str(merged["camera"]["source"]),
         camera_board=str(merged["camera"]["board"]),
         camera_calibration=str(merged["camera"]["calibration"]) or None,
+        camera_calibration_2014=str(merged["camera"]["calibration_2014"]) or None,
+        camera_calibration_2018=str(merged["camera"]["calibration_2018"]) or None,
         config_file=str(path) if path else None,
         hotspot_ssid=str(merged["hotspot"]["ssid"]) or None,
         hotspot_password=str(merged["hotspot"]["password"]) or None,

@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from companion.table.camera_edition import EDITIONS
 from companion.table.service import ApiError, Caller, GameService
 from companion.table.web.limits import body_limit, parse_json, too_large
 
@@ -161,14 +162,19 @@ def camera(game_id: str) -> Any:
     if watch is None:
         return jsonify({"state": "off", "message": "no camera: the board is not checked"})
     game = service().game(game_id)
-    if watch.template.edition != game.row.edition:
-        from companion.table.camera_edition import other_board_remedy
-
-        message = other_board_remedy(watch.template.edition, game.row.edition, watch.calibration_file,
-                                     watch.config_file)
-        return jsonify({"state": "other board", "message": message})
+    edition = game.row.edition
+    # The camera reads the edition of the game played last (its template and that edition's colours).
+    elsewhere = watch.follow(game_id, edition, _last_played(game), game.state.game_over)
+    if elsewhere is not None:
+        return jsonify({"state": "other board", "message": _other_game(elsewhere, edition, watch), "edition": elsewhere,
+                        "learnt": watch.learnt, "learnt_words": watch.learnt_words})
     language = request.args.get("lang", "en")
     language = language if language in LANGUAGES else "en"
+    if watch.switching() or watch.edition != edition:
+        # Until its next frame the camera shows the other edition's board, read with the other's colours (and its
+        # lessons wait: this game's is given once the camera reads its board).
+        return jsonify({"state": "switching", "message": f"the camera switches to the {edition} board",
+                        "learnt": watch.learnt, "learnt_words": watch.learnt_words, "edition": watch.edition})
     # The game's version before its actions are read: a verdict never claims a newer game than it judged.
     version = game.version
     state = game.state
@@ -177,21 +183,22 @@ def camera(game_id: str) -> Any:
         # A leg's start (or the game's): the board is the one the game confirmed; the camera learns this
         # table's colours from the first steady frame that shows it (once per leg).
         track = {space: list(stack) for space, stack in state.track.as_dict().items()}
-        watch.learn(game_id, state.leg, track, start, list(game.actions), game.row.dice)
+        watch.learn(game_id, state.leg, track, start, list(game.actions), game.row.dice, edition)
     else:
         watch.forget(game_id)  # the leg has moved on: its start's board is no longer on the table
     status = watch.status  # one status for the whole report (the camera's thread moves on meanwhile)
+    learnt = {"learnt": watch.learnt, "learnt_words": watch.learnt_words, "edition": watch.edition}
     report = camera_report(status, state.track.as_dict(), language)
-    report["learnt"] = watch.learnt
+    report.update(learnt)
     if not state.game_over:
         # The game's board verified against the latest steady frame, with the slips that could explain a
         # difference (none while the board is not steady).
-        verdict = watch.verdict(game_id, start, game.actions, language, game.row.dice)
+        verdict = watch.verdict(game_id, start, game.actions, language, game.row.dice, edition)
         if verdict is not None:
             # Which version of the game it was worked out for: a page showing a later one (an entry, a
             # correction, an undo since) does not show it.
             report = {**camera_report(status, state.track.as_dict(), language, {**verdict, "version": version}),
-                      "learnt": report["learnt"]}
+                      **learnt}
         elif report["state"] == "reading":
             # A still picture from before the game's latest change (a draw, a new game): it is not judged, and
             # its blind reading is no news either. The board is looked at again once it is still after it.
@@ -209,17 +216,18 @@ def correct_from_camera(game_id: str) -> Any:
 
     who = caller(game_id)
     watch = _camera_watch()
-    board = watch.template.edition
     game = service().game(game_id)
-    if board != game.row.edition:
-        from companion.table.camera_edition import other_board_refusal
-
-        raise ApiError(409, other_board_refusal(board, game.row.edition, watch.calibration_file, watch.config_file),
-                       "CameraOtherBoard")
+    edition = game.row.edition
+    elsewhere = watch.follow(game_id, edition, _last_played(game), game.state.game_over)
+    if elsewhere is not None:
+        raise ApiError(409, _other_game(elsewhere, edition, watch), "CameraOtherBoard")
+    if watch.switching() or watch.edition != edition:
+        raise ApiError(409, f"the camera switches to the {edition} board: try again in a moment", "CameraNotReady")
     if who.role != "host":
         raise ApiError(403, "only the host can correct the game from the camera")
     refuse_pyramid_change(game.row)  # before the picture: its draws are facts, whatever the camera sees
-    verdict = watch.verdict(game_id, service().game_start(game_id), game.actions, dice=game.row.dice)
+    verdict = watch.verdict(game_id, service().game_start(game_id), game.actions, dice=game.row.dice,
+                            edition=edition)
     if verdict is None:
         status = watch.status
         # A steady picture from before the game's latest change is no picture of this game yet.
@@ -240,12 +248,24 @@ def camera_status() -> Any:
     watch = current_app.extensions.get("camera")
     if watch is None:
         return jsonify({"state": "off", "message": "no camera: the board is not checked"})
-    return jsonify({**watch.status.as_json(), "edition": watch.template.edition, "learnt": watch.learnt})
+    return jsonify({**watch.status.as_json(), "edition": watch.edition, "learnt": watch.learnt,
+                    "learnt_words": watch.learnt_words})
 
 
 @api.get("/api/camera/setup")
 def camera_setup() -> Any:
-    """The starting positions as the camera reads them, in the game log's ``setup`` form, for a new game."""
+    """The starting positions as the camera reads them, in the game log's ``setup`` form, for a new game
+    (``?edition=E``: of that edition; the camera reads that edition's board from its next frame, as for a game
+    just created, and answers once it is steady)."""
+    edition = request.args.get("edition")
+    if edition is not None:
+        if edition not in EDITIONS:
+            raise ApiError(400, f"edition must be one of {', '.join(EDITIONS)}, not {edition!r}")
+        watch = _camera_watch()
+        watch.follow(NEW_GAME, edition, service().store.now())  # the clock the games' entries are stamped by
+        if watch.switching() or watch.edition != edition:
+            raise ApiError(409, f"the camera switches to the {edition} board: try again in a moment",
+                           "CameraNotReady")
     track = _stable_camera_track()
     watch = current_app.extensions["camera"]
     unseen = [camel for camel in watch.profiles if not any(camel in stack for stack in track.values())]
@@ -254,6 +274,25 @@ def camera_setup() -> Any:
                        "CameraIncomplete")
     setup = {"track": {str(space): list(stack) for space, stack in sorted(track.items())}}
     return jsonify({"edition": watch.template.edition, "setup": setup})
+
+
+NEW_GAME = ("a new game",)
+"""Who asks the camera for a new game's starting positions (it is played next)."""
+
+
+def _last_played(game: Any) -> float:
+    """When the game was last played: its latest entry (a draw, an undo, a correction), else its creation."""
+    return max([game.row.created, *(entry.at for entry in game.entries)])
+
+
+def _other_game(reading: str, edition: str, watch: Any) -> str:
+    """Why the camera does not check this ``edition`` game: it reads the ``reading`` board of the game played
+    last (one camera, one board on the table), or that board only."""
+    if not watch.reads(edition):
+        return (f"the camera reads the {reading} board only (its board = under [camera] is a template of that "
+                f"board alone): this {edition} game is not checked")
+    return (f"the camera reads the {reading} board, for the game played last; it checks this {edition} game's "
+            "board from its next entry")
 
 
 def _camera_watch() -> Any:

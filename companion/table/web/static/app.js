@@ -462,7 +462,7 @@ function stateEls(camera, host = false) {
   const key = `camera.${camera.state}`;
   const known = !camera.differences && hasText(key);
   const message = known ? t(key) : camera.message || camera.state;
-  const detail = known && host && LANG === "en" && camera.message && !["unsettled", "starting", "off"].includes(camera.state);
+  const detail = known && host && LANG === "en" && camera.message && !["unsettled", "starting", "off", "switching"].includes(camera.state);
   // A picture too blurred, dark or bright for any marker: the host is told so in the page's language (the English
   // detail says it first already, as `vision read` does).
   const picture = host && !detail && camera.picture_problem;
@@ -471,6 +471,21 @@ function stateEls(camera, host = false) {
     detail ? el("p", { class: "muted camera-detail" }, String(camera.message).replace(/^board not found: /, "")) : null,
     picture ? el("p", { class: "muted camera-detail camera-picture" }, camera.picture_problem) : null,
     differences.length ? el("ul", {}, differences.map((text) => el("li", {}, text))) : null];
+}
+
+// The host's calibration line in the page's language: catalog words whose params may be words themselves (said
+// first); the server's English where the catalog has no such words.
+function wordsText(words) {
+  if (!words || typeof words !== "object") return String(words ?? "");
+  const params = {};
+  for (const [name, value] of Object.entries(words.params || {})) params[name] = value && typeof value === "object" ? wordsText(value) : value;
+  return t(words.key, params);
+}
+function knownWords(words) {
+  return !words || typeof words !== "object" || (hasText(words.key) && Object.values(words.params || {}).every(knownWords));
+}
+function learntText(camera) {
+  return camera.learnt_words && knownWords(camera.learnt_words) ? wordsText(camera.learnt_words) : serverWords(camera.learnt);
 }
 
 // Returns { gameChanged(version) }: the page calls it with each game state it shows. A verdict worked out for an
@@ -501,7 +516,7 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
   function current(camera) {
     const verdict = camera.verdict;
     if (!verdict || !(Number(verdict.version) < gameVersion)) return camera;
-    return { state: "unsettled", learnt: camera.learnt };
+    return { state: "unsettled", learnt: camera.learnt, learnt_words: camera.learnt_words };
   }
   let asked = 0;
   let answered = 0;
@@ -546,7 +561,7 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
         ? el("p", { class: "muted camera-detail" }, serverWords(verdict.problems[0])) : null,
       host && offered ? el("button", { type: "button", id: "camera-correct", onclick: correct }, t("camera_correct")) : null,
       // Whether the camera learnt this table's colours from a board the game confirmed (the host's concern).
-      host && camera.learnt ? el("p", { class: "muted camera-learnt" }, labelledEls(t("camera_learnt"), serverWords(camera.learnt))) : null,
+      host && (camera.learnt_words || camera.learnt) ? el("p", { class: "muted camera-learnt" }, labelledEls(t("camera_learnt"), learntText(camera))) : null,
     ].filter(Boolean));
     const details = box.querySelector(".camera-details");
     if (open && details) details.open = true;

@@ -55,8 +55,9 @@
     try {
       for (;;) {
         try {
-          const { edition, setup } = await api("GET", "/api/camera/setup");
+          // Read as the edition chosen: the camera switches to that edition's board and colours first.
           const form = document.getElementById("create");
+          const { edition, setup } = await api("GET", `/api/camera/setup?edition=${encodeURIComponent(form.elements.edition.value)}`);
           form.elements.edition.value = edition;
           form.elements.setup.value = Object.entries(setup.track).map(([space, stack]) => `${space}: ${stack.map(camelName).join(" ")}`).join("; ");
           return;

@@ -71,7 +71,7 @@
   // only: the panel's fit is chosen without it.
   function keepCameraRoom(slot) {
     const box = document.getElementById("camera");
-    // No room kept where no verdict can come (a camera set up for the other edition, or one that failed).
+    // No room kept where no verdict can come (a camera reading the other edition for another game, or one that failed).
     if (box.hidden || ["other board", "no colour", "unavailable"].includes(box.dataset.state)) return;
     const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
     const listed = ["roomy", "snug"].includes(panel.dataset.fit);

@@ -1,0 +1,59 @@
+"""The host's calibration line (the camera box's "Calibration:") as catalog keys and their data, so that the page
+says it in its own language: ``{"key": "camera_learnt.…", "params": {...}}``, where a param may itself be such
+words (said first, in the same language). The English is the English catalog's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+Words = dict[str, Any]
+
+
+def words(key: str, **params: Any) -> Words:
+    return {"key": key, "params": params}
+
+
+def text(said: Words | str | None, language: str = "en") -> str:
+    """``said`` in ``language`` (English where the catalog has no such words); a plain text as it is."""
+    if said is None:
+        return ""
+    if isinstance(said, str):
+        return said
+    from companion.table.web.i18n import say
+
+    params = {name: text(value, language) if isinstance(value, dict) else value
+              for name, value in said["params"].items()}
+    return say(language, said["key"], **params)
+
+
+def line(edition: str, state: Words | None) -> Words:
+    """The whole line: which edition's colours the camera reads with, and how it came by them (``state``: None
+    before any lesson or calibration, the board's usual colours)."""
+    return words("camera_learnt.line", edition=edition, state=state or words("camera_learnt.usual", edition=edition))
+
+
+def with_note(state: Words | None, note: Words | None) -> Words | None:
+    """The calibration's state and why a calibration at hand is not used (either may be missing)."""
+    if state is None or note is None:
+        return state or note
+    return words("camera_learnt.with_note", state=state, note=note)
+
+
+BEFORE = "camera_learnt.before"
+FROM_FILE = "camera_learnt.file"
+CONFIRMED = "camera_learnt.confirmed"
+NOT_YET = "camera_learnt.not_yet"
+FILE_NOT_YET = "camera_learnt.file_not_yet"
+EARLIER_NOT_YET = "camera_learnt.earlier_not_yet"
+WAITING = "camera_learnt.waiting"
+NEXT_BOARD = "camera_learnt.next_board"
+UNMOVED = "camera_learnt.unmoved"
+PENDING = "camera_learnt.pending"
+DIFFERS = "camera_learnt.differs"
+REFUSED = "camera_learnt.refused"
+NOT_SAVED = "camera_learnt.not_saved"
+
+KEYS = (BEFORE, FROM_FILE, CONFIRMED, NOT_YET, FILE_NOT_YET, EARLIER_NOT_YET, WAITING, NEXT_BOARD, UNMOVED, PENDING,
+        DIFFERS, REFUSED, NOT_SAVED, "camera_learnt.usual", "camera_learnt.with_note", "camera_learnt.line",
+        "camera_learnt.other_edition")
+"""Every key the line is made of (each in every catalog)."""
