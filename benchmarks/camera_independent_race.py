@@ -40,6 +40,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.camera_independent import calibration_board
+from benchmarks.camera_verify import random_draw as draw
 from benchmarks.independent.scene import render
 from benchmarks.independent.table import make_table
 from companion.gamelog import action_from_json, make_log
@@ -68,15 +69,6 @@ class Pictures:
 
     def close(self) -> None:
         pass
-
-
-def draw(state: Any, rng: random.Random) -> dict[str, Any]:
-    """The next player's pyramid ticket: a random die still in the pyramid, its value and (grey) colour."""
-    die = rng.choice(state.dice_in_pyramid())
-    action: dict[str, Any] = {"player": state.current_player, "type": "pyramid", "die": die, "value": rng.randint(1, 3)}
-    if die == GREY_DIE:
-        action["crazy"] = rng.choice(state.edition.crazy_camels)
-    return action
 
 
 def on_track(state: Any) -> dict[int, list[str]] | None:

@@ -251,7 +251,6 @@ class SilhouetteScorer(SilhouetteGeometry):
         middle = len(self._offsets) // 2
         limit = self.fit.patch_bodies * self._box_area(window, middle, 0)
         beyond = window.clutter[0] if window.clutter is not None else None
-        reach: tuple[int, int] | None = None
         for label in range(len(self.names)):
             if not self._known_colour[label]:
                 continue
@@ -260,18 +259,10 @@ class SilhouetteScorer(SilhouetteGeometry):
                 strong &= ~beyond
             if np.count_nonzero(strong) <= limit:
                 continue  # mostly: too little of the colour for any patch to be large
-            _, labels, stats, _ = cv2.connectedComponentsWithStats(strong.view(np.uint8), connectivity=8)
-            large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > limit) + 1  # (0: the pixels not of the colour)
-            if not len(large):
-                continue
-            if reach is None:
-                reach = self._widest_reach(window)
-            large = large[(stats[large, cv2.CC_STAT_WIDTH] > reach[0]) | (stats[large, cv2.CC_STAT_HEIGHT] > reach[1])]
-            if not len(large):
-                continue
-            patches = np.isin(labels, large)
-            window.evidence[..., label][patches] = 0.0
-            window.planes[label, patches.ravel()] = 0.0
+            patches = self._wider_than_a_camel(window, strong.view(np.uint8), limit)
+            if patches is not None:
+                window.evidence[..., label][patches] = 0.0
+                window.planes[label, patches.ravel()] = 0.0
 
     def _forget_bands(self, window: Window) -> None:
         """Beyond the track, a band of a camel's colour (pixels surely of it, touching) larger than ``band_bodies``
@@ -289,27 +280,31 @@ class SilhouetteScorer(SilhouetteGeometry):
         if np.count_nonzero(surely) <= limit:
             return  # mostly: too little of any colour beyond the track for a band
         counts = cv2.reduce(surely.view(np.uint8), 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[0]  # numpy's is 5x slower
-        reach: tuple[int, int] | None = None
         for label in np.flatnonzero(counts > limit):
             if not self._known_colour[label]:
                 continue
             colour = np.zeros(beyond.shape, np.uint8)
             colour[beyond] = surely[:, label]
-            _, labels, stats, _ = cv2.connectedComponentsWithStats(colour, connectivity=8)
-            large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > limit) + 1  # (0: the pixels not of the colour)
-            if not len(large):
-                continue
-            if reach is None:
-                reach = self._widest_reach(window)
-            large = large[(stats[large, cv2.CC_STAT_WIDTH] > reach[0]) | (stats[large, cv2.CC_STAT_HEIGHT] > reach[1])]
-            if not len(large):
-                continue
-            chosen = np.zeros(len(stats), bool)
-            chosen[large] = True
-            band = chosen[labels]
-            window.evidence[..., label][band] = 0.0
-            window.planes[label, band.ravel()] = 0.0
-            surely[band[beyond], label] = False
+            band = self._wider_than_a_camel(window, colour, limit)
+            if band is not None:
+                window.evidence[..., label][band] = 0.0
+                window.planes[label, band.ravel()] = 0.0
+                surely[band[beyond], label] = False
+
+    def _wider_than_a_camel(self, window: Window, colour: np.ndarray, limit: float) -> np.ndarray | None:
+        """Where ``colour`` (a uint8 mask of the window) has touching parts of more than ``limit`` pixels that
+        reach further across or up than a camel's pieces can (:meth:`_widest_reach`), as a mask; None if nowhere."""
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(colour, connectivity=8)
+        large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > limit) + 1  # (0: the pixels not of the colour)
+        if not len(large):
+            return None
+        reach = self._widest_reach(window)
+        large = large[(stats[large, cv2.CC_STAT_WIDTH] > reach[0]) | (stats[large, cv2.CC_STAT_HEIGHT] > reach[1])]
+        if not len(large):
+            return None
+        chosen = np.zeros(len(stats), bool)
+        chosen[large] = True
+        return chosen[labels]
 
     def _widest_reach(self, window: Window) -> tuple[int, int]:
         """How far across and up (pixels) the pieces of a camel standing on the window's space can reach at most:
