@@ -7,20 +7,23 @@ no code, shapes or art with vision/), each table with its own board print, paint
 table top, driven through the companion's own camera watch (companion.table.camera_watch.CameraWatch) as
 `camelup serve` builds it without a `[camera] calibration`: the board's usual colours until it learns.
 
-Per table, one race played by the rules engine with random draws until a camel would cross the finish:
+Per table, one race played by the rules engine with random draws until a camel would cross the finish, the
+players laying (or moving) their desert/spectator tiles on ``--tiles`` of the turns (the tiles rendered where
+the game has them, either side up):
 - the starting board is shown; the page's questions are asked as `GET /api/games/<id>/camera` asks them (at a
   leg's start: learn from this board; then the verdict), a frame a second, 6 frames per board;
 - after each draw (entered first, as players do, then the camel moved), with ``--slips``: the board a
   different entry of that draw would give (another value, or another die with the same value) is shown first,
   as if a hand had moved the camels wrongly; the verdict must say "differs" (else a miss, or "cannot tell");
-  then the right board, which must be "matches" (else a false alarm, or "cannot tell").
+  then the right board, which must be "matches" (else a false alarm, or "cannot tell"); a tile laid is an
+  entry too, and the board with it must be "matches".
 Printed per tier: tables that learnt their colours from the starting board (and from any board), legs whose
 start taught the camera, the verdicts on matching boards (confirmed / cannot tell / false alarm) and on
 boards one entry off (caught / cannot tell / missed; caught boards whose "most likely" names the slip's
 board), and the watch's time per frame.
 
 Run: .venv/bin/python benchmarks/camera_independent_race.py [--tables N] [--seed S] [--tier light|props|all]
-     [--no-slips] [--keep DIR] [--json]
+     [--no-slips] [--tiles SHARE] [--keep DIR] [--json]
 """
 
 from __future__ import annotations
@@ -55,6 +58,8 @@ PLAYERS = ("Ann", "Bob")
 FRAMES_PER_BOARD = 6
 """A frame a second: the board stays still this long after a move before the players look at the page."""
 TIERS = ("light", "props")
+TILE_TURNS = 0.15
+"""The share of turns a player lays (or moves) their tile instead of taking a pyramid ticket."""
 
 
 class Pictures:
@@ -108,7 +113,21 @@ def slip(
     return None
 
 
-def race(index: int, seed: int, tier: str, folder: Path, slips: bool) -> dict[str, Any]:
+def lay_tile(state: Any, rng: random.Random) -> dict[str, Any] | None:
+    """The current player's desert/spectator tile laid (or moved) on a random space the rules allow, a random side
+    up; None when no space does."""
+    for space in rng.sample(range(2, 17), 15):
+        action = {"player": state.current_player, "type": "spectator", "space": space,
+                  "side": rng.choice(state.edition.tile_sides)}
+        try:
+            apply(state, action_from_json(action))
+        except RuleError:
+            continue
+        return action
+    return None
+
+
+def race(index: int, seed: int, tier: str, folder: Path, slips: bool, tiles: float = TILE_TURNS) -> dict[str, Any]:
     """One table's race: its boards shown to the camera watch, and the watch's verdicts."""
     edition = "2018" if index % 2 == 0 else "2014"
     names = [stack[0] for stack in calibration_board(edition).values()]
@@ -128,7 +147,8 @@ def race(index: int, seed: int, tier: str, folder: Path, slips: bool) -> dict[st
         the last verdict (what the players see once the board is still)."""
         photos[0] += 1
         path = folder / f"t{index}-{tier}-{photos[0]:03d}-{kind}.jpg"
-        render(table, tier, track, photos[0], str(path), tiles=False)
+        laid = {tile.space: tile.side == state.edition.plus_side for tile in state.tiles}
+        render(table, tier, track, photos[0], str(path), tiles=laid)
         camera.picture = load_photo(str(path))
         verdict = None
         for _ in range(FRAMES_PER_BOARD):
@@ -170,6 +190,15 @@ def race(index: int, seed: int, tier: str, folder: Path, slips: bool) -> dict[st
         learnt_at.append(state.leg)
         calibration = watch.calibration
     while True:
+        laid = lay_tile(state, rng) if rng.random() < tiles else None
+        if laid is not None:  # the board changes by a tile: entered, then laid
+            state, actions = apply(state, action_from_json(laid)), [*actions, laid]
+            ask()
+            verdict = show(on_track(state) or {}, "tile")
+            keep_case(verdict, "matches")
+            boards.append({"case": "right", "answer": answer(verdict), "said": (verdict or {}).get("answer"),
+                           "photo": photos[0], "tiles": len(state.tiles)})
+            continue
         action = draw(state, rng)
         after = apply(state, action_from_json(action))
         if on_track(after) is None:
@@ -188,7 +217,7 @@ def race(index: int, seed: int, tier: str, folder: Path, slips: bool) -> dict[st
         verdict = show(on_track(state) or {}, "right")
         keep_case(verdict, "matches")
         boards.append({"case": "right", "answer": answer(verdict), "said": (verdict or {}).get("answer"),
-                       "photo": photos[0]})
+                       "photo": photos[0], "tiles": len(state.tiles)})
         if watch.calibration is not calibration:
             learnt_at.append(state.leg)
             calibration = watch.calibration
@@ -197,7 +226,8 @@ def race(index: int, seed: int, tier: str, folder: Path, slips: bool) -> dict[st
         "edition": edition,
         "tier": tier,
         "legs": state.leg,
-        "draws": len(actions),
+        "draws": sum(action["type"] == "pyramid" for action in actions),
+        "tiles_laid": sum(action["type"] == "spectator" for action in actions),
         "learnt_from_start": bool(learnt_at) and learnt_at[0] == 1,
         "learnt_legs": learnt_at,
         "boards": boards,
@@ -209,8 +239,8 @@ def race(index: int, seed: int, tier: str, folder: Path, slips: bool) -> dict[st
 def summarise(races: list[dict[str, Any]]) -> dict[str, Any]:
     boards = [board for one in races for board in one["boards"]]
 
-    def count(case: str) -> dict[str, int]:
-        pool = [board["answer"] for board in boards if board["case"] == case]
+    def count(case: str, keep: Any = None) -> dict[str, int]:
+        pool = [board["answer"] for board in boards if board["case"] == case and (keep is None or keep(board))]
         return {"boards": len(pool), **{name: pool.count(name) for name in sorted(set(pool))}}
 
     return {
@@ -222,6 +252,7 @@ def summarise(races: list[dict[str, Any]]) -> dict[str, Any]:
         "start": count("start"),
         "right": count("right"),
         "slip": count("slip"),
+        "right_with_tiles": count("right", lambda board: board.get("tiles", 0) > 0),
         "slip_named": sum(board.get("named", False) for board in boards if board["case"] == "slip"),
         "frame_ms": float(np.mean([one["frame_ms"] for one in races])) if races else 0.0,
     }
@@ -237,7 +268,8 @@ def report(seed: int, figures: dict[str, dict[str, Any]]) -> str:
             f"{s['learnt_from_start']}/{s['tables']} tables (at all: {s['learnt_at_all']}), "
             f"{s['legs_learnt']} legs' starts taught it; frame {s['frame_ms']:.0f} ms",
             f"  starting board: {_words(s['start'])}",
-            f"  boards that match the game: {_words(right)}",
+            f"  boards that match the game: {_words(right)}; of them with a tile on the track: "
+            f"{_words(s['right_with_tiles'])}",
             f"  boards one entry off: {_words(slipped)}; 'most likely' named the slip's board "
             f"{s['slip_named']}/{slipped.get('differs', 0)}",
         ]
@@ -255,6 +287,8 @@ def main() -> None:
     parser.add_argument("--tier", choices=("all", *TIERS), default="all")
     parser.add_argument("--no-slips", dest="slips", action="store_false",
                         help="show only the right boards (no board one entry off)")
+    parser.add_argument("--tiles", type=float, default=TILE_TURNS, metavar="SHARE",
+                        help=f"the share of turns a player lays or moves their tile (default {TILE_TURNS}; 0: none)")
     parser.add_argument("--keep", type=Path, default=None,
                         help="keep the photos in this folder (and, beside a wrong or unsure verdict, the game's log "
                              "and the calibration the camera had learnt)")
@@ -270,7 +304,7 @@ def main() -> None:
         races: dict[str, list[dict[str, Any]]] = {tier: [] for tier in tiers}
         for tier in tiers:
             for index in range(args.tables):
-                races[tier].append(race(index, seed, tier, folder, args.slips))
+                races[tier].append(race(index, seed, tier, folder, args.slips, args.tiles))
                 if not args.json:
                     done = races[tier][-1]
                     print(f"{tier} table {index + 1}/{args.tables} ({done['edition']}): {done['draws']} draws, "

@@ -127,6 +127,43 @@ def test_a_race_s_slip_is_another_entry_of_the_same_draw_giving_another_board() 
     assert checked >= 10
 
 
+def test_a_game_s_tiles_are_rendered_where_the_game_has_them_and_laid_by_the_rules(tmp_path) -> None:
+    """The race bench lays tiles through the rules engine and renders them where the game has them: the picture
+    changes on that space and nowhere near the others."""
+    import random
+
+    from benchmarks.camera_independent_race import lay_tile
+    from companion.gamelog import action_from_json
+    from companion.rules import EDITIONS, apply, new_game
+
+    table = make_table(11, "2018", NAMES)
+    track = {2: ["green", "yellow"], 6: ["red"], 10: ["blue", "purple", "black"], 14: ["white"]}
+    plain, tiled = tmp_path / "plain.png", tmp_path / "tiled.png"
+    render(table, "light", track, 1, str(plain), tiles=False)
+    render(table, "light", track, 1, str(tiled), tiles={8: True})
+    # (The scenes' sensor noise differs: the tile takes its draws first. Blurred, the noise is gone.)
+    blurred = [cv2.GaussianBlur(cv2.imread(str(path)), (0, 0), 6).astype(int) for path in (plain, tiled)]
+    change = np.abs(blurred[0] - blurred[1]).max(axis=2)
+    y, x = np.unravel_index(int(np.argmax(change)), change.shape)
+    assert change[y, x] > 25
+    from vision.board import load_template
+    from vision.read import ReadConfig, observe
+
+    template = load_template("2018")
+    pose = observe(ReadConfig(), template, cv2.imread(str(plain))).pose
+    middle = pose.project(np.array([[*template.space_centre(8), 0.0]]))[0]
+    assert np.hypot(x - middle[0], y - middle[1]) < 40
+
+    rng = random.Random(2)
+    state = new_game(EDITIONS["2018"], ("Ann", "Bob"), {1: ["green"], 2: ["yellow", "red"], 3: ["blue", "purple"],
+                                                         16: ["black"], 15: ["white"]})
+    for _ in range(2):
+        action = lay_tile(state, rng)
+        assert action is not None and action["type"] == "spectator"
+        state = apply(state, action_from_json(action))
+    assert len(state.tiles) == 2
+
+
 def test_no_lens_folds_the_picture_back_on_itself() -> None:
     from benchmarks.independent.rays import Camera
     from benchmarks.independent.table import lens_unfolds

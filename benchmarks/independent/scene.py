@@ -112,16 +112,20 @@ def _tiles(table: Table, track: dict[int, list[str]], rng: np.random.Generator) 
     for space in rng.permutation(free)[: int(rng.integers(0, 3))]:
         if all(abs(int(space) - c) > 1 for c in chosen):
             chosen.append(int(space))
-    return [
-        tile(
-            table.edition,
-            table.centre(s) + np.array([*rng.uniform(-4, 4, 2), BOARD_TOP]),
-            float(np.radians(rng.uniform(-8, 8))),
-            bool(rng.random() < 0.5),
-            rng,
-        )
-        for s in chosen
-    ]
+    return [_one_tile(table, s, rng) for s in chosen]
+
+
+def _tiles_at(table: Table, tiles: dict[int, bool], rng: np.random.Generator) -> list[Shape]:
+    """The tiles a game has on the track (space -> plus side up)."""
+    return [_one_tile(table, space, rng, plus) for space, plus in sorted(tiles.items())]
+
+
+def _one_tile(table: Table, space: int, rng: np.random.Generator, plus: bool | None = None) -> Shape:
+    """A tile set down a little off and crooked on ``space``, its side drawn when not given (in this order)."""
+    centre = table.centre(space) + np.array([*rng.uniform(-4, 4, 2), BOARD_TOP])
+    turn = float(np.radians(rng.uniform(-8, 8)))
+    side = bool(rng.random() < 0.5) if plus is None else plus
+    return tile(table.edition, centre, turn, side, rng)
 
 
 def _off_board(table: Table, rng: np.random.Generator, room: float) -> np.ndarray | None:
@@ -197,7 +201,7 @@ def render(
     path: str,
     calibration: bool = False,
     hand: bool | None = None,
-    tiles: bool = True,
+    tiles: bool | dict[int, bool] = True,
 ) -> Truth:
     """Render the board ``track`` (space -> camels bottom first) at ``table`` and save it to ``path``."""
     if tier not in TIERS:
@@ -215,7 +219,9 @@ def render(
         decals.append((tex, (float(origin[0]), float(origin[1])), m.angle, tex.shape[1] / (2 * half)))
     extra: list[Shape] = []
     labels: list[str] = []
-    if tiles and not calibration and tier != "clean":
+    if isinstance(tiles, dict):  # the game's own tiles: space -> plus side up
+        extra += _tiles_at(table, tiles, rng)
+    elif tiles and not calibration and tier != "clean":
         extra += _tiles(table, track, rng)
     if tier == "props" and not calibration:
         props, labels = _props(table, rng, decals, hand)
