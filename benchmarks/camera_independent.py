@@ -18,6 +18,8 @@ board a different entry (another value or another die) gives must be answered fa
 
 Run: .venv/bin/python benchmarks/camera_independent.py [--tables N] [--scenes-per-table K] [--seed S]
      [--tier clean|light|props|all] [--expect K] [--json] [--keep DIR]
+     .venv/bin/python benchmarks/camera_independent.py --reread RESULT.json --keep DIR [--json]
+     (the same photos read again by the code as it is now: before and after a change, on the very same scenes)
 """
 
 from __future__ import annotations
@@ -165,6 +167,8 @@ def blind_scenes(
             image=image.name,
             props=truth.props,
             truth={str(s): v for s, v in truth.track.items()},
+            visible={name: round(float(v), 3) for name, v in truth.visible.items()},
+            hidden_markers=list(truth.hidden_markers),
             reading=reading,
         )
         verdicts.append(verdict)
@@ -197,19 +201,10 @@ def expect_scenes(
     verdicts = []
     for case, truth, image, entry, proc in pending:
         reading = collect(proc)
-        answer = reading.get("matches", "error") if "error" not in reading else "error"
-        if answer is None:
-            outcome = "cannot tell"
-        elif answer == "error":
-            outcome = "board not found" if str(reading["error"]).startswith("board not found") else "error"
-        elif case == "matching":
-            outcome = "right" if answer is True else "false alarm"
-        else:
-            outcome = "right" if answer is False else "miss"
         verdicts.append(
             {
                 "case": case,
-                "outcome": outcome,
+                "outcome": expect_outcome(case, reading),
                 "table": i,
                 "image": image.name,
                 "entry": entry,
@@ -219,6 +214,51 @@ def expect_scenes(
             }
         )
     return verdicts
+
+
+def expect_outcome(case: str, reading: dict) -> str:
+    """An --expect reading's outcome: "right", "false alarm" (a matching board said to differ), "miss" (a board one
+    entry off said to match), "cannot tell", "board not found" or "error"."""
+    answer = reading.get("matches", "error") if "error" not in reading else "error"
+    if answer is None:
+        return "cannot tell"
+    if answer == "error":
+        return "board not found" if str(reading["error"]).startswith("board not found") else "error"
+    if case == "matching":
+        return "right" if answer is True else "false alarm"
+    return "right" if answer is False else "miss"
+
+
+def reread(result: dict, folder: Path) -> dict:
+    """The photos a run with ``--keep folder`` left, read again by the code as it is now, with the calibrations that
+    run made (as they were): the very same scenes before and after a change to the reader."""
+    for found in result["details"].values():
+        calibrations = {c["table"]: folder / Path(c["file"]).name if c["file"] else None
+                        for c in found["calibrations"]}
+        edition = {s["table"]: s["edition"] for s in found["scenes"]}
+        pending = []
+        for scene in found["scenes"]:
+            if "camels" not in scene and "visible" not in scene:
+                continue  # "board not found" in a run that kept no truth for it: nothing to judge a reading by
+            cal = calibrations.get(scene["table"])
+            pending.append((scene, read(str(folder / scene["image"]), str(cal) if cal else None, scene["edition"])))
+        for scene, proc in pending:
+            visible = scene.get("visible") or {n: c["visible"] for n, c in scene["camels"].items()}
+            truth = Truth({int(s): v for s, v in scene["truth"].items()}, visible, {},
+                          scene.get("hidden_markers", []), scene.get("props", []))
+            reading = collect(proc)
+            scene.update(judge(truth, reading), reading=reading)
+        checks = []
+        for verdict in found.get("expect", []):
+            stem = verdict["image"].rsplit("-", 1)[0]
+            cal = calibrations.get(verdict["table"])
+            checks.append((verdict, read(str(folder / verdict["image"]), str(cal) if cal else None,
+                                         edition.get(verdict["table"], "2018"), str(folder / f"{stem}.log.json"))))
+        for verdict, proc in checks:
+            reading = collect(proc)
+            verdict.update(outcome=expect_outcome(verdict["case"], reading), differences=reading.get("differences"),
+                           error=reading.get("error"))
+    return {**result, "tiers": {tier: summarise(found) for tier, found in result["details"].items()}}
 
 
 def run(
@@ -356,7 +396,20 @@ def main() -> None:
     )
     parser.add_argument("--json", action="store_true", help="print the figures and every scene's verdict as JSON")
     parser.add_argument("--keep", type=Path, default=None, help="keep the photos and calibrations in this folder")
+    parser.add_argument("--reread", type=Path, default=None, metavar="RESULT.json",
+                        help="read the photos of an earlier run again (its --json output; its photos in --keep) with "
+                             "the code as it is now, instead of rendering")
     args = parser.parse_args()
+    if args.reread is not None:
+        if args.keep is None:
+            parser.error("--reread needs --keep DIR: the folder that run kept its photos and calibrations in")
+        try:
+            earlier = json.loads(args.reread.read_text())
+        except (OSError, json.JSONDecodeError) as error:
+            parser.error(f"--reread {args.reread}: {error}")
+        result = reread(earlier, args.keep)
+        print(json.dumps(result, indent=1) if args.json else report(result))
+        return
     if args.tables < 1 or args.scenes_per_table < 1:
         parser.error("--tables and --scenes-per-table must be at least 1")
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
