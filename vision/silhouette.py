@@ -246,8 +246,8 @@ class SilhouetteScorer(SilhouetteGeometry):
         further across or up than a camel's own pieces can (its reach, ``own_mm`` beyond its size) is something
         else (a palm tree's fronds or trunk, a card, a phone), and its pixels tell nothing for or against that
         camel; a camel standing against it is not seen there (unseen, not guessed). The board's border and the
-        table beyond the track are left to :meth:`_table_colours`: a camel against a border of its colour stays
-        one piece."""
+        table beyond the track are left to :meth:`_table_colours` and :meth:`_forget_bands`, whose bands are found
+        apart from the track's pixels: a camel on the track against a border of its colour stays one piece."""
         middle = len(self._offsets) // 2
         limit = self.fit.patch_bodies * self._box_area(window, middle, 0)
         beyond = window.clutter[0] if window.clutter is not None else None
