@@ -122,3 +122,21 @@ def test_the_board_s_printed_border_is_no_yellow_camel(tmp_path, capsys, photo, 
     reading = json.loads(capsys.readouterr().out)
     placed = {camel: int(space) for space, stack in reading["track"].items() for camel in stack}
     assert placed.get("yellow") in allowed, reading
+
+
+def test_a_far_camel_s_colour_is_measured_from_its_own_pixels_not_the_board_s_red_border(tmp_path, capsys):
+    """A reviewer's table (the independent renderer's table 5181): the board is printed with a red border, and
+    the calibration photo's yellow camel stands on space 3, in the far row, against it. While calibrating, a
+    colour not known yet is anything unlike the board, and the border drew the yellow camel's box onto it: yellow
+    was measured as the border's red (BGR 27, 54, 139 beside red's 31, 39, 143), and the calibration misread its
+    own photo."""
+    board = calibration_board("2018")
+    table = make_table(5181, "2018", ["green", "yellow", "red", "blue", "purple", "black", "white"])
+    photo = tmp_path / "calibration.jpg"
+    render(table, "light", board, 0, str(photo), calibration=True)
+    out = tmp_path / "cal.json"
+    assert main(["vision", "calibrate", str(photo), "--board", "2018", "--out", str(out)]) == 0
+    profiles = json.loads(out.read_text())["profiles"]
+    _, green, red = profiles["yellow"]
+    assert green / red > 0.55, profiles  # yellow: green well up towards red (the border's red: 0.39)
+    assert abs(green / red - profiles["red"][1] / profiles["red"][2]) > 0.3, profiles

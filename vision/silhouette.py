@@ -270,7 +270,9 @@ class SilhouetteScorer(SilhouetteGeometry):
         stripe of the cloth) is no camel: its pixels tell nothing for or against that camel, nor count as its
         clutter. A camel on a far stack whose body reaches over the band of its colour, touching it, is then not
         seen there (unseen, not guessed); a camel in the middle of a space beside a brown border stays read, and
-        no yellow camel is read on top of a stack whose upper box reaches over the border."""
+        no yellow camel is read on top of a stack whose upper box reaches over the border. While calibrating, a
+        colour not known yet is anything unlike the board: a red border behind the far row is no camel either, and
+        a far camel's colour is measured from its own pixels, not the border's."""
         if window.clutter is None:
             return
         beyond, surely = window.clutter
@@ -280,12 +282,16 @@ class SilhouetteScorer(SilhouetteGeometry):
         if np.count_nonzero(surely) <= limit:
             return  # mostly: too little of any colour beyond the track for a band
         counts = cv2.reduce(surely.view(np.uint8), 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[0]  # numpy's is 5x slower
+        unknown: list[np.ndarray | None] = []  # a colour not known yet (calibrating) is anything unlike the board
         for label in np.flatnonzero(counts > limit):
-            if not self._known_colour[label]:
-                continue
-            colour = np.zeros(beyond.shape, np.uint8)
-            colour[beyond] = surely[:, label]
-            band = self._wider_than_a_camel(window, colour, limit)
+            if unknown and not self._known_colour[label]:
+                band = unknown[0]  # the same pixels as the other colours not known yet
+            else:
+                colour = np.zeros(beyond.shape, np.uint8)
+                colour[beyond] = surely[:, label]
+                band = self._wider_than_a_camel(window, colour, limit)
+                if not self._known_colour[label]:
+                    unknown.append(band)
             if band is not None:
                 window.evidence[..., label][band] = 0.0
                 window.planes[label, band.ravel()] = 0.0
