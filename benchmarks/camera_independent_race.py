@@ -190,7 +190,7 @@ def race(index: int, seed: int, tier: str, folder: Path, slips: bool, tiles: flo
         learnt_at.append(state.leg)
         calibration = watch.calibration
     while True:
-        laid = lay_tile(state, rng) if rng.random() < tiles else None
+        laid = lay_tile(state, rng) if tiles > 0 and rng.random() < tiles else None  # (--tiles 0: no draw spent)
         if laid is not None:  # the board changes by a tile: entered, then laid
             state, actions = apply(state, action_from_json(laid)), [*actions, laid]
             ask()
