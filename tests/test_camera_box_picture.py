@@ -91,7 +91,7 @@ def test_the_host_page_says_the_picture_is_blurred_in_french_and_english(tmp_pat
 
 
 @pytest.mark.parametrize("colour, french", [
-    ((0, 0, 0), "l'image est trop sombre (ses parties les plus claires sont à 0 sur 255"),  # the lens cap left on
+    ((0, 0, 0), "l'image est noire : le cache est-il sur l'objectif"),  # the lens cap left on
     ((70, 110, 150), "l'image ne montre rien de net (un cache sur l'objectif"),  # facing a blank table top
 ])
 def test_a_picture_without_any_edge_gives_reports_a_page_can_parse(table, image, colour, french):

@@ -289,6 +289,23 @@ unharmed pictures at most 0.2%; the boards lost to overexposure (exposure ×12 t
 or more; the markers' black survives a lot of light, so most pictures this bright still locate the board (and
 are then judged on the markers)."""
 
+BLACK_CELL = 16
+"""A black picture is judged on the picture averaged over cells of 16×16 pixels (at 1280 wide; in linear light,
+where the sensor's noise averages to an even veil): what is left is the light the scene sends, not the noise."""
+WHOLE_BLACK_SPAN = 4.0
+"""Least difference (grey levels, 0-255) between the averaged picture's brightest and darkest parts (its 99th and
+1st percentiles) of a picture that shows anything at all: below it, the picture is black (a lens cap, a hand over
+the lens, the room's light off). Measured (benchmarks/picture_black.py, 9 tables, seed 1): a camera's dark frame
+with read noise up to 1.5% of full scale (its pixels up to 33 grey; a pedestal of 16; JPEG) 0.6 to 3.7, a hand
+over the lens 1.7, all black; rooms 7.6 stops under (×0.005: the board is still found at times) 4.6 to 15.2 with
+little noise, all too dark and none black. Rooms darker and noisier than that show little more than their noise:
+×0.003 with noise 0.3% of full scale 2.4 to 5.2 (6 of 9 black), as a black frame with that noise (about 2): the
+words name the room's light too. Not black: a dark frame with 3% noise (4.7 to 5.0, grey snow to the eye), and
+some with row banding or a glowing corner (up to 5.2)."""
+WHOLE_BLACK_LEVEL = 48.0
+"""Brightest the averaged picture may be (grey level) and still be black: an even picture brighter than this is a
+blank surface in front of the camera, not a picture without light."""
+
 
 @dataclass(frozen=True)
 class WholePicture:
@@ -304,14 +321,26 @@ class WholePicture:
     """Share of its pixels at full white in any channel."""
     frame: tuple[int, int] | None = None
     """The picture's width and height (``None``: not known)."""
+    light: float | None = None
+    """How much brighter its brightest parts are than its darkest once the sensor's noise is averaged out (see
+    :data:`WHOLE_BLACK_SPAN`; ``None``: not measured)."""
+    light_level: float | None = None
+    """Its brightest parts once the noise is averaged out (grey level 0-255; ``None``: not measured)."""
 
     @property
     def too_small(self) -> bool:
         return frame_too_small(self.frame)
 
     @property
+    def black(self) -> bool:
+        """No light at all reaches the camera (a lens cap, a hand over the lens, the light off): only its noise."""
+        if self.light is None or self.light_level is None:
+            return False
+        return round(self.light, 1) < WHOLE_BLACK_SPAN and round(self.light_level) <= WHOLE_BLACK_LEVEL
+
+    @property
     def too_dark(self) -> bool:
-        return round(self.bright) < WHOLE_MIN_BRIGHT
+        return self.black or round(self.bright) < WHOLE_MIN_BRIGHT
 
     @property
     def overexposed(self) -> bool:
@@ -333,10 +362,11 @@ class WholePicture:
             "edge_px": None if self.featureless else round(self.edge_px, 1), "bright": round(self.bright),
             "mean": round(self.mean),
             "clipped": round(self.clipped, 3), "blurred": self.blurred, "too_dark": self.too_dark,
-            "overexposed": self.overexposed,
+            "overexposed": self.overexposed, "black": self.black,
+            "light": None if self.light is None else round(self.light, 1),
             "frame": None if self.frame is None else list(self.frame), "too_small": self.too_small,
             "limits": {"edge_px": WHOLE_MAX_EDGE_PX, "bright": WHOLE_MIN_BRIGHT, "clipped": WHOLE_MAX_CLIPPED,
-                       "frame": list(MIN_FRAME)},
+                       "frame": list(MIN_FRAME), "light": WHOLE_BLACK_SPAN},
         }
 
     def problems(self) -> list[str]:
@@ -345,6 +375,8 @@ class WholePicture:
         return [small_frame_words(self.frame)] * self.too_small + self._exposure()
 
     def _exposure(self) -> list[str]:
+        if self.black:  # more light or a longer exposure would not help: something is in front of the lens
+            return [BLACK_WORDS]
         if self.too_dark:
             return [f"the picture is too dark (its brightest parts are at {self.bright:.0f} of 255, the markers need "
                     f"at least {WHOLE_MIN_BRIGHT:.0f}): more light on the table, or a longer exposure"]
@@ -360,6 +392,11 @@ class WholePicture:
                     "wait a few seconds and keep its lens clean; a camera with a focus ring: turn it until the "
                     "picture looks sharp) and hold it steady"]
         return []
+
+
+BLACK_WORDS = ("the picture is black: is the lens cap on or the camera covered? (no light reaches it: take the cap "
+               "off, move what covers the lens, or switch the room's light on)")
+"""A black picture, in words: what to look at first (not "more light", which a dim room needs)."""
 
 
 def unlocated_problems(image: np.ndarray) -> list[str]:
@@ -393,8 +430,19 @@ def measure_whole(image: np.ndarray) -> WholePicture:
     step = max(1, round(CLIP_STRIDE * small.shape[1] / REFERENCE_WIDTH))
     grid = small[::step, ::step]
     full = (grid >= CLIP_LEVEL).any(axis=2) if grid.ndim == 3 else grid >= CLIP_LEVEL
+    light, light_level = _light(gray)
     return WholePicture(edge_px=(bright - dark) / steep if steep > 1e-3 else float("inf"), bright=bright,
-                        mean=float(gray.mean()), clipped=float(full.mean()), frame=_frame(image))
+                        mean=float(gray.mean()), clipped=float(full.mean()), frame=_frame(image), light=light,
+                        light_level=light_level)
+
+
+def _light(gray: np.ndarray) -> tuple[float, float]:
+    """The light the scene sends, without the sensor's noise (:data:`BLACK_CELL`): how far the averaged picture's
+    brightest parts (99th percentile) are above its darkest (1st), and its brightest level (grey levels 0-255)."""
+    size = (max(1, gray.shape[1] // BLACK_CELL), max(1, gray.shape[0] // BLACK_CELL))
+    cells = cv2.resize(gray.astype(np.float32), size, interpolation=cv2.INTER_AREA)
+    low, high = (float(v) for v in np.percentile(cells, (1, 99)))
+    return high - low, high
 
 
 def _frame(image: np.ndarray) -> tuple[int, int]:

@@ -32,7 +32,7 @@
     camels: ["placement.camels_small"],
     sharpness: ["placement.blurred", "placement.whole_blurred", "placement.whole_featureless"],
     exposure: ["placement.too_dark", "placement.too_noisy", "placement.overexposed", "placement.whole_too_dark",
-      "placement.whole_overexposed"],
+      "placement.whole_overexposed", "placement.whole_black"],
   };
 
   // A figure to a tenth, written as the page's language writes it (12.3, 12,3).
