@@ -301,7 +301,8 @@ over the lens 1.7, all black; rooms 7.6 stops under (×0.005: the board is still
 little noise, all too dark and none black. Rooms darker and noisier than that show little more than their noise:
 ×0.003 with noise 0.3% of full scale 2.4 to 5.2 (6 of 9 black), as a black frame with that noise (about 2): the
 words name the room's light too. Not black: a dark frame with 3% noise (4.7 to 5.0, grey snow to the eye), and
-some with row banding or a glowing corner (up to 5.2)."""
+some with row banding or a glowing corner (up to 5.2). Seed 2 (not tuned on): rooms at ×0.005 with little noise
+5.2 to 17.6, none black; dark frames up to 1.5% noise at most 3.7 and a hand 1.7 to 1.9, all black."""
 WHOLE_BLACK_LEVEL = 48.0
 """Brightest the averaged picture may be (grey level) and still be black: an even picture brighter than this is a
 blank surface in front of the camera, not a picture without light."""
