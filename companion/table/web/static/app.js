@@ -459,7 +459,10 @@ function stateEls(camera, host = false) {
   const differences = camera.differences || [];
   // Readings come worded in the page's language; other news is translated by state: a short plain sentence
   // for everyone, the server's technical words (markers, a file's path) for the host only, on a line of their own.
-  const key = `camera.${camera.state}`;
+  // Those who cannot fix the camera (players, the table screen) learn that it is not checking the board for now
+  // and that the host knows: the host's page says why.
+  const others = `camera_others.${camera.state}`;
+  const key = !host && hasText(others) ? others : `camera.${camera.state}`;
   const known = !camera.differences && hasText(key);
   const message = known ? t(key) : camera.message || camera.state;
   const detail = known && host && LANG === "en" && camera.message && !["unsettled", "starting", "off"].includes(camera.state);
