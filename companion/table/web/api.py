@@ -192,6 +192,11 @@ def camera(game_id: str) -> Any:
             # correction, an undo since) does not show it.
             report = {**camera_report(status, state.track.as_dict(), language, {**verdict, "version": version}),
                       "learnt": report["learnt"]}
+            if verdict.get("problems"):  # what is wrong with the picture, in the page's language where known
+                from companion.table.camera_words import problems_in
+
+                problems, languages = problems_in(verdict["problems"], language)
+                report["verdict"] = {**report["verdict"], "problems": problems, "problems_languages": languages}
         elif report["state"] == "reading":
             # A still picture from before the game's latest change (a draw, a new game): it is not judged, and
             # its blind reading is no news either. The board is looked at again once it is still after it.

@@ -544,9 +544,10 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
       el("div", { class: "camera-head" }, el("h2", {}, t("camera")), placement),
       ...(verdict ? verdictEls(verdict, { fold: !tv, hint: !host }) : stateEls(camera, host)),
       // What is wrong with the picture itself (too dark, blurred, a frame too small): for the host, whatever the
-      // verdict (an "agrees" on a frame too dark to trust is said with why), in the server's words.
+      // verdict (an "agrees" on a frame too dark to trust is said with why), in the page's language where the
+      // server knows the sentence (problems_languages), else in its English, marked as such.
       host && verdict && (verdict.problems || []).length
-        ? el("p", { class: "muted camera-detail" }, serverWords(verdict.problems[0])) : null,
+        ? el("p", { class: "muted camera-detail" }, (verdict.problems_languages || [])[0] === LANG ? verdict.problems[0] : serverWords(verdict.problems[0])) : null,
       host && offered ? el("button", { type: "button", id: "camera-correct", onclick: correct }, t("camera_correct")) : null,
       // Whether the camera learnt this table's colours from a board the game confirmed (the host's concern).
       host && camera.learnt ? el("p", { class: "muted camera-learnt" }, labelledEls(t("camera_learnt"), serverWords(camera.learnt))) : null,
