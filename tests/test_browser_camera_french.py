@@ -1,7 +1,8 @@
 """A real browser, in French, with a real camera (an image file the server re-reads, replaced state after state):
 the host page, a player's page, the table screen and the placement page never show an English camera line,
 whatever the camera sees: a frame too dark to trust (a verdict with the picture's problem), a black picture (the
-lens cap), a blurred one, a sharp one with every marker covered, a good one. The host's calibration line (its
+lens cap), a blurred one, a sharp one with every marker covered, a good one, a greyscale one. The host reads why
+the board is not found in French too (which markers are not seen). The host's calibration line (its
 own words, from another part of the companion) is left out."""
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ def scenes() -> dict[str, np.ndarray]:
         "blurred": cv2.GaussianBlur(image, (0, 0), 8),
         "covered": covered,
         "good": image,
+        "greyscale": cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR),
     }
 
 
@@ -72,6 +74,8 @@ def test_no_english_camera_line_reaches_a_french_page(tmp_path, browser):
             "table": new_page(browser, errors, "table", "fr", viewport={"width": 1920, "height": 1080}),
             "placement": new_page(browser, errors, "placement", "fr", **PHONE),
         }
+        wide = new_page(browser, errors, "placement 1920", "fr", viewport={"width": 1920, "height": 1080})
+        wide.goto(f"{base}/camera/placement?game={gid}&token={game['host_token']}")
         seat = seats["Bob"]
         pages["host"].goto(f"{base}/host/{gid}#{game['host_token']}")
         pages["player"].goto(f"{base}/join/{seat}")
@@ -87,6 +91,8 @@ def test_no_english_camera_line_reaches_a_french_page(tmp_path, browser):
             host = pages["host"].locator("#camera")
             if name in shown:
                 expect(pages["host"].locator(f"#camera{shown[name]}")).to_have_count(1, timeout=30000)
+            elif name == "greyscale":
+                expect(host).to_have_attribute("data-state", "no colour", timeout=30000)
             else:
                 expect(host).to_have_attribute("data-state", "board not found", timeout=30000)
             for who in ("player", "table"):
@@ -96,6 +102,8 @@ def test_no_english_camera_line_reaches_a_french_page(tmp_path, browser):
                 expect(host.locator(".camera-detail")).to_contain_text("l'image est trop sombre")
             if name == "black":
                 expect(host.locator(".camera-picture")).to_contain_text("l'image est noire")
+            if name in ("black", "blurred", "covered"):  # which markers are not seen, in French too
+                expect(host.locator(".camera-reason")).to_contain_text("marqueurs 0 (en haut à gauche), 1 (en haut")
             placement = pages["placement"]
             placement.wait_for_timeout(2500)  # the placement page's next refresh
             for who, page in pages.items():
@@ -111,6 +119,9 @@ def test_no_english_camera_line_reaches_a_french_page(tmp_path, browser):
                 if english:
                     found[f"{who}, {name}"] = english
                 page.screenshot(path=str(SHOTS / f"camera-fr-{name}-{who}.png"))
+            wide.reload()  # the placement page on a laptop, to look at
+            wide.locator("#placement-advice li").first.wait_for(timeout=10000)
+            wide.screenshot(path=str(SHOTS / f"camera-fr-{name}-placement-1920.png"))
         assert found == {}, found
         assert errors == []
     finally:

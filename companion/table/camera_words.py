@@ -54,3 +54,36 @@ def problems_in(problems: Sequence[str], language: str) -> tuple[list[str], list
     found = [None if language == "en" else said(problem, language) for problem in problems]
     return ([text if text is not None else problem for text, problem in zip(found, problems, strict=True)],
             [language if text is not None else "en" for text in found])
+
+
+NOT_SEEN = re.compile(r"^board not found: (?:.*; )?markers? ((?:\d \([a-z ]+\)(?:, )?)+) not seen")
+DISAGREE = re.compile(r", and markers ([\d, ]+), seen, do not agree on where the board is")
+MOVED = re.compile(r"; markers? ([\d, ]+) seen (\d+) px from where (?:they were|it was): has the camera moved\? "
+                   r"Bring all four markers into view where it stands now")
+
+
+def not_found_said(message: str, language: str) -> str | None:
+    """Why the board is not found (``vision.locate.BoardNotFound``'s words, as the camera watch says them: which
+    markers are not seen, whether those seen disagree, whether the camera moved) in ``language``; None when the
+    message is not one known here."""
+    from companion.table.web.i18n import say
+
+    found = NOT_SEEN.match(message)
+    if found is None:
+        return None
+    missing = [int(marker) for marker in re.findall(r"(\d) \(", found.group(1))]
+    names = ", ".join(say(language, "placement.marker_name", marker=marker,
+                          place=say(language, f"placement.place.{marker}")) for marker in missing)
+    words = say(language, "camera_not_found.markers" if len(missing) > 1 else "camera_not_found.marker",
+                markers=names)
+    disagree = DISAGREE.search(message)
+    if disagree:
+        words += say(language, "camera_not_found.disagree", seen=disagree.group(1))
+    moved = MOVED.search(message)
+    if moved:
+        many = "," in moved.group(1)
+        words += say(language, "camera_not_found.moved_many" if many else "camera_not_found.moved_one",
+                     seen=moved.group(1), px=moved.group(2))
+    if ("do not agree" in message) != bool(disagree) or ("has the camera moved" in message) != bool(moved):
+        return None  # a part not known here: not half of it in the page's language
+    return words

@@ -183,6 +183,12 @@ def camera(game_id: str) -> Any:
     status = watch.status  # one status for the whole report (the camera's thread moves on meanwhile)
     report = camera_report(status, state.track.as_dict(), language)
     report["learnt"] = watch.learnt
+    if status.state == "board not found" and language != "en":  # why, for the host, in the page's language
+        from companion.table.camera_words import not_found_said
+
+        reason = not_found_said(status.message, language)
+        if reason:
+            report["reason"] = reason
     if not state.game_over:
         # The game's board verified against the latest steady frame, with the slips that could explain a
         # difference (none while the board is not steady).

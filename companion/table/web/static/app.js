@@ -469,10 +469,13 @@ function stateEls(camera, host = false) {
   // A picture too blurred, dark or bright for any marker: the host is told so in the page's language (the English
   // detail says it first already, as `vision read` does).
   const picture = host && !detail && camera.picture_problem;
+  // Which markers are not seen (or moved), for the host in the page's language (the English detail says it already).
+  const reason = host && !detail && camera.reason;
   return [el("p", { class: differences.length ? "instruction" : "muted" }, message),
     // Under "Board not found", the server's words without saying it again.
     detail ? el("p", { class: "muted camera-detail" }, String(camera.message).replace(/^board not found: /, "")) : null,
     picture ? el("p", { class: "muted camera-detail camera-picture" }, camera.picture_problem) : null,
+    reason ? el("p", { class: "muted camera-detail camera-reason" }, camera.reason) : null,
     differences.length ? el("ul", {}, differences.map((text) => el("li", {}, text))) : null];
 }
 
