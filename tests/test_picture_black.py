@@ -41,6 +41,7 @@ def dim_room(picture: np.ndarray, gain: float, read: float, quality: int | None)
 @pytest.mark.parametrize("read, quality, pedestal", [
     (0.0, None, 0),  # a camera that denoises its dark frame to pure black
     (0.002, 60, 0), (0.008, 90, 0), (0.015, 60, 16),  # high-gain noise, JPEG; a camera that keeps its black at 16
+    (0.03, None, 0),  # grey snow: its noise alone is brighter than the "too dark" limit
 ])
 def test_a_picture_without_light_is_black_whatever_the_camera_s_noise(read, quality, pedestal):
     frame = dark_frame(read, quality, pedestal)
@@ -63,6 +64,19 @@ def test_a_very_dim_room_is_too_dark_not_black(image, gain, read, quality):
     assert whole.too_dark and not whole.black, whole.as_json()
     assert whole.problems()[0].startswith("the picture is too dark (its brightest parts are at ")
     assert "more light on the table" in whole.problems()[0]
+
+
+def test_row_banding_in_the_dark_is_still_black():
+    frame = developed(np.zeros((720, 1280, 3), np.float32), np.random.default_rng(2), 0.004, 75, banding=0.0005)
+    assert focus.measure_whole(frame).black
+
+
+@pytest.mark.parametrize("gain", [0.005, 0.003])
+def test_a_dim_room_seen_by_a_noisy_camera_is_not_black(image, gain):
+    # The noisiest camera measured (read noise 0.3% of full scale): the table still shows through its noise.
+    whole = focus.measure_whole(dim_room(image, gain, 0.003, 70))
+    assert not whole.black and whole.structure > focus.WHOLE_MIN_STRUCTURE, whole.as_json()
+    assert not any(problem.startswith("the picture is black") for problem in whole.problems())
 
 
 def test_a_blank_wall_in_light_is_not_black():

@@ -290,22 +290,22 @@ or more; the markers' black survives a lot of light, so most pictures this brigh
 are then judged on the markers)."""
 
 BLACK_CELL = 16
-"""A black picture is judged on the picture averaged over cells of 16×16 pixels (at 1280 wide; in linear light,
-where the sensor's noise averages to an even veil): what is left is the light the scene sends, not the noise."""
-WHOLE_BLACK_SPAN = 4.0
-"""Least difference (grey levels, 0-255) between the averaged picture's brightest and darkest parts (its 99th and
-1st percentiles) of a picture that shows anything at all: below it, the picture is black (a lens cap, a hand over
-the lens, the room's light off). Measured (benchmarks/picture_black.py, 9 tables, seed 1): a camera's dark frame
-with read noise up to 1.5% of full scale (its pixels up to 33 grey; a pedestal of 16; JPEG) 0.6 to 3.7, a hand
-over the lens 1.7, all black; rooms 7.6 stops under (×0.005: the board is still found at times) 4.6 to 15.2 with
-little noise, all too dark and none black. Rooms darker and noisier than that show little more than their noise:
-×0.003 with noise 0.3% of full scale 2.4 to 5.2 (6 of 9 black), as a black frame with that noise (about 2): the
-words name the room's light too. Not black: a dark frame with 3% noise (4.7 to 5.0, grey snow to the eye), and
-some with row banding or a glowing corner (up to 5.2). Seed 2 (not tuned on): rooms at ×0.005 with little noise
-5.2 to 17.6, none black; dark frames up to 1.5% noise at most 3.7 and a hand 1.7 to 1.9, all black."""
+"""A black picture is judged on the picture averaged over cells of 16×16 pixels (at 1280 wide): the sensor's noise
+is averaged down, and what a scene sends, however little light, is alike from one cell to the next."""
+WHOLE_MIN_STRUCTURE = 0.3
+"""Least likeness of neighbouring cells (1 minus the variance of the differences between neighbours over twice the
+variance of the cells, the worse of across and down: 0 for noise alone, whatever its strength; near 1 for a scene)
+of a picture that shows anything at all: below it the picture is black, only the camera's own noise (a lens cap, a
+hand over the lens, the room's light off). Measured (benchmarks/picture_black.py, 9 tables, seed 1): a camera's
+dark frame with read noise from 0.05% to 3% of full scale (a pedestal of 16; JPEG), with row banding, and a hand
+over the lens: at most 0.19, all black. Rooms 7.6 stops under (×0.005: the board is still found at times): at
+least 0.43 even with the noisiest camera (0.3% of full scale), none black. Darker and noisier rooms show little
+more than their noise (×0.002 with 0.3% noise: 0.11 to 0.69, 1 of 9 black; ×0.001: 7 of 9): the words name the
+room's light too. Not black: a dark frame with a faint glow in a corner (up to 0.78: it is light). Seed 2 (not
+tuned on): black pictures at most 0.14, rooms at ×0.005 at least 0.53."""
 WHOLE_BLACK_LEVEL = 48.0
-"""Brightest the averaged picture may be (grey level) and still be black: an even picture brighter than this is a
-blank surface in front of the camera, not a picture without light."""
+"""Brightest the averaged picture (its 99th percentile cell) may be (grey level) and still be black: an even
+picture brighter than this is a blank surface in front of the camera, not a picture without light."""
 
 
 @dataclass(frozen=True)
@@ -322,11 +322,11 @@ class WholePicture:
     """Share of its pixels at full white in any channel."""
     frame: tuple[int, int] | None = None
     """The picture's width and height (``None``: not known)."""
-    light: float | None = None
-    """How much brighter its brightest parts are than its darkest once the sensor's noise is averaged out (see
-    :data:`WHOLE_BLACK_SPAN`; ``None``: not measured)."""
+    structure: float | None = None
+    """How alike neighbouring cells of the picture are once its noise is averaged down (:data:`WHOLE_MIN_STRUCTURE`:
+    0 for noise alone; ``None``: not measured)."""
     light_level: float | None = None
-    """Its brightest parts once the noise is averaged out (grey level 0-255; ``None``: not measured)."""
+    """Its brightest parts once the noise is averaged down (grey level 0-255; ``None``: not measured)."""
 
     @property
     def too_small(self) -> bool:
@@ -335,9 +335,9 @@ class WholePicture:
     @property
     def black(self) -> bool:
         """No light at all reaches the camera (a lens cap, a hand over the lens, the light off): only its noise."""
-        if self.light is None or self.light_level is None:
+        if self.structure is None or self.light_level is None:
             return False
-        return round(self.light, 1) < WHOLE_BLACK_SPAN and round(self.light_level) <= WHOLE_BLACK_LEVEL
+        return round(self.structure, 2) < WHOLE_MIN_STRUCTURE and round(self.light_level) <= WHOLE_BLACK_LEVEL
 
     @property
     def too_dark(self) -> bool:
@@ -364,10 +364,10 @@ class WholePicture:
             "mean": round(self.mean),
             "clipped": round(self.clipped, 3), "blurred": self.blurred, "too_dark": self.too_dark,
             "overexposed": self.overexposed, "black": self.black,
-            "light": None if self.light is None else round(self.light, 1),
+            "structure": None if self.structure is None else round(self.structure, 2),
             "frame": None if self.frame is None else list(self.frame), "too_small": self.too_small,
             "limits": {"edge_px": WHOLE_MAX_EDGE_PX, "bright": WHOLE_MIN_BRIGHT, "clipped": WHOLE_MAX_CLIPPED,
-                       "frame": list(MIN_FRAME), "light": WHOLE_BLACK_SPAN},
+                       "frame": list(MIN_FRAME), "structure": WHOLE_MIN_STRUCTURE},
         }
 
     def problems(self) -> list[str]:
@@ -431,19 +431,23 @@ def measure_whole(image: np.ndarray) -> WholePicture:
     step = max(1, round(CLIP_STRIDE * small.shape[1] / REFERENCE_WIDTH))
     grid = small[::step, ::step]
     full = (grid >= CLIP_LEVEL).any(axis=2) if grid.ndim == 3 else grid >= CLIP_LEVEL
-    light, light_level = _light(gray)
+    structure, light_level = _structure(gray)
     return WholePicture(edge_px=(bright - dark) / steep if steep > 1e-3 else float("inf"), bright=bright,
-                        mean=float(gray.mean()), clipped=float(full.mean()), frame=_frame(image), light=light,
-                        light_level=light_level)
+                        mean=float(gray.mean()), clipped=float(full.mean()), frame=_frame(image),
+                        structure=structure, light_level=light_level)
 
 
-def _light(gray: np.ndarray) -> tuple[float, float]:
-    """The light the scene sends, without the sensor's noise (:data:`BLACK_CELL`): how far the averaged picture's
-    brightest parts (99th percentile) are above its darkest (1st), and its brightest level (grey levels 0-255)."""
-    size = (max(1, gray.shape[1] // BLACK_CELL), max(1, gray.shape[0] // BLACK_CELL))
+def _structure(gray: np.ndarray) -> tuple[float, float]:
+    """What the picture shows beyond its noise (:data:`BLACK_CELL`): how alike neighbouring cells are (the worse
+    of across and down: row banding is alike along its rows only), and the brightest cells' level (grey 0-255)."""
+    size = (max(2, gray.shape[1] // BLACK_CELL), max(2, gray.shape[0] // BLACK_CELL))
     cells = cv2.resize(gray.astype(np.float32), size, interpolation=cv2.INTER_AREA)
-    low, high = (float(v) for v in np.percentile(cells, (1, 99)))
-    return high - low, high
+    level = float(np.percentile(cells, 99))
+    spread = float(cells.var())
+    if spread < 1e-4:  # all one grey (a camera that makes its dark frame pure black): nothing shown
+        return 0.0, level
+    unlike = max(float(np.diff(cells, axis=1).var()), float(np.diff(cells, axis=0).var()))
+    return 1.0 - unlike / (2.0 * spread), level
 
 
 def _frame(image: np.ndarray) -> tuple[int, int]:
