@@ -1,7 +1,8 @@
 """A real browser, in French, with a real camera (an image file the server re-reads, replaced state after state):
 the host page, a player's page, the table screen and the placement page never show an English camera line,
 whatever the camera sees: a frame too dark to trust (a verdict with the picture's problem), a black picture (the
-lens cap), a blurred one, a sharp one with every marker covered, a good one, a greyscale one. The host reads why
+lens cap), a blurred one, a sharp one with every marker covered, a good one, one that differs from the game by a
+die entry, one with two camels swapped by hand, a greyscale one. The host reads why
 the board is not found in French too (which markers are not seen). The host's calibration line (its
 own words, from another part of the companion) is left out."""
 
@@ -15,9 +16,12 @@ import numpy as np
 import pytest
 
 from tests.browser_kit import PHONE, SHOTS, new_page
-from tests.test_calibrate_known_board import EXPECTED, LOG
+from tests.test_browser_camera import CLEAN
+from tests.test_calibrate_known_board import EXPECTED, LOG, OTHER
 from tests.test_crash import request, start_with_camera
 from tests.test_picture_black import dark_frame
+from vision import synth
+from vision.board import load_template
 from vision.photo import make_table, render_scene
 from vision.placement import assess_placement
 
@@ -30,6 +34,10 @@ ENGLISH = re.compile(r"\b(the|is|are|not|of|picture|board|markers?|camera|found|
 BOX_TEXT = """(box) => [...box.querySelectorAll('p, li, summary')]
   .filter((node) => !node.closest('.camera-learnt') && node.getClientRects().length)
   .map((node) => [node.textContent, Boolean(node.closest('[lang="en"]') || node.querySelector('[lang="en"]'))])"""
+
+
+def clean(track: dict[int, list[str]]) -> np.ndarray:
+    return synth.render_scene(load_template("2018"), track, 3, CLEAN)[0]
 
 
 def scenes() -> dict[str, np.ndarray]:
@@ -45,7 +53,11 @@ def scenes() -> dict[str, np.ndarray]:
         "black": dark_frame(0.004, None, seed=5),
         "blurred": cv2.GaussianBlur(image, (0, 0), 8),
         "covered": covered,
-        "good": image,
+        # Clean renders in the colours the camera starts with (no calibration at hand): the game's board, the board
+        # a red 3 gives (Ann's purple 3 entered by mistake), and two camels swapped by hand.
+        "good": clean(EXPECTED),
+        "differs": clean(OTHER),
+        "swapped": clean({**EXPECTED, 8: ["purple", "blue", "red"]}),
         "greyscale": cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR),
     }
 
@@ -82,7 +94,8 @@ def test_no_english_camera_line_reaches_a_french_page(tmp_path, browser):
         pages["player"].wait_for_url(f"**/play/{gid}")
         pages["table"].goto(f"{base}/table/{gid}#{game['table_token']}")
         pages["placement"].goto(f"{base}/camera/placement?game={gid}&token={game['host_token']}")
-        shown = {"dark": "[data-verdict]:not([data-verdict=''])", "good": "[data-verdict]:not([data-verdict=''])"}
+        shown = {"dark": "[data-verdict]:not([data-verdict=''])", "good": "[data-verdict='matches']",
+                 "differs": "[data-verdict='differs']", "swapped": "[data-verdict='differs']"}
         found: dict[str, list[str]] = {}
         for name, picture in pictures.items():
             partial = tmp_path / "next.png"
@@ -102,6 +115,11 @@ def test_no_english_camera_line_reaches_a_french_page(tmp_path, browser):
                 expect(host.locator(".camera-detail")).to_contain_text("l'image est trop sombre")
             if name == "black":
                 expect(host.locator(".camera-picture")).to_contain_text("l'image est noire")
+            if name == "differs":  # the entry the camera would correct, in French words
+                expect(host.locator(".camera-why")).to_contain_text("a été saisi violet 3 ; le plateau montre rouge 3",
+                                                                    timeout=30000)
+            if name == "swapped":
+                expect(host.locator(".camera-why")).to_contain_text("intervertis sur la case 8", timeout=30000)
             if name in ("black", "blurred", "covered"):  # which markers are not seen, in French too
                 expect(host.locator(".camera-reason")).to_contain_text("marqueurs 0 (en haut à gauche), 1 (en haut")
             placement = pages["placement"]
