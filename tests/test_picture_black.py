@@ -79,6 +79,19 @@ def test_a_dim_room_seen_by_a_noisy_camera_is_not_black(image, gain):
     assert not any(problem.startswith("the picture is black") for problem in whole.problems())
 
 
+def test_a_dim_room_s_noise_does_not_pass_for_light(table, image):
+    # A noisy camera 6 stops under: its specks reach past the "too dark" limit, its averaged light does not.
+    from vision.locate import BoardNotFound, LocateConfig, locate_board
+
+    frame = dim_room(image, 0.015, 0.004, 70)
+    with pytest.raises(BoardNotFound):
+        locate_board(LocateConfig(), table.template, frame)
+    whole = focus.measure_whole(frame)
+    assert whole.bright >= focus.WHOLE_MIN_BRIGHT > whole.brightest, whole.as_json()
+    assert whole.too_dark and not whole.black
+    assert whole.problems()[0].startswith(f"the picture is too dark (its brightest parts are at {whole.brightest:.0f}")
+
+
 def test_a_blank_wall_in_light_is_not_black():
     wall = np.full((720, 1280, 3), (70, 110, 150), np.uint8)  # facing a blank table top: light, nothing sharp
     whole = focus.measure_whole(wall)
