@@ -145,3 +145,24 @@ def test_no_english_camera_line_reaches_a_french_page(tmp_path, browser):
     finally:
         server.terminate()
         server.wait()
+
+
+def test_a_failed_calibration_photo_marks_the_server_s_english_on_a_french_page(tmp_path, browser):
+    port, server = start_with_camera(tmp_path, clean(EXPECTED))
+    try:
+        _, game = request(port, "POST", "/api/games", {"edition": "2018", "players": LOG["players"],
+                                                       "dice": "manual", "setup": LOG["setup"]})
+        errors: list[str] = []
+        page = new_page(browser, errors, "placement", "fr", **PHONE)
+        why = "the camera could not take a still (OSError: device busy)"
+        page.route(re.compile(r"frame=still"), lambda route: route.fulfill(status=503, body=why,
+                                                                            content_type="text/plain"))
+        page.goto(f"http://127.0.0.1:{port}/camera/placement?game={game['game_id']}&token={game['host_token']}")
+        page.locator("#placement-photo-take").click()
+        said = page.locator("#placement-photo-said")
+        expect(said).to_have_text(f"Pas de photo : {why}")
+        expect(said.locator('[lang="en"]')).to_have_text(why)  # the French words around it are French
+        assert errors == []
+    finally:
+        server.terminate()
+        server.wait()
