@@ -267,7 +267,9 @@ def picture_problems(image: np.ndarray, markers: Mapping[int, np.ndarray]) -> li
 # noise of a dim room from passing for sharp edges), the brightest level (the white paper, if it is in view) and
 # the share of pixels at full white. The limits (:data:`WHOLE_MAX_EDGE_PX` and the rest) are where the markers
 # stop being found on the photo-like renderer's tables, with room for pictures that are readable
-# (benchmarks/picture_blur_dark.py).
+# (benchmarks/picture_blur_dark.py). A black picture (no light at all: a lens cap, a hand over the lens) is told
+# apart from a dim room, which more light would help, on the picture averaged over 16×16 cells: a scene, however
+# dim, is alike from one cell to the next, noise is not (benchmarks/picture_black.py).
 
 WHOLE_SMOOTH_SIGMA = 1.0
 WHOLE_STEEP_SHARE = 0.999
