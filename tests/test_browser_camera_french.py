@@ -166,3 +166,31 @@ def test_a_failed_calibration_photo_marks_the_server_s_english_on_a_french_page(
     finally:
         server.terminate()
         server.wait()
+
+
+def test_a_camera_that_cannot_be_opened_is_explained_to_a_french_host(tmp_path, browser):
+    from tests.test_crash import free_port, start_server
+
+    config = tmp_path / "companion.toml"
+    config.write_text('[camera]\nmode = "webcam"\nsource = "/dev/video97"\nboard = "2018"\n')  # nothing there
+    port = free_port()
+    server = start_server(port, tmp_path / "data", extra=["--config", str(config)])
+    try:
+        _, game = request(port, "POST", "/api/games", {"edition": "2018", "players": LOG["players"],
+                                                       "dice": "manual", "setup": LOG["setup"]})
+        errors: list[str] = []
+        host = new_page(browser, errors, "host", "fr", **PHONE)
+        host.goto(f"http://127.0.0.1:{port}/host/{game['game_id']}#{game['host_token']}")
+        box = host.locator("#camera")
+        expect(box).to_have_attribute("data-state", "unavailable", timeout=20000)
+        expect(box.locator(".camera-reason")).to_have_text(
+            "impossible d'ouvrir la caméra '/dev/video97' : est-elle branchée, et cet utilisateur est-il dans le "
+            "groupe video ?")
+        assert english_lines(box.evaluate(BOX_TEXT)) == []
+        player = new_page(browser, errors, "Bob", "fr", **PHONE)  # the players: a plain sentence, no reason
+        player.goto(f"http://127.0.0.1:{port}/join/{game['seats'][1]['token']}")
+        expect(player.locator("#camera > p")).to_have_text(["Caméra indisponible : on joue à la main"], timeout=20000)
+        assert errors == []
+    finally:
+        server.terminate()
+        server.wait()

@@ -75,3 +75,16 @@ def test_a_not_found_message_with_a_part_not_known_here_is_not_half_translated()
     moved = str(BoardNotFound([2], {0: 57.0}))  # vision read's own advice (calibrate again), not the watch's
     assert not_found_said(moved, "fr") is None
     assert not_found_said("the camera stopped", "fr") is None
+
+
+def test_a_camera_that_cannot_be_opened_is_said_in_french():
+    from companion.table.camera_words import unavailable_said
+    from vision.sources import CameraError, open_source
+
+    with pytest.raises(CameraError) as error:  # a webcam that is not there, as OpenCV reports it
+        open_source("webcam", "/dev/video97").read()
+    message = f"{error.value}: play goes on by hand"  # as the camera watch says it
+    said = unavailable_said(message, "fr")
+    assert said == ("impossible d'ouvrir la caméra '/dev/video97' : est-elle branchée, et cet utilisateur est-il "
+                    "dans le groupe video ?"), said
+    assert unavailable_said("the camera stopped (boom): play goes on by hand", "fr") is None

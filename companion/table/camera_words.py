@@ -87,3 +87,23 @@ def not_found_said(message: str, language: str) -> str | None:
     if ("do not agree" in message) != bool(disagree) or ("has the camera moved" in message) != bool(moved):
         return None  # a part not known here: not half of it in the page's language
     return words
+
+
+UNAVAILABLE: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^cannot open camera (.+): is it plugged in, and is this user in the video group\?: play goes on by "
+                r"hand$"), "camera_unavailable.cannot_open"),
+    (re.compile(r"^camera (.+) gave no frame: play goes on by hand$"), "camera_unavailable.no_frame"),
+)
+
+
+def unavailable_said(message: str, language: str) -> str | None:
+    """Why the camera is unavailable (``vision.sources.CameraError``'s words for a camera that cannot be opened
+    or gives no frame, as the camera watch says them) in ``language``; None for any other message (a library's
+    own error, a file's path: technical words for the host's English detail)."""
+    from companion.table.web.i18n import say
+
+    for pattern, key in UNAVAILABLE:
+        found = pattern.match(message)
+        if found:
+            return say(language, key, device=found.group(1))
+    return None

@@ -183,10 +183,11 @@ def camera(game_id: str) -> Any:
     status = watch.status  # one status for the whole report (the camera's thread moves on meanwhile)
     report = camera_report(status, state.track.as_dict(), language)
     report["learnt"] = watch.learnt
-    if status.state == "board not found" and language != "en":  # why, for the host, in the page's language
-        from companion.table.camera_words import not_found_said
+    if status.state in ("board not found", "unavailable") and language != "en":  # why, in the page's language
+        from companion.table.camera_words import not_found_said, unavailable_said
 
-        reason = not_found_said(status.message, language)
+        said = not_found_said if status.state == "board not found" else unavailable_said
+        reason = said(status.message, language)
         if reason:
             report["reason"] = reason
     if not state.game_over:

@@ -469,7 +469,8 @@ function stateEls(camera, host = false) {
   // A picture too blurred, dark or bright for any marker: the host is told so in the page's language (the English
   // detail says it first already, as `vision read` does).
   const picture = host && !detail && camera.picture_problem;
-  // Which markers are not seen (or moved), for the host in the page's language (the English detail says it already).
+  // Which markers are not seen (or moved), or why the camera cannot be opened, for the host in the page's language
+  // (the English detail says it already).
   const reason = host && !detail && camera.reason;
   return [el("p", { class: differences.length ? "instruction" : "muted" }, message),
     // Under "Board not found", the server's words without saying it again.
