@@ -33,6 +33,12 @@ ENTRY = {"index": 1, "was": {"player": "Bob", "type": "pyramid", "die": "blue", 
 CAMERA = {
     "off": {"state": "off", "message": "no camera"},
     "waiting": {"state": "unsettled", "message": "waiting for the board to stay still"},
+    # The host's page says why; the others, that the camera is not checking the board and the host knows.
+    "not-found": {"state": "board not found",
+                  "message": "board not found: the picture is black: is the lens cap on or the camera covered? (no "
+                             "light reaches it: take the cap off, move what covers the lens, or switch the room's "
+                             "light on); markers 0 (top left), 1 (top right), 2 (bottom right), 3 (bottom left) not "
+                             "seen"},
     "matches": {"state": "reading", "message": "the board matches the game",
                 "verdict": {"answer": "matches", "matches": True, "unseen": [], "differences": [], "margin": 3.1},
                 "learnt": "calibrated from the board the game confirmed"},
@@ -152,6 +158,8 @@ def settled(page, players: int, camera: str) -> None:
         page.wait_for_selector("#camera[hidden][data-verdict='']", state="attached", timeout=10000)
     elif camera == "waiting":
         page.wait_for_selector("#camera:not([hidden])[data-verdict=''] > p", timeout=10000)
+    elif camera == "not-found":
+        page.wait_for_selector("#camera:not([hidden])[data-state='board not found'] > p", timeout=10000)
     else:
         page.wait_for_selector(f'#camera[data-verdict="{camera}"]', timeout=10000)
     page.evaluate("document.fonts.ready.then(() => true)")

@@ -211,7 +211,7 @@ PHONE_PAGE = {"turn": "#turn", "instruction": "#instruction", "headline": "#came
 HOST_PAGE = {**PHONE_PAGE, "correct": "#camera-correct", "placement": "#placement-link"}
 
 
-@pytest.mark.parametrize("camera", ["differs", "cannot-tell", "matches", "waiting"])
+@pytest.mark.parametrize("camera", ["differs", "cannot-tell", "matches", "waiting", "not-found"])
 def test_phone_and_host_keep_their_controls_in_sight_at_phone_size(server, browser, camera):
     game = busy_game(server, "2018", 8)
     stub = CameraStub(CAMERA[camera])
@@ -242,6 +242,10 @@ def test_phone_and_host_keep_their_controls_in_sight_at_phone_size(server, brows
                 first = min(item["whole"]["top"] for item in found[what])
                 assert first < height, f"{where}: no {what} on the first screen"
             assert overlapping(found, selectors) == [], where
+            if camera == "not-found":  # the host reads why; a player, that the camera is not checking and why not ask
+                expect(page.locator("#camera > p").first).to_have_text(
+                    "Board not found" if name == "host" else "Not checking the board for now: the host has been told")
+                expect(page.locator("#camera .camera-detail")).to_have_count(1 if name == "host" else 0)
             if camera == "differs":
                 assert found["cause"], where
                 assert len(found.get("correct", [])) == (1 if name == "host" else 0), where

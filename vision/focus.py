@@ -267,7 +267,9 @@ def picture_problems(image: np.ndarray, markers: Mapping[int, np.ndarray]) -> li
 # noise of a dim room from passing for sharp edges), the brightest level (the white paper, if it is in view) and
 # the share of pixels at full white. The limits (:data:`WHOLE_MAX_EDGE_PX` and the rest) are where the markers
 # stop being found on the photo-like renderer's tables, with room for pictures that are readable
-# (benchmarks/picture_blur_dark.py).
+# (benchmarks/picture_blur_dark.py). A black picture (no light at all: a lens cap, a hand over the lens) is told
+# apart from a dim room, which more light would help, on the picture averaged over 16×16 cells: a scene, however
+# dim, is alike from one cell to the next, noise is not (benchmarks/picture_black.py).
 
 WHOLE_SMOOTH_SIGMA = 1.0
 WHOLE_STEEP_SHARE = 0.999
@@ -280,14 +282,36 @@ WHOLE_MAX_EDGE_PX = 8.0
 already beyond what the reader reads well (:data:`MAX_EDGE_PX` on the markers). Seeds 2 and 3 (not tuned on):
 unharmed up to 5.7 px; 94 of 97 and 96 of 102 boards lost to blur named blurred."""
 WHOLE_MIN_BRIGHT = 25.0
-"""Darkest the picture's brightest parts (its 99th percentile grey) may be before it is called too dark. Measured:
-unharmed pictures 137 to 188; no board was lost above 22 (exposure ×0.015: 20 to 28, 92% located; ×0.005: 12 to
-17, 17%)."""
+"""Darkest the picture's brightest parts may be before it is called too dark: its 99th percentile grey, or, when
+less, that of the picture averaged over 16×16 cells (:attr:`WholePicture.brightest`: a noisy camera's specks are
+not light). Measured: unharmed pictures 130 to 187; no board was lost above 21 (exposure ×0.015: 19 to 28, 92%
+located; ×0.005: 12 to 17, 17%); all 17 boards lost to darkness called too dark, no unharmed picture (seed 1). A
+noisy camera (read noise 0.3-0.4% of full scale) 6 stops under: its specks reach 26 to 28 while its averaged
+light is 22 to 23, and its board is lost (benchmarks/picture_black.py's rooms; without the averaging it was told
+only to point the camera at the board)."""
 WHOLE_MAX_CLIPPED = 0.40
 """Largest share of the whole picture at full white in any channel before it is called overexposed. Measured:
 unharmed pictures at most 0.2%; the boards lost to overexposure (exposure ×12 to ×48, 8 to 17% of them) had 47%
 or more; the markers' black survives a lot of light, so most pictures this bright still locate the board (and
 are then judged on the markers)."""
+
+BLACK_CELL = 16
+"""A black picture is judged on the picture averaged over cells of 16×16 pixels (at 1280 wide): the sensor's noise
+is averaged down, and what a scene sends, however little light, is alike from one cell to the next."""
+WHOLE_MIN_STRUCTURE = 0.3
+"""Least likeness of neighbouring cells (1 minus the variance of the differences between neighbours over twice the
+variance of the cells, the worse of across and down: 0 for noise alone, whatever its strength; near 1 for a scene)
+of a picture that shows anything at all: below it the picture is black, only the camera's own noise (a lens cap, a
+hand over the lens, the room's light off). Measured (benchmarks/picture_black.py, 9 tables, seed 1): a camera's
+dark frame with read noise from 0.05% to 3% of full scale (a pedestal of 16; JPEG), with row banding, and a hand
+over the lens: at most 0.19, all black. Rooms 7.6 stops under (×0.005: the board is still found at times): at
+least 0.43 even with the noisiest camera (0.3% of full scale), none black. Darker and noisier rooms show little
+more than their noise (×0.002 with 0.3% noise: 0.11 to 0.69, 1 of 9 black; ×0.001: 7 of 9): the words name the
+room's light too. Not black: a dark frame with a faint glow in a corner (up to 0.78: it is light). Seed 2 (not
+tuned on): black pictures at most 0.14, rooms at ×0.005 at least 0.53."""
+WHOLE_BLACK_LEVEL = 48.0
+"""Brightest the averaged picture (its 99th percentile cell) may be (grey level) and still be black: an even
+picture brighter than this is a blank surface in front of the camera, not a picture without light."""
 
 
 @dataclass(frozen=True)
@@ -304,14 +328,32 @@ class WholePicture:
     """Share of its pixels at full white in any channel."""
     frame: tuple[int, int] | None = None
     """The picture's width and height (``None``: not known)."""
+    structure: float | None = None
+    """How alike neighbouring cells of the picture are once its noise is averaged down (:data:`WHOLE_MIN_STRUCTURE`:
+    0 for noise alone; ``None``: not measured)."""
+    light_level: float | None = None
+    """Its brightest parts once the noise is averaged down (grey level 0-255; ``None``: not measured)."""
 
     @property
     def too_small(self) -> bool:
         return frame_too_small(self.frame)
 
     @property
+    def black(self) -> bool:
+        """No light at all reaches the camera (a lens cap, a hand over the lens, the light off): only its noise."""
+        if self.structure is None or self.light_level is None:
+            return False
+        return round(self.structure, 2) < WHOLE_MIN_STRUCTURE and round(self.light_level) <= WHOLE_BLACK_LEVEL
+
+    @property
+    def brightest(self) -> float:
+        """Its brightest parts with the sensor's noise averaged down (a noisy camera's specks are no light): the
+        lesser of :attr:`bright` and :attr:`light_level`."""
+        return self.bright if self.light_level is None else min(self.bright, self.light_level)
+
+    @property
     def too_dark(self) -> bool:
-        return round(self.bright) < WHOLE_MIN_BRIGHT
+        return self.black or round(self.brightest) < WHOLE_MIN_BRIGHT
 
     @property
     def overexposed(self) -> bool:
@@ -330,13 +372,14 @@ class WholePicture:
     def as_json(self) -> dict[str, Any]:
         return {
             # None for a picture without any edge: JSON has no infinity (a page could not parse the report).
-            "edge_px": None if self.featureless else round(self.edge_px, 1), "bright": round(self.bright),
+            "edge_px": None if self.featureless else round(self.edge_px, 1), "bright": round(self.brightest),
             "mean": round(self.mean),
             "clipped": round(self.clipped, 3), "blurred": self.blurred, "too_dark": self.too_dark,
-            "overexposed": self.overexposed,
+            "overexposed": self.overexposed, "black": self.black,
+            "structure": None if self.structure is None else round(self.structure, 2),
             "frame": None if self.frame is None else list(self.frame), "too_small": self.too_small,
             "limits": {"edge_px": WHOLE_MAX_EDGE_PX, "bright": WHOLE_MIN_BRIGHT, "clipped": WHOLE_MAX_CLIPPED,
-                       "frame": list(MIN_FRAME)},
+                       "frame": list(MIN_FRAME), "structure": WHOLE_MIN_STRUCTURE},
         }
 
     def problems(self) -> list[str]:
@@ -345,9 +388,11 @@ class WholePicture:
         return [small_frame_words(self.frame)] * self.too_small + self._exposure()
 
     def _exposure(self) -> list[str]:
+        if self.black:  # more light or a longer exposure would not help: something is in front of the lens
+            return [BLACK_WORDS]
         if self.too_dark:
-            return [f"the picture is too dark (its brightest parts are at {self.bright:.0f} of 255, the markers need "
-                    f"at least {WHOLE_MIN_BRIGHT:.0f}): more light on the table, or a longer exposure"]
+            return [f"the picture is too dark (its brightest parts are at {self.brightest:.0f} of 255, the markers "
+                    f"need at least {WHOLE_MIN_BRIGHT:.0f}): more light on the table, or a longer exposure"]
         if self.overexposed:
             return [f"the picture is overexposed ({100 * self.clipped:.0f}% of it is pure white, the markers are "
                     f"lost beyond {100 * WHOLE_MAX_CLIPPED:.0f}%): less light on the board, or a shorter exposure"]
@@ -360,6 +405,11 @@ class WholePicture:
                     "wait a few seconds and keep its lens clean; a camera with a focus ring: turn it until the "
                     "picture looks sharp) and hold it steady"]
         return []
+
+
+BLACK_WORDS = ("the picture is black: is the lens cap on or the camera covered? (no light reaches it: take the cap "
+               "off, move what covers the lens, or switch the room's light on)")
+"""A black picture, in words: what to look at first (not "more light", which a dim room needs)."""
 
 
 def unlocated_problems(image: np.ndarray) -> list[str]:
@@ -393,8 +443,23 @@ def measure_whole(image: np.ndarray) -> WholePicture:
     step = max(1, round(CLIP_STRIDE * small.shape[1] / REFERENCE_WIDTH))
     grid = small[::step, ::step]
     full = (grid >= CLIP_LEVEL).any(axis=2) if grid.ndim == 3 else grid >= CLIP_LEVEL
+    structure, light_level = _structure(gray)
     return WholePicture(edge_px=(bright - dark) / steep if steep > 1e-3 else float("inf"), bright=bright,
-                        mean=float(gray.mean()), clipped=float(full.mean()), frame=_frame(image))
+                        mean=float(gray.mean()), clipped=float(full.mean()), frame=_frame(image),
+                        structure=structure, light_level=light_level)
+
+
+def _structure(gray: np.ndarray) -> tuple[float, float]:
+    """What the picture shows beyond its noise (:data:`BLACK_CELL`): how alike neighbouring cells are (the worse
+    of across and down: row banding is alike along its rows only), and the brightest cells' level (grey 0-255)."""
+    size = (max(2, gray.shape[1] // BLACK_CELL), max(2, gray.shape[0] // BLACK_CELL))
+    cells = cv2.resize(gray.astype(np.float32), size, interpolation=cv2.INTER_AREA)
+    level = float(np.percentile(cells, 99))
+    spread = float(cells.var())
+    if spread < 1e-4:  # all one grey (a camera that makes its dark frame pure black): nothing shown
+        return 0.0, level
+    unlike = max(float(np.diff(cells, axis=1).var()), float(np.diff(cells, axis=0).var()))
+    return 1.0 - unlike / (2.0 * spread), level
 
 
 def _frame(image: np.ndarray) -> tuple[int, int]:

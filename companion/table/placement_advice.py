@@ -56,11 +56,13 @@ def picture_items(picture: Mapping[str, Any] | None) -> list[Item]:
 
 def whole_items(whole: Mapping[str, Any] | None) -> list[Item]:
     """What is wrong with the whole picture when too few markers are found to measure it on (vision.focus's
-    whole-picture figures): too dark or overexposed, else blurred, as vision says it."""
+    whole-picture figures): black (no light at all), too dark or overexposed, else blurred, as vision says it."""
     if not whole:
         return []
     limits = whole["limits"]
     small = small_frame_items(whole)  # said first, with what else is wrong
+    if whole.get("black"):  # no light at all: a lens cap or a hand, not a dim room (more light would not help)
+        return [*small, ("placement.whole_black", {})]
     if whole.get("too_dark"):
         return [*small, ("placement.whole_too_dark", {"bright": f"{whole['bright']:.0f}",
                                                       "limit": f"{limits['bright']:.0f}"})]

@@ -190,6 +190,13 @@ def camera(game_id: str) -> Any:
     learnt = {"learnt": watch.learnt, "learnt_words": watch.learnt_words, "edition": watch.edition}
     report = camera_report(status, state.track.as_dict(), language)
     report.update(learnt)
+    if status.state in ("board not found", "unavailable") and language != "en":  # why, in the page's language
+        from companion.table.picture_words import not_found_said, unavailable_said
+
+        said = not_found_said if status.state == "board not found" else unavailable_said
+        reason = said(status.message, language)
+        if reason:
+            report["reason"] = reason
     if not state.game_over:
         # The game's board verified against the latest steady frame, with the slips that could explain a
         # difference (none while the board is not steady).
@@ -199,6 +206,11 @@ def camera(game_id: str) -> Any:
             # correction, an undo since) does not show it.
             report = {**camera_report(status, state.track.as_dict(), language, {**verdict, "version": version}),
                       **learnt}
+            if verdict.get("problems"):  # what is wrong with the picture, in the page's language where known
+                from companion.table.picture_words import problems_in
+
+                problems, languages = problems_in(verdict["problems"], language)
+                report["verdict"] = {**report["verdict"], "problems": problems, "problems_languages": languages}
         elif report["state"] == "reading":
             # A still picture from before the game's latest change (a draw, a new game): it is not judged, and
             # its blind reading is no news either. The board is looked at again once it is still after it.

@@ -459,17 +459,24 @@ function stateEls(camera, host = false) {
   const differences = camera.differences || [];
   // Readings come worded in the page's language; other news is translated by state: a short plain sentence
   // for everyone, the server's technical words (markers, a file's path) for the host only, on a line of their own.
-  const key = `camera.${camera.state}`;
+  // Those who cannot fix the camera (players, the table screen) learn that it is not checking the board for now
+  // and that the host knows: the host's page says why.
+  const others = `camera_others.${camera.state}`;
+  const key = !host && hasText(others) ? others : `camera.${camera.state}`;
   const known = !camera.differences && hasText(key);
   const message = known ? t(key) : camera.message || camera.state;
   const detail = known && host && LANG === "en" && camera.message && !["unsettled", "starting", "off", "switching"].includes(camera.state);
   // A picture too blurred, dark or bright for any marker: the host is told so in the page's language (the English
   // detail says it first already, as `vision read` does).
   const picture = host && !detail && camera.picture_problem;
+  // Which markers are not seen (or moved), or why the camera cannot be opened, for the host in the page's language
+  // (the English detail says it already).
+  const reason = host && !detail && camera.reason;
   return [el("p", { class: differences.length ? "instruction" : "muted" }, message),
     // Under "Board not found", the server's words without saying it again.
     detail ? el("p", { class: "muted camera-detail" }, String(camera.message).replace(/^board not found: /, "")) : null,
     picture ? el("p", { class: "muted camera-detail camera-picture" }, camera.picture_problem) : null,
+    reason ? el("p", { class: "muted camera-detail camera-reason" }, camera.reason) : null,
     differences.length ? el("ul", {}, differences.map((text) => el("li", {}, text))) : null];
 }
 
@@ -556,9 +563,10 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
       el("div", { class: "camera-head" }, el("h2", {}, t("camera")), placement),
       ...(verdict ? verdictEls(verdict, { fold: !tv, hint: !host }) : stateEls(camera, host)),
       // What is wrong with the picture itself (too dark, blurred, a frame too small): for the host, whatever the
-      // verdict (an "agrees" on a frame too dark to trust is said with why), in the server's words.
+      // verdict (an "agrees" on a frame too dark to trust is said with why), in the page's language where the
+      // server knows the sentence (problems_languages), else in its English, marked as such.
       host && verdict && (verdict.problems || []).length
-        ? el("p", { class: "muted camera-detail" }, serverWords(verdict.problems[0])) : null,
+        ? el("p", { class: "muted camera-detail" }, (verdict.problems_languages || [])[0] === LANG ? verdict.problems[0] : serverWords(verdict.problems[0])) : null,
       host && offered ? el("button", { type: "button", id: "camera-correct", onclick: correct }, t("camera_correct")) : null,
       // Whether the camera learnt this table's colours from a board the game confirmed (the host's concern).
       host && (camera.learnt_words || camera.learnt) ? el("p", { class: "muted camera-learnt" }, labelledEls(t("camera_learnt"), learntText(camera))) : null,

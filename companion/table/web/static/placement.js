@@ -32,7 +32,7 @@
     camels: ["placement.camels_small"],
     sharpness: ["placement.blurred", "placement.whole_blurred", "placement.whole_featureless"],
     exposure: ["placement.too_dark", "placement.too_noisy", "placement.overexposed", "placement.whole_too_dark",
-      "placement.whole_overexposed"],
+      "placement.whole_overexposed", "placement.whole_black"],
   };
 
   // A figure to a tenth, written as the page's language writes it (12.3, 12,3).
@@ -179,11 +179,16 @@
           board: response.headers.get("X-Board") || "2018" })
         : t("placement_photo_sent", { size: response.headers.get("X-Picture-Size") || "" });
     } catch (error) {
-      photoSaid.textContent = t("placement_photo_failed", { why: error.message });
+      // Why, in the server's words: marked as English on another language's page (screen readers say it right).
+      photoSaid.replaceChildren(...labelledWhy(t("placement_photo_failed", { why: "\u0001" }), error.message));
     } finally {
       take.disabled = false;
     }
   });
+  function labelledWhy(words, why) {
+    const [before, after] = words.split("\u0001");
+    return [before, serverWords(why), after];
+  }
   languageSwitch(document.getElementById("lang"), refresh);
   refresh();
   setInterval(refresh, 2000);
