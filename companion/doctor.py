@@ -371,11 +371,19 @@ def _camera_source_fix(settings: Settings, config: str | None) -> str:
             "(the companion runs without a camera: play is by hand)")
 
 
+def _calibration_settings(settings: Settings) -> str:
+    """The calibration settings in use, as written under [camera]: what an error about one of them is about."""
+    named = {"calibration": settings.camera_calibration, "calibration_2014": settings.camera_calibration_2014,
+             "calibration_2018": settings.camera_calibration_2018}
+    return "[camera] " + (", ".join(f'{name} = "{path}"' for name, path in named.items() if path)
+                          or f'board = "{settings.camera_board}"')
+
+
 def _camera(settings: Settings, machine: Machine, config: str | None = None) -> Check:
     """A frame from the configured camera: its size and exposure, and that it has colour."""
     if settings.camera == "none":
         return Check("camera", True, "not configured: the board is not read (manual play)", needed=False)
-    from companion.table.camera_edition import camera_editions
+    from companion.table.camera_edition import camera_setup
     from companion.table.camera_words import text
     from vision.board import TemplateError
     from vision.calibrate import CalibrationError, reading_colours
@@ -383,12 +391,19 @@ def _camera(settings: Settings, machine: Machine, config: str | None = None) -> 
 
     try:
         # What it reads each edition's board with: it follows the edition of the game played last.
-        first, editions = camera_editions(settings.camera_board, settings.camera_calibration,
-                                          {"2014": settings.camera_calibration_2014,
-                                           "2018": settings.camera_calibration_2018}, Path(settings.data))
+        found = camera_setup(settings.camera_board, settings.camera_calibration,
+                             {"2014": settings.camera_calibration_2014, "2018": settings.camera_calibration_2018},
+                             Path(settings.data), config or settings.config_file)
     except (TemplateError, CalibrationError) as error:
         fix = "run 'camelup vision calibrate' again, or empty the calibration setting it names under [camera]"
-        return Check("camera", False, str(error), fix, needed=False)
+        return Check("camera", False, f"{_calibration_settings(settings)}: {error}", fix, needed=False)
+    if found.unchecked:
+        checked = ", ".join(found.editions) or "none: the camera is off"
+        return Check("camera", False, "; ".join(found.unchecked[edition] for edition in sorted(found.unchecked))
+                     + f" (games checked: {checked})",
+                     "fix or empty the [camera] setting it names, as it says (the other edition's games are checked)",
+                     needed=False)
+    first, editions = found.first, found.editions
     ways = {"file": "calibrated by {file}", "learnt": "with what it learnt at this table ({file})",
             "usual": "with the camels' usual colours until it calibrates itself from a board a game confirms"}
     calibrated = ", reads the board of each game's edition (starts on " + first + "): " + "; ".join(

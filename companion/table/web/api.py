@@ -159,12 +159,18 @@ def camera(game_id: str) -> Any:
 
     caller(game_id)
     watch = current_app.extensions.get("camera")
+    unchecked = _unchecked()
     if watch is None:
+        if "all" in unchecked:  # a setting switched it off: the host is told which, not a bare "no camera"
+            return jsonify({"state": "not checked", "message": f"no camera: {unchecked['all']}"})
         return jsonify({"state": "off", "message": "no camera: the board is not checked"})
     game = service().game(game_id)
     edition = game.row.edition
     # The camera reads the edition of the game played last (its template and that edition's colours).
     elsewhere = watch.follow(game_id, edition, _last_played(game), game.state.game_over)
+    if edition in unchecked:
+        return jsonify({"state": "not checked", "message": unchecked[edition], "edition": watch.edition,
+                        "learnt": watch.learnt, "learnt_words": watch.learnt_words})
     if elsewhere is not None:
         return jsonify({"state": "other board", "message": _other_game(elsewhere, edition, watch), "edition": elsewhere,
                         "learnt": watch.learnt, "learnt_words": watch.learnt_words})
@@ -219,6 +225,8 @@ def correct_from_camera(game_id: str) -> Any:
     game = service().game(game_id)
     edition = game.row.edition
     elsewhere = watch.follow(game_id, edition, _last_played(game), game.state.game_over)
+    if edition in _unchecked():
+        raise ApiError(409, _unchecked()[edition], "CameraNotChecked")
     if elsewhere is not None:
         raise ApiError(409, _other_game(elsewhere, edition, watch), "CameraOtherBoard")
     if watch.switching() or watch.edition != edition:
@@ -262,6 +270,8 @@ def camera_setup() -> Any:
         if edition not in EDITIONS:
             raise ApiError(400, f"edition must be one of {', '.join(EDITIONS)}, not {edition!r}")
         watch = _camera_watch()
+        if edition in _unchecked():
+            raise ApiError(409, _unchecked()[edition], "CameraNotChecked")
         watch.follow(NEW_GAME, edition, service().store.now())  # the clock the games' entries are stamped by
         if watch.switching() or watch.edition != edition:
             raise ApiError(409, f"the camera switches to the {edition} board: try again in a moment",
@@ -293,6 +303,12 @@ def _other_game(reading: str, edition: str, watch: Any) -> str:
                 f"board alone): this {edition} game is not checked")
     return (f"the camera reads the {reading} board, for the game played last; it checks this {edition} game's "
             "board from its next entry")
+
+
+def _unchecked() -> dict[str, str]:
+    """Per edition whose calibration setting cannot be used, why its games are not checked (``"all"``: why the
+    camera is off): set by ``camelup serve``."""
+    return dict(current_app.extensions.get("camera_unchecked") or {})
 
 
 def _camera_watch() -> Any:
