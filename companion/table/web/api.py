@@ -279,10 +279,12 @@ def camera_setup() -> Any:
     track = _stable_camera_track()
     watch = current_app.extensions["camera"]
     unseen = [camel for camel in watch.profiles if not any(camel in stack for stack in track.values())]
+    setup = {"track": {str(space): list(stack) for space, stack in sorted(track.items()) if stack}}
     if unseen:
-        raise ApiError(409, f"the camera does not see {', '.join(unseen)}: check the board and the light",
-                       "CameraIncomplete")
-    setup = {"track": {str(space): list(stack) for space, stack in sorted(track.items())}}
+        # Refused (no game starts from it as it is), with what it saw: the host adds the camels it did not see.
+        return jsonify({"error": f"the camera does not see {', '.join(unseen)}: add them by hand, or check the board "
+                                 "and the light", "code": "CameraIncomplete", "edition": watch.template.edition,
+                        "setup": setup, "unseen": unseen}), 409
     return jsonify({"edition": watch.template.edition, "setup": setup})
 
 

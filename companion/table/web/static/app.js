@@ -117,6 +117,7 @@ async function api(method, path, token, body) {
     error.status = response.status;
     error.code = data && data.code;
     error.detail = data && data.error;  // the server's own words, whatever the page's language
+    error.body = data;  // a refusal may carry more (the lobby's camera read: what it did see)
     throw error;
   }
   return data;
