@@ -50,3 +50,37 @@ def test_a_partial_read_fills_what_it_saw_and_names_the_missing_camel_in_french(
     finally:
         server.terminate()
         server.wait()
+
+
+def test_the_host_of_a_2014_game_reads_once_that_the_lobby_read_a_2018_start(tmp_path, browser):
+    import contextlib
+    import urllib.error
+
+    from tests.test_crash import request
+
+    frame = render_scene(load_template("2014"), {1: ["blue", "green"], 2: ["orange"], 3: ["yellow", "white"]}, 3,
+                         CLEAN)[0]
+    port, server = start_with_camera(tmp_path, frame, board="2014")
+    errors: list[str] = []
+    try:
+        setup = {"track": {"1": ["blue", "green"], "2": ["orange"], "3": ["yellow", "white"]}}
+        _, game = request(port, "POST", "/api/games", {"edition": "2014", "players": ["Ann", "Bob"],
+                                                      "dice": "manual", "setup": setup})
+        host = new_page(browser, errors, "host", **PHONE)
+        host.goto(f"http://127.0.0.1:{port}/host/{game['game_id']}#{game['host_token']}")
+        expect(host.locator("#camera")).to_be_visible(timeout=15000)
+        # The lobby reads a 2018 start (no 2018 game exists): the camera switches to the 2018 board (its answer is
+        # "try again" while it switches; what matters is what the 2014 page says).
+        with contextlib.suppress(urllib.error.HTTPError):
+            request(port, "GET", "/api/camera/setup?edition=2018")
+        camera = host.locator("#camera")
+        expect(camera).to_contain_text("a 2018 start was read in the lobby", timeout=20000)
+        text = camera.inner_text()
+        assert text.count("The camera reads") == 1, text  # said once, not generally then specifically
+        assert "game played last" not in text
+        host.screenshot(path=str(tmp_path / "host14-after-lobby18.png"))
+        assert errors == []
+        host.context.close()
+    finally:
+        server.terminate()
+        server.wait()

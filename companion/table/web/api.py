@@ -168,6 +168,9 @@ def camera(game_id: str) -> Any:
     edition = game.row.edition
     # The camera reads the edition of the game played last (its template and that edition's colours).
     elsewhere = watch.follow(game_id, edition, _last_played(game), game.state.game_over)
+    lobby = current_app.extensions.get("camera_lobby_read")
+    if lobby is not None and lobby[0] == edition and _last_played(game) >= lobby[1]:
+        current_app.extensions.pop("camera_lobby_read", None)  # a game of it played since: the camera follows that
     if edition in unchecked:
         return jsonify({"state": "not checked", "message": unchecked[edition], "edition": watch.edition,
                         "learnt": watch.learnt, "learnt_words": watch.learnt_words})
@@ -272,7 +275,9 @@ def camera_setup() -> Any:
         watch = _camera_watch()
         if edition in _unchecked():
             raise ApiError(409, _unchecked()[edition], "CameraNotChecked")
-        watch.follow(NEW_GAME, edition, service().store.now())  # the clock the games' entries are stamped by
+        now = service().store.now()  # the clock the games' entries are stamped by
+        watch.follow(NEW_GAME, edition, now)
+        current_app.extensions["camera_lobby_read"] = (edition, now)  # the other games' pages say why it switched
         if watch.switching() or watch.edition != edition:
             raise ApiError(409, f"the camera switches to the {edition} board: try again in a moment",
                            "CameraNotReady")
@@ -303,6 +308,10 @@ def _other_game(reading: str, edition: str, watch: Any) -> str:
     if not watch.reads(edition):
         return (f"the camera reads the {reading} board only (its board = under [camera] is a template of that "
                 f"board alone): this {edition} game is not checked")
+    lobby = current_app.extensions.get("camera_lobby_read")
+    if lobby is not None and lobby[0] == reading:  # no game of it yet, maybe: say what is true
+        return (f"the camera reads the {reading} board: a {reading} start was read in the lobby, for a new game; it "
+                f"checks this {edition} game's board from its next entry")
     return (f"the camera reads the {reading} board, for the game played last; it checks this {edition} game's "
             "board from its next entry")
 

@@ -467,9 +467,11 @@ function stateEls(camera, host = false) {
   // A picture too blurred, dark or bright for any marker: the host is told so in the page's language (the English
   // detail says it first already, as `vision read` does).
   const picture = host && !detail && camera.picture_problem;
-  return [el("p", { class: differences.length ? "instruction" : "muted" }, message),
+  // The other board: the server's words say the same as the general line, more precisely (which board, and why).
+  const instead = detail && camera.state === "other board";
+  return [el("p", { class: differences.length ? "instruction" : "muted" }, instead ? String(camera.message).replace(/^./, (first) => first.toUpperCase()) : message),
     // Under "Board not found", the server's words without saying it again.
-    detail ? el("p", { class: "muted camera-detail" }, String(camera.message).replace(/^board not found: /, "")) : null,
+    detail && !instead ? el("p", { class: "muted camera-detail" }, String(camera.message).replace(/^board not found: /, "")) : null,
     picture ? el("p", { class: "muted camera-detail camera-picture" }, camera.picture_problem) : null,
     differences.length ? el("ul", {}, differences.map((text) => el("li", {}, text))) : null];
 }
