@@ -379,6 +379,17 @@ def _calibration_settings(settings: Settings) -> str:
                           or f'board = "{settings.camera_board}"')
 
 
+def _board_set(settings: Settings) -> bool:
+    """Whether the configuration file sets board under [camera] (not the default: nothing there to override)."""
+    if not settings.config_file:
+        return False
+    try:
+        with open(settings.config_file, "rb") as file:
+            return "board" in tomllib.load(file).get("camera", {})
+    except (OSError, tomllib.TOMLDecodeError):
+        return False
+
+
 def _camera(settings: Settings, machine: Machine, config: str | None = None) -> Check:
     """A frame from the configured camera: its size and exposure, and that it has colour."""
     if settings.camera == "none":
@@ -411,7 +422,8 @@ def _camera(settings: Settings, machine: Machine, config: str | None = None) -> 
         + (f" (camel size {found.colours.camel_size.describe(brief=True)})" if found.source == "file" else "")
         + (f"; {text(found.note)}" if found.note else "")
         for edition, found in sorted(editions.items()))
-    if settings.camera_calibration and first != reading_colours(settings.camera_board).template.edition:
+    if (settings.camera_calibration and _board_set(settings)
+            and first != reading_colours(settings.camera_board).template.edition):
         calibrated += f"; the calibration overrides board = \"{settings.camera_board}\" under [camera]"
     if settings.camera in ("picamera2", "webcam") and machine.service_active():
         return Check("camera", True, f"in use by the running {SERVICE_USER} service: the table screen shows what it "
@@ -535,6 +547,12 @@ def _address(settings: Settings) -> Check:
             "no network interface with an IPv4 address",
             "connect the Pi to the table's Wi-Fi, or make it a hotspot: deploy/install.sh --hotspot NAME PASS",
         )
+    from companion.table.web.net import loopback
+
+    if loopback(settings.host):  # as serve says: bound there, the table's address does not answer
+        return Check("address for phones", False, f"listening on {settings.host} only: phones cannot join "
+                     f"(http://{address}:{settings.port}/ would not answer)", "set host = \"0.0.0.0\" in the "
+                     "configuration (or --host 0.0.0.0)", needed=False)
     return Check("address for phones", True, f"http://{address}:{settings.port}/")
 
 

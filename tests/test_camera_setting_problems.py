@@ -132,3 +132,14 @@ def test_a_lobby_read_of_the_other_edition_is_said_as_such_not_as_a_game_played_
     game18, host18 = _game(client, "2018")
     _report(client, game18, host18)
     assert "for the game played last" in _report(client, game14, host14)["message"]
+
+
+def test_doctor_says_phones_cannot_join_a_companion_listening_on_loopback_as_serve_does(monkeypatch):
+    from companion.doctor import _address
+    from companion.table.web import net
+
+    monkeypatch.setattr(net, "table_address", lambda: "192.0.2.2")  # the reviewer's table
+    check = _address(dataclasses.replace(load_settings(None), host="127.0.0.1"))
+    assert not check.ok and "phones cannot join" in check.detail and 'host = "0.0.0.0"' in check.fix
+    assert not check.needed  # play still works in a browser on this computer
+    assert _address(dataclasses.replace(load_settings(None), host="0.0.0.0", port=8031)).detail == "http://192.0.2.2:8031/"
