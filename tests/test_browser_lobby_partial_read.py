@@ -2,6 +2,7 @@
 does not see white fills in what it saw, names white for the host to add (the field marked incomplete), and
 shows the read start in full under the field, a space a line (the field alone runs off the screen)."""
 
+import cv2
 import pytest
 
 from tests.browser_kit import PHONE, new_page
@@ -81,6 +82,42 @@ def test_the_host_of_a_2014_game_reads_once_that_the_lobby_read_a_2018_start(tmp
         host.screenshot(path=str(tmp_path / "host14-after-lobby18.png"))
         assert errors == []
         host.context.close()
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def test_the_host_and_the_table_screen_say_why_a_2014_game_is_not_checked(tmp_path, browser):
+    from tests.test_crash import free_port, request, start_server
+
+    frame = render_scene(load_template("2018"), {1: ["green"], 2: ["yellow", "red"], 3: ["blue", "purple"],
+                                                 14: ["black"], 16: ["white"]}, 3, CLEAN)[0]
+    cv2.imwrite(str(tmp_path / "board.png"), frame)
+    missing = tmp_path / "missing14.json"
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[camera]\nmode = "files"\nsource = "{tmp_path / "board.png"}"\nboard = "2018"\n'
+                      f'calibration_2014 = "{missing}"\n')
+    port = free_port()
+    server = start_server(port, tmp_path / "data", extra=["--config", str(config)])
+    errors: list[str] = []
+    try:
+        setup = {"track": {"1": ["blue", "green"], "2": ["orange"], "3": ["yellow", "white"]}}
+        _, game = request(port, "POST", "/api/games", {"edition": "2014", "players": ["Ann", "Bob"],
+                                                      "dice": "manual", "setup": setup})
+        for lang in ("en", "fr"):
+            host = new_page(browser, errors, "host", lang, **PHONE)
+            host.goto(f"http://127.0.0.1:{port}/host/{game['game_id']}#{game['host_token']}")
+            camera = host.locator("#camera")
+            expect(camera).to_contain_text(f'calibration_2014 = "{missing}"', timeout=15000)
+            expect(camera).to_contain_text(f"fix or empty calibration_2014 in {config}")
+            host.screenshot(path=str(tmp_path / f"host14-setting-{lang}.png"))
+            host.context.close()
+        table = new_page(browser, errors, "table")
+        table.goto(f"http://127.0.0.1:{port}/table/{game['game_id']}#{game['table_token']}")
+        expect(table.locator("#camera")).to_contain_text("The camera does not check this game's board",
+                                                          timeout=15000)
+        assert errors == []
+        table.context.close()
     finally:
         server.terminate()
         server.wait()

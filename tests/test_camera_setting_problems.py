@@ -55,8 +55,9 @@ def test_a_missing_2014_calibration_leaves_2018_checked_and_tells_the_2014_host_
     game14, host14 = _game(client, "2014")
     report = _report(client, game14, host14)
     assert report["state"] == "not checked"
-    assert f"the 2014 calibration file {missing} cannot be used" in report["message"]
-    assert f"fix or empty calibration_2014 in {settings.config_file}" in report["message"]
+    assert report["message"] == (f'the 2014 calibration file ([camera] calibration_2014 = "{missing}"): cannot be '
+                                 "read (No such file or directory): fix or empty calibration_2014 in "
+                                 f"{settings.config_file}")
     refused = client.post(f"/api/games/{game14}/camera/correct", headers=host14)
     assert refused.status_code == 409 and refused.get_json()["code"] == "CameraNotChecked"
     game18, host18 = _game(client, "2018")
@@ -69,7 +70,7 @@ def test_a_2014_file_as_calibration_2018_starts_on_2014_and_advises_a_new_file(t
     settings = _settings(tmp_path, camera_board="2018", camera_calibration_2018=cal14)
     client, watch = _client(tmp_path, settings)
     err = capsys.readouterr().err
-    assert f'[camera] calibration_2018 = "{cal14}" is a calibration for the 2014' in err, err
+    assert f'([camera] calibration_2018 = "{cal14}") is a calibration for the 2014' in err, err
     assert f"--out {cal14}" not in err  # never the advice to overwrite a good calibration
     assert f"--out {tmp_path / 'calibration-2018.json'}" in err and "move it to calibration_2014" in err
     assert watch is not None and watch.edition == "2014"  # it is good for 2014: those games are checked

@@ -137,12 +137,12 @@ def new_calibration_path(edition: str, path: str) -> str:
 def wrong_edition_advice(edition: str, path: str, made_for: str) -> str:
     """Why ``path``, a calibration of the ``made_for`` edition set for ``edition``, is not used, and what to do:
     it stays good for its own edition, so the advice never overwrites it."""
-    return (f"{setting_line(edition, path)} is a calibration for the {made_for} edition's camels, not the {edition} "
-            f"one's: move it to {calibration_setting(made_for)} (it stays good for {made_for} games); for the "
-            f"{edition} camels calibrate into a new file: camelup vision calibrate PHOTO --board {edition} --out "
-            f"{new_calibration_path(edition, path)}, and set {calibration_setting(edition)} to it (or empty "
-            f"{calibration_setting(edition)}: the camera then learns the {edition} colours from a board a game "
-            "confirms)")
+    setting, own = calibration_setting(edition), calibration_setting(made_for)
+    return (f"the {edition} calibration file ({setting_line(edition, path)}) is a calibration for the {made_for} "
+            f"edition's camels, not the {edition} one's: move it to {own} (it stays good for {made_for} games); "
+            f"for the {edition} camels calibrate into a new file: camelup vision calibrate PHOTO --board {edition} "
+            f"--out {new_calibration_path(edition, path)}, and set {setting} to it (or empty {setting}: the camera "
+            f"then learns the {edition} colours from a board a game confirms)")
 
 
 def setting_problem(edition: str, path: str, config_file: str | None) -> str | None:
@@ -154,9 +154,9 @@ def setting_problem(edition: str, path: str, config_file: str | None) -> str | N
     try:
         made_for = load_calibration(path).template.edition
     except CalibrationError as error:
-        said = str(error).removeprefix(f"{path}: ")
-        return (f"{setting_line(edition, path)}: {said}: the {edition} calibration file {path} cannot be used "
-                f"(fix or empty {calibration_setting(edition)} in {where})")
+        said = str(error).removeprefix(f"{path}: ")  # the setting's line names the file
+        return (f"the {edition} calibration file ({setting_line(edition, path)}): {said}: fix or empty "
+                f"{calibration_setting(edition)} in {where}")
     if made_for != edition:
         return f"{wrong_edition_advice(edition, path, made_for)} (in {where})"
     return None

@@ -463,7 +463,8 @@ function stateEls(camera, host = false) {
   const key = `camera.${camera.state}`;
   const known = !camera.differences && hasText(key);
   const message = known ? t(key) : camera.message || camera.state;
-  const detail = known && host && LANG === "en" && camera.message && !["unsettled", "starting", "off", "switching"].includes(camera.state);
+  // A camera setting to fix (it names the setting and the file): the host is told which, in any language.
+  const detail = known && host && (LANG === "en" || camera.state === "not checked") && camera.message && !["unsettled", "starting", "off", "switching"].includes(camera.state);
   // A picture too blurred, dark or bright for any marker: the host is told so in the page's language (the English
   // detail says it first already, as `vision read` does).
   const picture = host && !detail && camera.picture_problem;
