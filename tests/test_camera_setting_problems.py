@@ -144,3 +144,15 @@ def test_doctor_says_phones_cannot_join_a_companion_listening_on_loopback_as_ser
     assert not check.ok and "phones cannot join" in check.detail and 'host = "0.0.0.0"' in check.fix
     assert not check.needed  # play still works in a browser on this computer
     assert _address(dataclasses.replace(load_settings(None), host="0.0.0.0", port=8031)).detail == "http://192.0.2.2:8031/"
+
+
+def test_the_single_calibration_setting_is_named_too_and_the_host_told_why_the_camera_is_off(tmp_path, capsys):
+    missing = str(tmp_path / "gone.json")
+    settings = _settings(tmp_path, camera_calibration=missing)
+    client, watch = _client(tmp_path, settings)
+    assert watch is None
+    assert f'[camera] calibration = "{missing}"' in capsys.readouterr().err
+    game, host = _game(client, "2018")
+    report = _report(client, game, host)
+    assert report["state"] == "not checked" and f"fix or empty calibration in {settings.config_file}" in report[
+        "message"] and "the camera is off" in report["message"]

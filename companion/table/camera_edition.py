@@ -184,10 +184,19 @@ def camera_setup(
         vision.board.TemplateError, vision.calibrate.CalibrationError: what concerns every edition (no such
             board; the single ``calibration`` unusable; two files for one edition).
     """
+    from vision.calibrate import CalibrationError
+
     unchecked = {edition: why for edition, path in per_edition.items()
                  if path and (why := setting_problem(edition, path, config_file)) is not None}
     usable = {edition: path for edition, path in per_edition.items() if edition not in unchecked}
-    first = start_edition(board, calibration)
+    try:
+        first = start_edition(board, calibration)
+    except CalibrationError as error:
+        if not calibration or not str(error).startswith(f"{calibration}: "):
+            raise
+        said = str(error).removeprefix(f"{calibration}: ")
+        raise CalibrationError(f'the calibration file ([camera] calibration = "{calibration}"): {said}: fix or empty '
+                               f"calibration in {config_file or 'the configuration file'}") from None
     configured = configured_calibrations(calibration, usable)
     editions = [edition for edition in (EDITIONS if first in EDITIONS else (first,)) if edition not in unchecked]
     if first in unchecked:
