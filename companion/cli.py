@@ -216,9 +216,15 @@ def _make_pyramid(settings: Settings, simulate: bool, config: str | None = None)
 
 def _make_camera(settings: Settings) -> CameraWatch | None:
     """The camera watch the settings ask for; a camera that cannot start shows as a notice, not an error."""
+    return _camera_and_reasons(settings)[0]
+
+
+def _camera_and_reasons(settings: Settings) -> tuple[CameraWatch | None, dict[str, str]]:
+    """The camera watch the settings ask for, and per edition why its games are not checked (a calibration setting
+    that cannot be used: the pages say so to the host; ``"all"``: why the camera is off)."""
     if settings.camera == "none":
-        return None
-    from companion.table.camera_edition import camera_editions
+        return None, {}
+    from companion.table.camera_edition import camera_setup
     from companion.table.camera_watch import CameraWatch
     from companion.table.camera_words import text
     from vision.board import TemplateError
@@ -227,24 +233,31 @@ def _make_camera(settings: Settings) -> CameraWatch | None:
 
     try:
         # Per edition: its calibration file, else what the camera learnt for it at this table, else the usual colours.
-        first, editions = camera_editions(settings.camera_board, settings.camera_calibration,
-                                          {"2014": settings.camera_calibration_2014,
-                                           "2018": settings.camera_calibration_2018}, Path(settings.data))
+        found = camera_setup(settings.camera_board, settings.camera_calibration,
+                             {"2014": settings.camera_calibration_2014, "2018": settings.camera_calibration_2018},
+                             Path(settings.data), settings.config_file)
     except (TemplateError, CalibrationError) as error:
         print(f"camelup serve: camera: {error}; the camera is off", file=sys.stderr)
-        return None
-    for colours in editions.values():
+        return None, {"all": f"{error}; the camera is off"}
+    for edition, why in sorted(found.unchecked.items()):
+        checked = ", ".join(found.editions) or "none"
+        print(f"camelup serve: camera: {why}; {edition} games are not checked (checked: {checked})", file=sys.stderr)
+    if found.first is None:
+        return None, {"all": "; ".join(found.unchecked.values()) + "; the camera is off", **found.unchecked}
+    for colours in found.editions.values():
         if colours.note:
             print(f"camelup serve: camera: {text(colours.note)}", file=sys.stderr)
-    start = editions.pop(first)
+    editions = dict(found.editions)
+    start = editions.pop(found.first)
     # The source is opened on the watch's own thread: a camera that is slow to start holds nothing up.
     source = functools.partial(open_source, settings.camera, settings.camera_source)
     colours = start.colours
-    return CameraWatch(
+    watch = CameraWatch(
         source, colours.template, colours.profiles, board_bgr=colours.board_bgr, learnt_path=start.learnt_path,
         calibration=colours, learnt_before=start.source == "learnt", note=start.note,
         calibration_file=start.calibration_file, config_file=settings.config_file, editions=editions,
     ).start()
+    return watch, dict(found.unchecked)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -260,9 +273,10 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     pyramid, pyramid_name = _make_pyramid(settings, args.simulate, args.config)
     hotspot = (settings.hotspot_ssid, settings.hotspot_password) if settings.hotspot_ssid else None
-    camera = _make_camera(settings)
+    camera, unchecked = _camera_and_reasons(settings)
     app = create_app(settings.data, pyramid, settings.public_url, settings.language, hotspot=hotspot, camera=camera,
                      bind_host=settings.host)
+    app.extensions["camera_unchecked"] = unchecked  # why the camera checks no games of an edition (or none at all)
     try:
         # An event loop holds every connection (live pages cost no thread): see companion/table/web/server.py.
         sock = listening_socket(settings.host, settings.port)

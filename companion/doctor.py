@@ -371,11 +371,30 @@ def _camera_source_fix(settings: Settings, config: str | None) -> str:
             "(the companion runs without a camera: play is by hand)")
 
 
+def _calibration_settings(settings: Settings) -> str:
+    """The calibration settings in use, as written under [camera]: what an error about one of them is about."""
+    named = {"calibration": settings.camera_calibration, "calibration_2014": settings.camera_calibration_2014,
+             "calibration_2018": settings.camera_calibration_2018}
+    return "[camera] " + (", ".join(f'{name} = "{path}"' for name, path in named.items() if path)
+                          or f'board = "{settings.camera_board}"')
+
+
+def _board_set(settings: Settings) -> bool:
+    """Whether the configuration file sets board under [camera] (not the default: nothing there to override)."""
+    if not settings.config_file:
+        return False
+    try:
+        with open(settings.config_file, "rb") as file:
+            return "board" in tomllib.load(file).get("camera", {})
+    except (OSError, tomllib.TOMLDecodeError):
+        return False
+
+
 def _camera(settings: Settings, machine: Machine, config: str | None = None) -> Check:
     """A frame from the configured camera: its size and exposure, and that it has colour."""
     if settings.camera == "none":
         return Check("camera", True, "not configured: the board is not read (manual play)", needed=False)
-    from companion.table.camera_edition import camera_editions
+    from companion.table.camera_edition import camera_setup
     from companion.table.camera_words import text
     from vision.board import TemplateError
     from vision.calibrate import CalibrationError, reading_colours
@@ -383,12 +402,19 @@ def _camera(settings: Settings, machine: Machine, config: str | None = None) -> 
 
     try:
         # What it reads each edition's board with: it follows the edition of the game played last.
-        first, editions = camera_editions(settings.camera_board, settings.camera_calibration,
-                                          {"2014": settings.camera_calibration_2014,
-                                           "2018": settings.camera_calibration_2018}, Path(settings.data))
+        found = camera_setup(settings.camera_board, settings.camera_calibration,
+                             {"2014": settings.camera_calibration_2014, "2018": settings.camera_calibration_2018},
+                             Path(settings.data), config or settings.config_file)
     except (TemplateError, CalibrationError) as error:
         fix = "run 'camelup vision calibrate' again, or empty the calibration setting it names under [camera]"
-        return Check("camera", False, str(error), fix, needed=False)
+        return Check("camera", False, f"{_calibration_settings(settings)}: {error}", fix, needed=False)
+    if found.unchecked:
+        checked = ", ".join(found.editions) or "none: the camera is off"
+        return Check("camera", False, "; ".join(found.unchecked[edition] for edition in sorted(found.unchecked))
+                     + f" (games checked: {checked})",
+                     "fix or empty the [camera] setting it names, as it says (the other edition's games are checked)",
+                     needed=False)
+    first, editions = found.first, found.editions
     ways = {"file": "calibrated by {file}", "learnt": "with what it learnt at this table ({file})",
             "usual": "with the camels' usual colours until it calibrates itself from a board a game confirms"}
     calibrated = ", reads the board of each game's edition (starts on " + first + "): " + "; ".join(
@@ -396,7 +422,8 @@ def _camera(settings: Settings, machine: Machine, config: str | None = None) -> 
         + (f" (camel size {found.colours.camel_size.describe(brief=True)})" if found.source == "file" else "")
         + (f"; {text(found.note)}" if found.note else "")
         for edition, found in sorted(editions.items()))
-    if settings.camera_calibration and first != reading_colours(settings.camera_board).template.edition:
+    if (settings.camera_calibration and _board_set(settings)
+            and first != reading_colours(settings.camera_board).template.edition):
         calibrated += f"; the calibration overrides board = \"{settings.camera_board}\" under [camera]"
     if settings.camera in ("picamera2", "webcam") and machine.service_active():
         return Check("camera", True, f"in use by the running {SERVICE_USER} service: the table screen shows what it "
@@ -520,6 +547,12 @@ def _address(settings: Settings) -> Check:
             "no network interface with an IPv4 address",
             "connect the Pi to the table's Wi-Fi, or make it a hotspot: deploy/install.sh --hotspot NAME PASS",
         )
+    from companion.table.web.net import loopback
+
+    if loopback(settings.host):  # as serve says: bound there, the table's address does not answer
+        return Check("address for phones", False, f"listening on {settings.host} only: phones cannot join "
+                     f"(http://{address}:{settings.port}/ would not answer)", "set host = \"0.0.0.0\" in the "
+                     "configuration (or --host 0.0.0.0)", needed=False)
     return Check("address for phones", True, f"http://{address}:{settings.port}/")
 
 

@@ -99,5 +99,10 @@ def test_doctor_says_which_edition_a_configured_calibration_reads_and_that_it_ov
 
     detail = {check.name: check for check in run_checks(settings, False, pi)}["camera"].detail
     assert f"(starts on 2014): 2014 calibrated by {calibration}" in detail, detail
-    assert 'the calibration overrides board = "2018" under [camera]' in detail
+    assert "overrides board" not in detail  # no board is set: nothing is overridden (the default is no setting)
     assert "2018 with the camels' usual colours" in detail
+    config = tmp_path / "companion.toml"
+    config.write_text('[camera]\nboard = "2018"\n')
+    settings = dataclasses.replace(settings, config_file=str(config))
+    detail = {check.name: check for check in run_checks(settings, False, pi)}["camera"].detail
+    assert 'the calibration overrides board = "2018" under [camera]' in detail

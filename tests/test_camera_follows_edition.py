@@ -186,7 +186,7 @@ def test_a_calibration_per_edition_and_the_single_one_for_its_own_edition(tmp_pa
     assert first == "2014"
     assert editions["2014"].calibration_file == one and editions["2018"].calibration_file == other
     assert editions["2018"].colours.template.edition == "2018"
-    with pytest.raises(CalibrationError, match=r"calibration_2014: .*new-2018.json is a calibration for the 2018"):
+    with pytest.raises(CalibrationError, match=r'calibration_2014 = ".*new-2018.json"\) is a calibration for the 2018'):
         camera_editions("2018", None, {"2014": other}, None)
     with pytest.raises(CalibrationError, match="both calibrations for the 2014 edition: keep one"):
         camera_editions("2018", one, {"2014": _calibration(tmp_path, "2014", "b.json")}, None)

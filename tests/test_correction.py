@@ -180,7 +180,11 @@ def test_the_starting_positions_can_be_read_from_the_camera(tmp_path):
     # A camel the camera does not see: no setup, and it says which.
     partial = new_app(tmp_path / "other", StillCamera({s: v for s, v in setup.items() if s != 16}))
     response = partial.get("/api/camera/setup")
-    assert response.status_code == 409 and "does not see white" in response.get_json()["error"]
+    refused = response.get_json()
+    assert response.status_code == 409 and "does not see white" in refused["error"]
+    assert refused["code"] == "CameraIncomplete" and refused["unseen"] == ["white"]
+    # What it did see comes with the refusal, for the host to complete (never as a setup a game starts from).
+    assert refused["setup"] == {"track": {str(s): v for s, v in setup.items() if s != 16}}
     assert json.loads(create_app(tmp_path / "none", None, "http://t", testing=True).test_client()
                       .get("/api/camera").data)["state"] == "off"
 

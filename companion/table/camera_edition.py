@@ -107,10 +107,7 @@ def configured_calibrations(
             continue
         made_for = load_calibration(path).template.edition
         if made_for != edition:
-            raise CalibrationError(f"camera.{calibration_setting(edition)}: {path} is a calibration for the "
-                                   f"{made_for} edition's camels, not the {edition} one's: name it under "
-                                   f"{calibration_setting(made_for)}, or calibrate again with: camelup vision "
-                                   f"calibrate PHOTO --board {edition} --out {path}")
+            raise CalibrationError(wrong_edition_advice(edition, path, made_for))
         found[edition] = path
     if calibration:
         made_for = load_calibration(calibration).template.edition
@@ -119,6 +116,93 @@ def configured_calibrations(
                                    f"({found[made_for]}) are both calibrations for the {made_for} edition: keep one")
         found[made_for] = calibration
     return found
+
+
+def setting_line(edition: str, path: str) -> str:
+    """The configuration line that names ``path`` for ``edition``, as the user wrote it."""
+    return f'[camera] {calibration_setting(edition)} = "{path}"'
+
+
+def new_calibration_path(edition: str, path: str) -> str:
+    """A file beside ``path`` (a good calibration of the other edition) for a new ``edition`` calibration: never
+    ``path`` itself, nor another file that exists."""
+    folder = Path(path).parent
+    candidate = folder / f"calibration-{edition}.json"
+    number = 2
+    while candidate.exists() or str(candidate) == path:
+        candidate, number = folder / f"calibration-{edition}-{number}.json", number + 1
+    return str(candidate)
+
+
+def wrong_edition_advice(edition: str, path: str, made_for: str) -> str:
+    """Why ``path``, a calibration of the ``made_for`` edition set for ``edition``, is not used, and what to do:
+    it stays good for its own edition, so the advice never overwrites it."""
+    setting, own = calibration_setting(edition), calibration_setting(made_for)
+    return (f"the {edition} calibration file ({setting_line(edition, path)}) is a calibration for the {made_for} "
+            f"edition's camels, not the {edition} one's: move it to {own} (it stays good for {made_for} games); "
+            f"for the {edition} camels calibrate into a new file: camelup vision calibrate PHOTO --board {edition} "
+            f"--out {new_calibration_path(edition, path)}, and set {setting} to it (or empty {setting}: the camera "
+            f"then learns the {edition} colours from a board a game confirms)")
+
+
+def setting_problem(edition: str, path: str, config_file: str | None) -> str | None:
+    """Why the calibration file ``path`` set for ``edition`` cannot be used (its setting and file named, and where
+    to fix it), or None when it can."""
+    from vision.calibrate import CalibrationError, load_calibration
+
+    where = config_file or "the configuration file"
+    try:
+        made_for = load_calibration(path).template.edition
+    except CalibrationError as error:
+        said = str(error).removeprefix(f"{path}: ")  # the setting's line names the file
+        return (f"the {edition} calibration file ({setting_line(edition, path)}): {said}: fix or empty "
+                f"{calibration_setting(edition)} in {where}")
+    if made_for != edition:
+        return f"{wrong_edition_advice(edition, path, made_for)} (in {where})"
+    return None
+
+
+@dataclass(frozen=True)
+class CameraSetup:
+    """What the camera reads each edition's board with, and why an edition is not checked."""
+
+    first: str | None
+    """The edition it starts on (None: no edition can be checked, the camera is off)."""
+    editions: dict[str, EditionColours]
+    unchecked: dict[str, str]
+    """Per edition whose calibration setting cannot be used: why its games are not checked (the setting named)."""
+
+
+def camera_setup(
+    board: str, calibration: str | None, per_edition: dict[str, str | None], data: Path | None,
+    config_file: str | None = None,
+) -> CameraSetup:
+    """As :func:`camera_editions`, but a calibration setting of one edition that cannot be used (unreadable, made
+    for the other edition) leaves the other edition checked: that edition's games are told why they are not.
+
+    Raises:
+        vision.board.TemplateError, vision.calibrate.CalibrationError: what concerns every edition (no such
+            board; the single ``calibration`` unusable; two files for one edition).
+    """
+    from vision.calibrate import CalibrationError
+
+    unchecked = {edition: why for edition, path in per_edition.items()
+                 if path and (why := setting_problem(edition, path, config_file)) is not None}
+    usable = {edition: path for edition, path in per_edition.items() if edition not in unchecked}
+    try:
+        first = start_edition(board, calibration)
+    except CalibrationError as error:
+        if not calibration or not str(error).startswith(f"{calibration}: "):
+            raise
+        said = str(error).removeprefix(f"{calibration}: ")
+        raise CalibrationError(f'the calibration file ([camera] calibration = "{calibration}"): {said}: fix or empty '
+                               f"calibration in {config_file or 'the configuration file'}") from None
+    configured = configured_calibrations(calibration, usable)
+    editions = [edition for edition in (EDITIONS if first in EDITIONS else (first,)) if edition not in unchecked]
+    if first in unchecked:
+        first = editions[0] if editions else None
+    return CameraSetup(first, {edition: edition_colours(edition, board, configured, data) for edition in editions},
+                       unchecked)
 
 
 def start_edition(board: str, calibration: str | None) -> str:

@@ -159,12 +159,21 @@ def camera(game_id: str) -> Any:
 
     caller(game_id)
     watch = current_app.extensions.get("camera")
+    unchecked = _unchecked()
     if watch is None:
+        if "all" in unchecked:  # a setting switched it off: the host is told which, not a bare "no camera"
+            return jsonify({"state": "not checked", "message": f"no camera: {unchecked['all']}"})
         return jsonify({"state": "off", "message": "no camera: the board is not checked"})
     game = service().game(game_id)
     edition = game.row.edition
     # The camera reads the edition of the game played last (its template and that edition's colours).
     elsewhere = watch.follow(game_id, edition, _last_played(game), game.state.game_over)
+    lobby = current_app.extensions.get("camera_lobby_read")
+    if lobby is not None and lobby[0] == edition and _last_played(game) >= lobby[1]:
+        current_app.extensions.pop("camera_lobby_read", None)  # a game of it played since: the camera follows that
+    if edition in unchecked:
+        return jsonify({"state": "not checked", "message": unchecked[edition], "edition": watch.edition,
+                        "learnt": watch.learnt, "learnt_words": watch.learnt_words})
     if elsewhere is not None:
         return jsonify({"state": "other board", "message": _other_game(elsewhere, edition, watch), "edition": elsewhere,
                         "learnt": watch.learnt, "learnt_words": watch.learnt_words})
@@ -231,6 +240,8 @@ def correct_from_camera(game_id: str) -> Any:
     game = service().game(game_id)
     edition = game.row.edition
     elsewhere = watch.follow(game_id, edition, _last_played(game), game.state.game_over)
+    if edition in _unchecked():
+        raise ApiError(409, _unchecked()[edition], "CameraNotChecked")
     if elsewhere is not None:
         raise ApiError(409, _other_game(elsewhere, edition, watch), "CameraOtherBoard")
     if watch.switching() or watch.edition != edition:
@@ -274,17 +285,23 @@ def camera_setup() -> Any:
         if edition not in EDITIONS:
             raise ApiError(400, f"edition must be one of {', '.join(EDITIONS)}, not {edition!r}")
         watch = _camera_watch()
-        watch.follow(NEW_GAME, edition, service().store.now())  # the clock the games' entries are stamped by
+        if edition in _unchecked():
+            raise ApiError(409, _unchecked()[edition], "CameraNotChecked")
+        now = service().store.now()  # the clock the games' entries are stamped by
+        watch.follow(NEW_GAME, edition, now)
+        current_app.extensions["camera_lobby_read"] = (edition, now)  # the other games' pages say why it switched
         if watch.switching() or watch.edition != edition:
             raise ApiError(409, f"the camera switches to the {edition} board: try again in a moment",
                            "CameraNotReady")
     track = _stable_camera_track()
     watch = current_app.extensions["camera"]
     unseen = [camel for camel in watch.profiles if not any(camel in stack for stack in track.values())]
+    setup = {"track": {str(space): list(stack) for space, stack in sorted(track.items()) if stack}}
     if unseen:
-        raise ApiError(409, f"the camera does not see {', '.join(unseen)}: check the board and the light",
-                       "CameraIncomplete")
-    setup = {"track": {str(space): list(stack) for space, stack in sorted(track.items())}}
+        # Refused (no game starts from it as it is), with what it saw: the host adds the camels it did not see.
+        return jsonify({"error": f"the camera does not see {', '.join(unseen)}: add them by hand, or check the board "
+                                 "and the light", "code": "CameraIncomplete", "edition": watch.template.edition,
+                        "setup": setup, "unseen": unseen}), 409
     return jsonify({"edition": watch.template.edition, "setup": setup})
 
 
@@ -303,8 +320,18 @@ def _other_game(reading: str, edition: str, watch: Any) -> str:
     if not watch.reads(edition):
         return (f"the camera reads the {reading} board only (its board = under [camera] is a template of that "
                 f"board alone): this {edition} game is not checked")
+    lobby = current_app.extensions.get("camera_lobby_read")
+    if lobby is not None and lobby[0] == reading:  # no game of it yet, maybe: say what is true
+        return (f"the camera reads the {reading} board: a {reading} start was read in the lobby, for a new game; it "
+                f"checks this {edition} game's board from its next entry")
     return (f"the camera reads the {reading} board, for the game played last; it checks this {edition} game's "
             "board from its next entry")
+
+
+def _unchecked() -> dict[str, str]:
+    """Per edition whose calibration setting cannot be used, why its games are not checked (``"all"``: why the
+    camera is off): set by ``camelup serve``."""
+    return dict(current_app.extensions.get("camera_unchecked") or {})
 
 
 def _camera_watch() -> Any:

@@ -117,6 +117,7 @@ async function api(method, path, token, body) {
     error.status = response.status;
     error.code = data && data.code;
     error.detail = data && data.error;  // the server's own words, whatever the page's language
+    error.body = data;  // a refusal may carry more (the lobby's camera read: what it did see)
     throw error;
   }
   return data;
@@ -465,16 +466,19 @@ function stateEls(camera, host = false) {
   const key = !host && hasText(others) ? others : `camera.${camera.state}`;
   const known = !camera.differences && hasText(key);
   const message = known ? t(key) : camera.message || camera.state;
-  const detail = known && host && LANG === "en" && camera.message && !["unsettled", "starting", "off", "switching"].includes(camera.state);
+  // A camera setting to fix (it names the setting and the file): the host is told which, in any language.
+  const detail = known && host && (LANG === "en" || camera.state === "not checked") && camera.message && !["unsettled", "starting", "off", "switching"].includes(camera.state);
   // A picture too blurred, dark or bright for any marker: the host is told so in the page's language (the English
   // detail says it first already, as `vision read` does).
   const picture = host && !detail && camera.picture_problem;
   // Which markers are not seen (or moved), or why the camera cannot be opened, for the host in the page's language
   // (the English detail says it already).
   const reason = host && !detail && camera.reason;
-  return [el("p", { class: differences.length ? "instruction" : "muted" }, message),
+  // The other board: the server's words say the same as the general line, more precisely (which board, and why).
+  const instead = detail && camera.state === "other board";
+  return [el("p", { class: differences.length ? "instruction" : "muted" }, instead ? String(camera.message).replace(/^./, (first) => first.toUpperCase()) : message),
     // Under "Board not found", the server's words without saying it again.
-    detail ? el("p", { class: "muted camera-detail" }, String(camera.message).replace(/^board not found: /, "")) : null,
+    detail && !instead ? el("p", { class: "muted camera-detail" }, String(camera.message).replace(/^board not found: /, "")) : null,
     picture ? el("p", { class: "muted camera-detail camera-picture" }, camera.picture_problem) : null,
     reason ? el("p", { class: "muted camera-detail camera-reason" }, camera.reason) : null,
     differences.length ? el("ul", {}, differences.map((text) => el("li", {}, text))) : null];

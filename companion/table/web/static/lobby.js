@@ -39,6 +39,30 @@
     } catch (error) { toast(LANG === "en" || error.code ? error.message : t("create_refused")); }
   });
 
+  // The starting positions shown in full under the field, a space a line, and the camels the camera did not see
+  // (the field is marked incomplete until the host edits it).
+  const setupField = document.getElementById("create").elements.setup;
+  const setupParts = document.getElementById("setup-parts");
+  const setupUnseen = document.getElementById("setup-unseen");
+  function showParts() {
+    const parts = setupField.value.split(";").map((part) => part.trim()).filter(Boolean);
+    setupParts.replaceChildren(...parts.map((part) => el("li", {}, part)));
+    setupParts.hidden = parts.length < 2;
+  }
+  function fillSetup(setup, unseen) {
+    setupField.value = Object.entries(setup.track).map(([space, stack]) => `${space}: ${stack.map(camelName).join(" ")}`).join("; ");
+    setupUnseen.textContent = unseen.length ? t("read_camera_unseen", { camels: unseen.map(camelName).join(", ") }) : "";
+    setupUnseen.hidden = !unseen.length;
+    if (unseen.length) setupField.setAttribute("aria-invalid", "true");
+    else setupField.removeAttribute("aria-invalid");
+    showParts();
+  }
+  setupField.addEventListener("input", () => {
+    setupUnseen.hidden = true;
+    setupField.removeAttribute("aria-invalid");
+    showParts();
+  });
+
   // With a camera beside the board, the starting positions can be read instead of typed.
   const readCamera = document.getElementById("read-camera");
   api("GET", "/api/camera").then((camera) => { readCamera.hidden = camera.state === "off"; }).catch(() => {});
@@ -59,9 +83,15 @@
           const form = document.getElementById("create");
           const { edition, setup } = await api("GET", `/api/camera/setup?edition=${encodeURIComponent(form.elements.edition.value)}`);
           form.elements.edition.value = edition;
-          form.elements.setup.value = Object.entries(setup.track).map(([space, stack]) => `${space}: ${stack.map(camelName).join(" ")}`).join("; ");
+          fillSetup(setup, []);
           return;
         } catch (error) {
+          if (error.code === "CameraIncomplete" && error.body && error.body.setup) {
+            // What it saw goes in; the camels it did not see are named under the field, for the host to add.
+            document.getElementById("create").elements.edition.value = error.body.edition;
+            fillSetup(error.body.setup, error.body.unseen || []);
+            return;
+          }
           if (error.code !== "CameraNotReady" || Date.now() >= deadline) {
             toast(error.code === "CameraNotReady" ? t("read_camera_again", { why: error.message }) : error.message);
             return;
