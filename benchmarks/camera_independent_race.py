@@ -44,15 +44,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.camera_independent import calibration_board
 from benchmarks.camera_verify import random_draw as draw
+from benchmarks.independent.logs import draw_entries, entry_words, rival_entries
 from benchmarks.independent.scene import render
 from benchmarks.independent.table import make_table
 from companion.gamelog import action_from_json, make_log
-from companion.rules import EDITIONS, GREY_DIE, apply, new_game
+from companion.rules import EDITIONS, apply, new_game
 from companion.rules.errors import RuleError
 from companion.table.camera_watch import CameraWatch
 from vision.calibrate import reading_colours
-from vision.image_file import load_photo
 from vision.plausible import starting_track
+from vision.sources import ImageFiles
 
 PLAYERS = ("Ann", "Bob")
 FRAMES_PER_BOARD = 6
@@ -60,20 +61,6 @@ FRAMES_PER_BOARD = 6
 TIERS = ("light", "props")
 TILE_TURNS = 0.15
 """The share of turns a player lays (or moves) their tile instead of taking a pyramid ticket."""
-
-
-class Pictures:
-    """A camera that shows the latest photo, the same picture every frame (as `[camera] mode = "files"`)."""
-
-    def __init__(self) -> None:
-        self.picture: np.ndarray | None = None
-
-    def read(self) -> np.ndarray:
-        assert self.picture is not None
-        return self.picture.copy()
-
-    def close(self) -> None:
-        pass
 
 
 def on_track(state: Any) -> dict[int, list[str]] | None:
@@ -89,27 +76,19 @@ def slip(
     entry in words, and the entry; None when none gives another board on spaces 1 to 16."""
     right = on_track(apply(state, action_from_json(action)))
     dice = list(dict.fromkeys([*state.dice_in_pyramid(), action["die"]]))
-    rivals = []
-    for die in dice:
-        crazies = state.edition.crazy_camels if die == GREY_DIE else [None]
-        for crazy in crazies:
-            for value in (1, 2, 3):
-                entry = {**action, "die": die, "value": value}
-                entry.pop("crazy", None)
-                if crazy:
-                    entry["crazy"] = crazy
-                same = (die, value, crazy) == (action["die"], action["value"], action.get("crazy"))
-                if not same and (die == action["die"] or value == action["value"]):
-                    rivals.append(entry)
+    rivals = rival_entries(draw_entries(state.edition, dice), (action["die"], action["value"], action.get("crazy")))
     rng.shuffle(rivals)
-    for entry in rivals:
+    for rival in rivals:
+        die, value, crazy = rival
+        entry = {**{key: v for key, v in action.items() if key != "crazy"}, "die": die, "value": value}
+        if crazy:
+            entry["crazy"] = crazy
         try:
             other = on_track(apply(state, action_from_json(entry)))
         except RuleError:
             continue
         if other is not None and other != right:
-            words = f"{entry['die']} {entry['value']}" + (f" ({entry['crazy']})" if entry.get("crazy") else "")
-            return other, words, entry
+            return other, entry_words(rival), entry
     return None
 
 
@@ -136,7 +115,6 @@ def race(index: int, seed: int, tier: str, folder: Path, slips: bool, tiles: flo
     colours = reading_colours(edition, None)  # `camelup serve` without a calibration file
     watch = CameraWatch(lambda: None, colours.template, dict(colours.profiles), board_bgr=colours.board_bgr,
                         calibration=colours)
-    camera = Pictures()
     start = state = new_game(EDITIONS[edition], PLAYERS, starting_track(edition, rng))
     actions: list[dict[str, Any]] = []
     photos = [0]
@@ -149,7 +127,7 @@ def race(index: int, seed: int, tier: str, folder: Path, slips: bool, tiles: flo
         path = folder / f"t{index}-{tier}-{photos[0]:03d}-{kind}.jpg"
         laid = {tile.space: tile.side == state.edition.plus_side for tile in state.tiles}
         render(table, tier, track, photos[0], str(path), tiles=laid)
-        camera.picture = load_photo(str(path))
+        camera = ImageFiles(path)  # `[camera] mode = "files"`: the photo read afresh each frame
         verdict = None
         for _ in range(FRAMES_PER_BOARD):
             began = time.perf_counter()
