@@ -244,8 +244,7 @@ def correct_from_camera(game_id: str) -> Any:
         raise ApiError(409, _unchecked()[edition], "CameraNotChecked")
     if elsewhere is not None:
         raise ApiError(409, _other_game(elsewhere, edition, watch), "CameraOtherBoard")
-    if watch.switching() or watch.edition != edition:
-        raise ApiError(409, f"the camera switches to the {edition} board: try again in a moment", "CameraNotReady")
+    _refuse_while_switching(watch, edition)
     if who.role != "host":
         raise ApiError(403, "only the host can correct the game from the camera")
     refuse_pyramid_change(game.row)  # before the picture: its draws are facts, whatever the camera sees
@@ -290,9 +289,7 @@ def camera_setup() -> Any:
         now = service().store.now()  # the clock the games' entries are stamped by
         watch.follow(NEW_GAME, edition, now)
         current_app.extensions["camera_lobby_read"] = (edition, now)  # the other games' pages say why it switched
-        if watch.switching() or watch.edition != edition:
-            raise ApiError(409, f"the camera switches to the {edition} board: try again in a moment",
-                           "CameraNotReady")
+        _refuse_while_switching(watch, edition)
     track = _stable_camera_track()
     watch = current_app.extensions["camera"]
     unseen = [camel for camel in watch.profiles if not any(camel in stack for stack in track.values())]
@@ -307,6 +304,12 @@ def camera_setup() -> Any:
 
 NEW_GAME = ("a new game",)
 """Who asks the camera for a new game's starting positions (it is played next)."""
+
+
+def _refuse_while_switching(watch: Any, edition: str) -> None:
+    """A 409 until the camera reads ``edition``'s board (it switches at its next frame)."""
+    if watch.switching() or watch.edition != edition:
+        raise ApiError(409, f"the camera switches to the {edition} board: try again in a moment", "CameraNotReady")
 
 
 def _last_played(game: Any) -> float:
