@@ -274,6 +274,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.tables < 1:
         parser.error("--tables must be at least 1")
+    if not 0 <= args.tiles < 1:  # a tile every turn, no die would ever be drawn: the race would never end
+        parser.error(f"--tiles is the share of turns a tile is laid: from 0 to below 1, not {args.tiles}")
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
     tiers = list(TIERS) if args.tier == "all" else [args.tier]
     with tempfile.TemporaryDirectory() as tmp:
