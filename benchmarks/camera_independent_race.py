@@ -16,14 +16,21 @@ the game has them, either side up):
   different entry of that draw would give (another value, or another die with the same value) is shown first,
   as if a hand had moved the camels wrongly; the verdict must say "differs" (else a miss, or "cannot tell");
   then the right board, which must be "matches" (else a false alarm, or "cannot tell"); a tile laid is an
-  entry too, and the board with it must be "matches".
+  entry too, and the board with it must be "matches";
+- with ``--between``, each draw is also shown as a table is between two entries for a few seconds every turn:
+  half the draws moved before anyone types them in (dice rolled by hand: the board after the move, the game's
+  log without the draw), half entered before anyone moves the camel (the board before the move, the log with
+  it). Either must be "pending" (no alarm: a draw still to be typed in, or a camel still to be moved); "differs"
+  there is an alarm the players did not deserve, "matches" a board confirmed that is not the game's. At a
+  leg's start the board moved before the entry must not teach the camera either.
 Printed per tier: tables that learnt their colours from the starting board (and from any board), legs whose
-start taught the camera, the verdicts on matching boards (confirmed / cannot tell / false alarm) and on
+start taught the camera, the verdicts on matching boards (confirmed / cannot tell / false alarm), on
 boards one entry off (caught / cannot tell / missed; caught boards whose "most likely" names the slip's
-board), and the watch's time per frame.
+board), on boards between two entries (pending / cannot tell / differs / matches; how often the pending
+draw it names is the one moved), and the watch's time per frame.
 
 Run: .venv/bin/python benchmarks/camera_independent_race.py [--tables N] [--seed S] [--tier light|props|all]
-     [--no-slips] [--tiles SHARE] [--keep DIR] [--json]
+     [--no-slips] [--between] [--tiles SHARE] [--keep DIR] [--json]
 """
 
 from __future__ import annotations
@@ -106,7 +113,9 @@ def lay_tile(state: Any, rng: random.Random) -> dict[str, Any] | None:
     return None
 
 
-def race(index: int, seed: int, tier: str, folder: Path, slips: bool, tiles: float = TILE_TURNS) -> dict[str, Any]:
+def race(
+    index: int, seed: int, tier: str, folder: Path, slips: bool, tiles: float = TILE_TURNS, between: bool = False
+) -> dict[str, Any]:
     """One table's race: its boards shown to the camera watch, and the watch's verdicts."""
     edition = "2018" if index % 2 == 0 else "2014"
     names = [stack[0] for stack in calibration_board(edition).values()]
@@ -182,8 +191,20 @@ def race(index: int, seed: int, tier: str, folder: Path, slips: bool, tiles: flo
         if on_track(after) is None:
             break
         other = slip(state, action, rng) if slips else None
+        moved_first = between and rng.random() < 0.5
+        if moved_first:  # rolled by hand and moved: typed in a moment later
+            verdict = show(on_track(after) or {}, "pending")
+            keep_case(verdict, "pending")
+            boards.append({"case": "pending", "answer": answer(verdict), "said": (verdict or {}).get("answer"),
+                           "named": _same_draw((verdict or {}).get("pending"), action)})
+        before = on_track(state) or {}
         state, actions = after, [*actions, action]
         ask()  # the entry reaches the page before the camel is moved
+        if between and not moved_first:  # entered (or drawn by the pyramid): the camel not moved yet
+            verdict = show(before, "unmoved")
+            keep_case(verdict, "pending")
+            boards.append({"case": "unmoved", "answer": answer(verdict), "said": (verdict or {}).get("answer"),
+                           "named": _same_draw((verdict or {}).get("unmoved"), action)})
         if other is not None:
             verdict = show(other[0], "slip")
             keep_case(verdict, "differs")
@@ -214,6 +235,11 @@ def race(index: int, seed: int, tier: str, folder: Path, slips: bool, tiles: flo
     }
 
 
+def _same_draw(named: dict[str, Any] | None, action: dict[str, Any]) -> bool:
+    """Whether a verdict's pending (or unmoved) draw is ``action``'s: the same die, value and grey colour."""
+    return named is not None and all(named.get(key) == action.get(key) for key in ("die", "value", "crazy"))
+
+
 def summarise(races: list[dict[str, Any]]) -> dict[str, Any]:
     boards = [board for one in races for board in one["boards"]]
 
@@ -232,6 +258,9 @@ def summarise(races: list[dict[str, Any]]) -> dict[str, Any]:
         "slip": count("slip"),
         "right_with_tiles": count("right", lambda board: board.get("tiles", 0) > 0),
         "slip_named": sum(board.get("named", False) for board in boards if board["case"] == "slip"),
+        "pending": count("pending"),
+        "unmoved": count("unmoved"),
+        "between_named": sum(board.get("named", False) for board in boards if board["case"] in ("pending", "unmoved")),
         "frame_ms": float(np.mean([one["frame_ms"] for one in races])) if races else 0.0,
     }
 
@@ -251,6 +280,11 @@ def report(seed: int, figures: dict[str, dict[str, Any]]) -> str:
             f"  boards one entry off: {_words(slipped)}; 'most likely' named the slip's board "
             f"{s['slip_named']}/{slipped.get('differs', 0)}",
         ]
+        if s["pending"]["boards"] or s["unmoved"]["boards"]:
+            said = s["pending"].get("pending", 0) + s["unmoved"].get("pending", 0)
+            lines += [f"  moved before it is typed in: {_words(s['pending'])}",
+                      f"  typed in before it is moved: {_words(s['unmoved'])}",
+                      f"  'pending' named the very draw {s['between_named']}/{said}"]
     return "\n".join(lines)
 
 
@@ -265,6 +299,9 @@ def main() -> None:
     parser.add_argument("--tier", choices=("all", *TIERS), default="all")
     parser.add_argument("--no-slips", dest="slips", action="store_false",
                         help="show only the right boards (no board one entry off)")
+    parser.add_argument("--between", action="store_true",
+                        help="also show each draw between its two entries (moved before it is typed in, or typed in "
+                             "before it is moved): the verdict must say 'pending'")
     parser.add_argument("--tiles", type=float, default=TILE_TURNS, metavar="SHARE",
                         help=f"the share of turns a player lays or moves their tile (default {TILE_TURNS}; 0: none)")
     parser.add_argument("--keep", type=Path, default=None,
@@ -284,7 +321,7 @@ def main() -> None:
         races: dict[str, list[dict[str, Any]]] = {tier: [] for tier in tiers}
         for tier in tiers:
             for index in range(args.tables):
-                races[tier].append(race(index, seed, tier, folder, args.slips, args.tiles))
+                races[tier].append(race(index, seed, tier, folder, args.slips, args.tiles, args.between))
                 if not args.json:
                     done = races[tier][-1]
                     print(f"{tier} table {index + 1}/{args.tables} ({done['edition']}): {done['draws']} draws, "
