@@ -175,10 +175,12 @@ class CameraSetup:
 
 def camera_setup(
     board: str, calibration: str | None, per_edition: dict[str, str | None], data: Path | None,
-    config_file: str | None = None,
+    config_file: str | None = None, in_play: str | None = None,
 ) -> CameraSetup:
     """As :func:`camera_editions`, but a calibration setting of one edition that cannot be used (unreadable, made
     for the other edition) leaves the other edition checked: that edition's games are told why they are not.
+    ``in_play``: the edition of the game played last whose race is not over (a restart mid-evening): the camera
+    starts on it where it checks that edition, as it would once that game's page asks.
 
     Raises:
         vision.board.TemplateError, vision.calibrate.CalibrationError: what concerns every edition (no such
@@ -199,7 +201,9 @@ def camera_setup(
                                f"calibration in {config_file or 'the configuration file'}") from None
     configured = configured_calibrations(calibration, usable)
     editions = [edition for edition in (EDITIONS if first in EDITIONS else (first,)) if edition not in unchecked]
-    if first in unchecked:
+    if in_play in editions:
+        first = in_play
+    elif first in unchecked:
         first = editions[0] if editions else None
     return CameraSetup(first, {edition: edition_colours(edition, board, configured, data) for edition in editions},
                        unchecked)
