@@ -12,7 +12,8 @@ from pathlib import Path
 
 import cv2
 
-from companion.cli import _serve_app
+import vision.calibrate
+from companion.cli import _make_camera, _serve_app
 from companion.table.camera_edition import camera_setup
 from companion.table.camera_watch import CameraWatch, wait_for
 from companion.table.camera_words import text
@@ -209,3 +210,28 @@ def test_an_edition_the_camera_does_not_check_is_not_started_on(tmp_path):
     # A 2014 race in play on a table set up for 2018: 2014.
     assert camera_setup("2018", None, {}, data, None, in_play="2014").first == "2014"
     assert camera_setup("2018", None, {}, data, None, in_play=None).first == "2018"
+
+
+def test_at_start_up_each_configured_calibration_file_is_read_once(tmp_path, monkeypatch):
+    cal14 = save_calibration(Calibration(load_template("2014"), camel_profiles("2014"), BOARD_BGR), tmp_path / "a.json")
+    cal18 = save_calibration(Calibration(load_template("2018"), camel_profiles("2018"), BOARD_BGR), tmp_path / "b.json")
+    read: list[str] = []
+    load = vision.calibrate.load_calibration
+
+    def counted(path):
+        read.append(str(path))
+        return load(path)
+
+    monkeypatch.setattr(vision.calibrate, "load_calibration", counted)
+    evening = Evening(tmp_path, board="2018")
+    settings = dataclasses.replace(evening.settings, camera_calibration=str(cal14), camera_calibration_2018=str(cal18))
+    watch = _make_camera(settings)
+    assert watch is not None
+    watch.stop()
+    assert sorted(read) == sorted([str(cal14), str(cal18)])  # checked and used from one reading
+    # What was read is what it reads with: the single file (2014: it starts on it), the 2018 file for 2018 games.
+    assert watch.edition == "2014" and watch.calibration_file == str(cal14)
+    watch.follow("a 2018 game", "2018", 1.0)
+    watch.step(evening.show("2018"))
+    assert watch.edition == "2018" and watch.calibration_file == str(cal18)
+    assert watch.profiles == load(cal18).profiles and len(read) == 2
