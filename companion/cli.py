@@ -18,6 +18,7 @@ from companion.gamelog import LogError, loads, summary
 
 if TYPE_CHECKING:
     import numpy as np
+    from flask import Flask
 
     from companion.rules import GameState
     from companion.sim.simulate import GameResult
@@ -214,14 +215,18 @@ def _make_pyramid(settings: Settings, simulate: bool, config: str | None = None)
     return source, name
 
 
-def _make_camera(settings: Settings) -> CameraWatch | None:
+def _make_camera(settings: Settings, in_play: tuple[str, str, float] | None = None) -> CameraWatch | None:
     """The camera watch the settings ask for; a camera that cannot start shows as a notice, not an error."""
-    return _camera_and_reasons(settings)[0]
+    return _camera_and_reasons(settings, in_play)[0]
 
 
-def _camera_and_reasons(settings: Settings) -> tuple[CameraWatch | None, dict[str, str]]:
+def _camera_and_reasons(
+    settings: Settings, in_play: tuple[str, str, float] | None = None
+) -> tuple[CameraWatch | None, dict[str, str]]:
     """The camera watch the settings ask for, and per edition why its games are not checked (a calibration setting
-    that cannot be used: the pages say so to the host; ``"all"``: why the camera is off)."""
+    that cannot be used: the pages say so to the host; ``"all"``: why the camera is off). ``in_play``: the game
+    played last whose race is not over (``Store.in_play_last``): the camera starts on its edition, as if its page
+    had asked (a restart mid-evening does not read a 2018 race as the configured 2014 board until a page asks)."""
     if settings.camera == "none":
         return None, {}
     from companion.table.camera_edition import camera_setup
@@ -235,7 +240,7 @@ def _camera_and_reasons(settings: Settings) -> tuple[CameraWatch | None, dict[st
         # Per edition: its calibration file, else what the camera learnt for it at this table, else the usual colours.
         found = camera_setup(settings.camera_board, settings.camera_calibration,
                              {"2014": settings.camera_calibration_2014, "2018": settings.camera_calibration_2018},
-                             Path(settings.data), settings.config_file)
+                             Path(settings.data), settings.config_file, in_play[1] if in_play else None)
     except (TemplateError, CalibrationError) as error:
         print(f"camelup serve: camera: {error}; the camera is off", file=sys.stderr)
         return None, {"all": f"{error}; the camera is off"}
@@ -256,13 +261,26 @@ def _camera_and_reasons(settings: Settings) -> tuple[CameraWatch | None, dict[st
         source, colours.template, colours.profiles, board_bgr=colours.board_bgr, learnt_path=start.learnt_path,
         calibration=colours, learnt_before=start.source == "learnt", note=start.note,
         calibration_file=start.calibration_file, config_file=settings.config_file, editions=editions,
-    ).start()
-    return watch, dict(found.unchecked)
+    )
+    if in_play is not None:
+        watch.follow(*in_play)  # as its page would: a page of an older game does not take the camera away from it
+    return watch.start(), dict(found.unchecked)
+
+
+def _serve_app(settings: Settings, pyramid: DiceSource | None, hotspot: tuple[str, str] | None) -> Flask:
+    """The app ``serve`` runs, with its camera, which starts on the edition of the game in play (from the store)."""
+    from companion.table.web import create_app
+
+    app = create_app(settings.data, pyramid, settings.public_url, settings.language, hotspot=hotspot,
+                     bind_host=settings.host)
+    camera, unchecked = _camera_and_reasons(settings, app.extensions["camelup"].store.in_play_last())
+    app.extensions["camera"] = camera
+    app.extensions["camera_unchecked"] = unchecked  # why the camera checks no games of an edition (or none at all)
+    return app
 
 
 def _serve(args: argparse.Namespace) -> int:
     from companion.table.config import SettingsError, load_settings
-    from companion.table.web import create_app
     from companion.table.web.net import loopback, table_address
     from companion.table.web.server import listening_socket, serve
 
@@ -273,10 +291,7 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     pyramid, pyramid_name = _make_pyramid(settings, args.simulate, args.config)
     hotspot = (settings.hotspot_ssid, settings.hotspot_password) if settings.hotspot_ssid else None
-    camera, unchecked = _camera_and_reasons(settings)
-    app = create_app(settings.data, pyramid, settings.public_url, settings.language, hotspot=hotspot, camera=camera,
-                     bind_host=settings.host)
-    app.extensions["camera_unchecked"] = unchecked  # why the camera checks no games of an edition (or none at all)
+    app = _serve_app(settings, pyramid, hotspot)
     try:
         # An event loop holds every connection (live pages cost no thread): see companion/table/web/server.py.
         sock = listening_socket(settings.host, settings.port)
@@ -610,16 +625,17 @@ The camera (off unless configured) is set in the configuration's [camera] sectio
   [camera]
   mode = "picamera2"        # none | picamera2 | webcam | files
   source = ""               # webcam: device index or path; files: an image or a folder
-  board = "2018"            # the edition (or a board template) it starts on
+  board = "2018"            # the edition (or a board template) it starts on with no race in play
   calibration = ""          # a file from 'camelup vision calibrate' (optional), for its own edition
   calibration_2014 = ""     # both editions at one table: a file per edition (optional)
   calibration_2018 = ""
 No camera at hand? mode = "files" reads image files instead: source = "board.jpg" (replace the file
 to change what the camera sees) or a folder (its images in name order, round again). Make test
 pictures with 'camelup vision render'; 'camelup doctor --config FILE' checks the camera.
-The camera reads the edition of the game played last, with that edition's calibration file, else
-what it learnt for that edition at this table, else the usual colours (it then calibrates itself
-from the next board a game of that edition confirms); the markers serve both editions."""
+The camera reads the edition of the game played last (after a restart: the latest race not over),
+with that edition's calibration file, else what it learnt for that edition at this table, else the
+usual colours (it then calibrates itself from the next board a game of that edition confirms); the
+markers serve both editions."""
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -22,7 +22,10 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from vision.calibrate import Calibration
 
 EDITIONS = ("2014", "2018")
 LEGACY_LEARNT = "camera-calibration.json"
@@ -89,33 +92,53 @@ def calibration_setting(edition: str) -> str:
     return f"calibration_{edition}"
 
 
-def configured_calibrations(
-    calibration: str | None, per_edition: dict[str, str | None]
-) -> dict[str, str]:
-    """The calibration file configured for each edition: ``calibration_E`` (``per_edition``), and the single
-    ``calibration`` for the edition it was made for.
+def configured_files(
+    calibration: str | None, per_edition: dict[str, str | None], where: str
+) -> tuple[Calibration | None, dict[str, tuple[str, Calibration]], dict[str, str]]:
+    """Each configured calibration file, read once: the single ``calibration`` (None: not set), the file of each
+    edition with what it says (``calibration_E``, ``per_edition``, and the single ``calibration`` for the edition it
+    was made for), and per edition whose ``calibration_E`` cannot be used (unreadable, made for the other edition)
+    why, its setting and file named, and ``where`` (the configuration file) to fix it.
 
     Raises:
-        vision.calibrate.CalibrationError: a file that cannot be used, one made for another edition than its
-            setting says, or two files for one edition (each named).
+        vision.calibrate.CalibrationError: the single ``calibration`` cannot be read, or two files for one edition
+            (each named).
     """
     from vision.calibrate import CalibrationError, load_calibration
 
-    found: dict[str, str] = {}
+    files: dict[str, tuple[str, Calibration]] = {}
+    unchecked: dict[str, str] = {}
     for edition, path in per_edition.items():
         if not path:
             continue
-        made_for = load_calibration(path).template.edition
+        try:
+            colours = load_calibration(path)
+        except CalibrationError as error:
+            said = str(error).removeprefix(f"{path}: ")  # the setting's line names the file
+            unchecked[edition] = (f"the {edition} calibration file ({setting_line(edition, path)}): {said}: fix or "
+                                  f"empty {calibration_setting(edition)} in {where}")
+            continue
+        made_for = colours.template.edition
         if made_for != edition:
-            raise CalibrationError(wrong_edition_advice(edition, path, made_for))
-        found[edition] = path
-    if calibration:
-        made_for = load_calibration(calibration).template.edition
-        if made_for in found and found[made_for] != calibration:
-            raise CalibrationError(f"camera.calibration ({calibration}) and camera.{calibration_setting(made_for)} "
-                                   f"({found[made_for]}) are both calibrations for the {made_for} edition: keep one")
-        found[made_for] = calibration
-    return found
+            unchecked[edition] = f"{wrong_edition_advice(edition, path, made_for)} (in {where})"
+        else:
+            files[edition] = (path, colours)
+    if not calibration:
+        return None, files, unchecked
+    try:
+        single = load_calibration(calibration)
+    except CalibrationError as error:
+        if not str(error).startswith(f"{calibration}: "):
+            raise
+        said = str(error).removeprefix(f"{calibration}: ")
+        raise CalibrationError(f'the calibration file ([camera] calibration = "{calibration}"): {said}: fix or empty '
+                               f"calibration in {where}") from None
+    made_for = single.template.edition
+    if made_for in files and files[made_for][0] != calibration:
+        raise CalibrationError(f"camera.calibration ({calibration}) and camera.{calibration_setting(made_for)} "
+                               f"({files[made_for][0]}) are both calibrations for the {made_for} edition: keep one")
+    files[made_for] = (calibration, single)
+    return single, files, unchecked
 
 
 def setting_line(edition: str, path: str) -> str:
@@ -145,23 +168,6 @@ def wrong_edition_advice(edition: str, path: str, made_for: str) -> str:
             f"then learns the {edition} colours from a board a game confirms)")
 
 
-def setting_problem(edition: str, path: str, config_file: str | None) -> str | None:
-    """Why the calibration file ``path`` set for ``edition`` cannot be used (its setting and file named, and where
-    to fix it), or None when it can."""
-    from vision.calibrate import CalibrationError, load_calibration
-
-    where = config_file or "the configuration file"
-    try:
-        made_for = load_calibration(path).template.edition
-    except CalibrationError as error:
-        said = str(error).removeprefix(f"{path}: ")  # the setting's line names the file
-        return (f"the {edition} calibration file ({setting_line(edition, path)}): {said}: fix or empty "
-                f"{calibration_setting(edition)} in {where}")
-    if made_for != edition:
-        return f"{wrong_edition_advice(edition, path, made_for)} (in {where})"
-    return None
-
-
 @dataclass(frozen=True)
 class CameraSetup:
     """What the camera reads each edition's board with, and why an edition is not checked."""
@@ -175,63 +181,50 @@ class CameraSetup:
 
 def camera_setup(
     board: str, calibration: str | None, per_edition: dict[str, str | None], data: Path | None,
-    config_file: str | None = None,
+    config_file: str | None = None, in_play: str | None = None,
 ) -> CameraSetup:
-    """As :func:`camera_editions`, but a calibration setting of one edition that cannot be used (unreadable, made
-    for the other edition) leaves the other edition checked: that edition's games are told why they are not.
+    """What the camera reads each edition's board with (see the module's docstring), each calibration file read
+    once. ``board``: the configured board (an edition or a template file: its template serves its own edition);
+    ``calibration``: the single calibration file (its edition overrides ``board``'s, as it always did);
+    ``per_edition``: the calibration file set for each edition; ``data``: the data directory (None: nothing is
+    learnt). A calibration setting of one edition that cannot be used (unreadable, made for the other edition)
+    leaves the other edition checked: that edition's games are told why they are not (``config_file`` named).
+    ``in_play``: the edition of the game played last whose race is not over (a restart mid-evening): the camera
+    starts on it where it checks that edition, as it would once that game's page asks.
 
     Raises:
         vision.board.TemplateError, vision.calibrate.CalibrationError: what concerns every edition (no such
             board; the single ``calibration`` unusable; two files for one edition).
     """
-    from vision.calibrate import CalibrationError
+    from vision.calibrate import reading_colours
 
-    unchecked = {edition: why for edition, path in per_edition.items()
-                 if path and (why := setting_problem(edition, path, config_file)) is not None}
-    usable = {edition: path for edition, path in per_edition.items() if edition not in unchecked}
-    try:
-        first = start_edition(board, calibration)
-    except CalibrationError as error:
-        if not calibration or not str(error).startswith(f"{calibration}: "):
-            raise
-        said = str(error).removeprefix(f"{calibration}: ")
-        raise CalibrationError(f'the calibration file ([camera] calibration = "{calibration}"): {said}: fix or empty '
-                               f"calibration in {config_file or 'the configuration file'}") from None
-    configured = configured_calibrations(calibration, usable)
+    single, files, unchecked = configured_files(calibration, per_edition, config_file or "the configuration file")
+    first: str | None = str((single or reading_colours(board)).template.edition)
     editions = [edition for edition in (EDITIONS if first in EDITIONS else (first,)) if edition not in unchecked]
-    if first in unchecked:
+    if in_play in editions:
+        first = in_play
+    elif first in unchecked:
         first = editions[0] if editions else None
-    return CameraSetup(first, {edition: edition_colours(edition, board, configured, data) for edition in editions},
+    return CameraSetup(first, {edition: edition_colours(edition, board, files, data) for edition in editions},
                        unchecked)
 
 
-def start_edition(board: str, calibration: str | None) -> str:
-    """The edition the camera starts on: the single ``calibration``'s (it overrides ``board``, as it always
-    did), else ``board``'s.
-
-    Raises:
-        vision.board.TemplateError, vision.calibrate.CalibrationError: as ``vision.calibrate.reading_colours``.
-    """
-    from vision.calibrate import reading_colours
-
-    return str(reading_colours(board, calibration).template.edition)
-
-
-def edition_colours(edition: str, board: str, configured: dict[str, str], data: Path | None) -> EditionColours:
+def edition_colours(
+    edition: str, board: str, files: dict[str, tuple[str, Calibration]], data: Path | None
+) -> EditionColours:
     """What the camera reads ``edition``'s board with (see the module's docstring): ``board`` is the configured
-    board (an edition or a template file: its template serves its own edition), ``configured`` the calibration file
-    of each edition (:func:`configured_calibrations`), ``data`` the data directory (None: nothing is learnt).
+    board (an edition or a template file: its template serves its own edition), ``files`` the calibration file of
+    each edition and what it says (:func:`configured_files`), ``data`` the data directory (None: nothing is learnt).
 
     Raises:
         vision.board.TemplateError: ``board`` is no edition or template.
-        vision.calibrate.CalibrationError: the configured calibration file cannot be used.
     """
     from vision.calibrate import CalibrationError, reading_colours
 
     learnt_path = Path(data) / learnt_name(edition) if data is not None else None
-    if edition in configured:
-        return EditionColours(edition, reading_colours(edition, configured[edition]), "file", configured[edition],
-                              learnt_path)
+    if edition in files:
+        path, colours = files[edition]
+        return EditionColours(edition, colours, "file", path, learnt_path)
     own = reading_colours(board)
     usual = own if own.template.edition == edition else reading_colours(edition)
     note = None
@@ -251,17 +244,20 @@ def edition_colours(edition: str, board: str, configured: dict[str, str], data: 
 def camera_editions(
     board: str, calibration: str | None, per_edition: dict[str, str | None], data: Path | None
 ) -> tuple[str, dict[str, EditionColours]]:
-    """The edition the camera starts on, and what it reads each edition's board with.
+    """The edition the camera starts on, and what it reads each edition's board with (:func:`camera_setup`, where
+    any calibration setting that cannot be used is an error).
 
     Raises:
         vision.board.TemplateError, vision.calibrate.CalibrationError: the configuration cannot be used (no such
             board; a calibration file that cannot be used, made for another edition than its setting, or two
             files for one edition), named.
     """
-    first = start_edition(board, calibration)
-    configured = configured_calibrations(calibration, per_edition)
-    editions = EDITIONS if first in EDITIONS else (first,)
-    return first, {edition: edition_colours(edition, board, configured, data) for edition in editions}
+    from vision.calibrate import CalibrationError
+
+    found = camera_setup(board, calibration, per_edition, data)
+    if found.unchecked or found.first is None:
+        raise CalibrationError("; ".join(found.unchecked[edition] for edition in sorted(found.unchecked)))
+    return found.first, found.editions
 
 
 def learnt_for_other_edition(path: str, learnt: str, edition: str) -> dict[str, Any]:

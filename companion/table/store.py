@@ -297,6 +297,18 @@ class Store:
             ).fetchall()
         return [_game_row(row) for row in rows]
 
+    def in_play_last(self) -> tuple[str, str, float] | None:
+        """The game played last among those whose race is not over: its id, edition, and when it was last played
+        (its latest entry, else its creation), or None when every race is over. A game's ``result`` is set with
+        the entry that ends its race and cleared by the undo or correction that reopens it."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT g.id, g.edition, MAX(g.created, COALESCE(MAX(e.at), g.created)) AS played"  # pragma: no mutate
+                " FROM games AS g LEFT JOIN entries AS e ON e.game_id = g.id"  # pragma: no mutate
+                " WHERE g.result IS NULL GROUP BY g.id ORDER BY played DESC LIMIT 1"  # pragma: no mutate
+            ).fetchone()
+        return None if row is None else (str(row[0]), str(row[1]), float(row[2]))
+
     def entries(self, game_id: str) -> list[Entry]:
         with self._lock:
             rows = self._db.execute(
