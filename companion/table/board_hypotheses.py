@@ -86,6 +86,14 @@ def board_hypotheses(
     if in_play and latest is not None and actions[latest].get("type") == "pyramid":
         draw = dict(actions[latest])
         add(Hypothesis(boards[latest], f"the latest draw not moved yet: {_die_words(draw)}", unmoved=draw))
+    # A draw not entered yet before the mis-entered dice: the same board both ways (the first draw of a leg, whose
+    # die was the previous leg's last, one value further) is the usual course of play, not a slip to alarm about.
+    player = before[-1].current_player
+    if in_play and by_hand and player is not None and not before[-1].game_over:
+        for draw in _draws(before[-1], player):
+            state = _replay(before[-1], [draw])
+            if state is not None:
+                add(Hypothesis(_board(state), f"a draw not entered yet: {_die_words(draw)}", pending=draw))
     draws = [index for index, obj in enumerate(actions) if obj.get("type") == "pyramid"]
     if draws and by_hand:
         leg = before[draws[-1]].leg
@@ -95,12 +103,6 @@ def board_hypotheses(
                 if state is not None:
                     amendment = Amendment(index, dict(actions[index]), becomes)
                     add(Hypothesis(_board(state), amendment.describe(), amendment))
-    player = before[-1].current_player
-    if in_play and by_hand and player is not None and not before[-1].game_over:
-        for draw in _draws(before[-1], player):
-            state = _replay(before[-1], [draw])
-            if state is not None:
-                add(Hypothesis(_board(state), f"a draw not entered yet: {_die_words(draw)}", pending=draw))
     tiles = {tile.space for tile in before[-1].tiles}
     # The camels the latest entry that moved any (a draw; a bet moves none): a slip of the hand is likeliest there.
     touched = next((moved for moved in reversed(moves) if moved), None)
