@@ -191,7 +191,9 @@ def race(
         if on_track(after) is None:
             break
         other = slip(state, action, rng) if slips else None
-        moved_first = between and rng.random() < 0.5
+        # (A camel sent back onto its own space by a tile leaves the board as it was: nothing is between.)
+        changes = between and on_track(after) != on_track(state)
+        moved_first = changes and rng.random() < 0.5
         if moved_first:  # rolled by hand and moved: typed in a moment later
             verdict = show(on_track(after) or {}, "pending")
             keep_case(verdict, "pending")
@@ -200,7 +202,7 @@ def race(
         before = on_track(state) or {}
         state, actions = after, [*actions, action]
         ask()  # the entry reaches the page before the camel is moved
-        if between and not moved_first:  # entered (or drawn by the pyramid): the camel not moved yet
+        if changes and not moved_first:  # entered (or drawn by the pyramid): the camel not moved yet
             verdict = show(before, "unmoved")
             keep_case(verdict, "pending")
             boards.append({"case": "unmoved", "answer": answer(verdict), "said": (verdict or {}).get("answer"),

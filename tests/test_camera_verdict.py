@@ -316,3 +316,22 @@ def test_the_first_roll_of_a_leg_moved_before_it_is_typed_in_is_pending_not_a_mi
     checked = board_hypotheses(game.start(), list(game.actions))
     assert any(h.amendment is not None and h.amendment.becomes["value"] == 3 and h.track == mis_entered
                for h in checked)
+
+
+def test_draws_not_entered_yet_the_picture_cannot_tell_apart_are_pending_without_naming_a_die():
+    # Red rolled and moved before anyone typed it in: one space or two, the picture cannot tell (space 4's far
+    # edge hidden). Whichever it is, a draw is still to be typed in: no alarm, and no die named that may be wrong.
+    expected = {2: ["red"], 9: ["purple"]}
+    one = {"player": "Ann", "type": "pyramid", "die": "red", "value": 1}
+    hypotheses = [Hypothesis(expected, "the game's board"),
+                  Hypothesis({3: ["red"], 9: ["purple"]}, "a draw not entered yet: red 1", pending=one),
+                  Hypothesis({4: ["red"], 9: ["purple"]}, "a draw not entered yet: red 2", pending={**one, "value": 2})]
+    found = camera_verdict(fake_scorer(Verdict("cannot tell", 1, 0.2, (3, 4), (2,), [1.0, 0.0, 0.2])), hypotheses,
+                           {}, (), CAMELS)
+    assert found.answer == "pending: a draw not entered yet" and found.matches is None
+    assert found.pending == {} and found.as_json()["pending"] == {}
+    assert found.unseen == ("red",) and found.track == {9: ["purple"]}  # where red stands is not told
+    # Nor can it tell whether anything was rolled at all: that stays "cannot tell".
+    unsure = camera_verdict(fake_scorer(Verdict("cannot tell", 1, 0.2, (2, 3), (0, 2), [0.2, 0.0, 0.2])),
+                            hypotheses, {}, (), CAMELS)
+    assert unsure.answer.startswith("cannot tell") and unsure.pending is None

@@ -51,7 +51,8 @@ class CameraVerdict:
     unclear: tuple[int, ...] = ()
     """With "cannot tell": the spaces of the track the picture cannot tell (for pages to name in their language)."""
     pending: dict[str, Any] | None = None
-    """With "pending": the one draw not entered yet that explains the picture (dice entered by hand)."""
+    """With "pending": the one draw not entered yet that explains the picture (dice entered by hand); empty when
+    the picture cannot tell which of several it is (its camels are then unseen)."""
     unmoved: dict[str, Any] | None = None
     """With "pending": the game's latest draw, whose camel the picture shows not moved yet."""
 
@@ -126,6 +127,16 @@ def camera_verdict(
         words = f"space{'s' if len(hidden) > 1 else ''} {', '.join(map(str, hidden))} hidden"
         return CameraVerdict(seen, unseen, expected, None, f"cannot tell ({words})", verdict.margin,
                              unclear=tuple(hidden))
+    if verdict.answer == "cannot tell" and best.pending is not None and all(
+            candidates[index].pending is not None for index in verdict.close):
+        # Several draws not entered yet, none the picture can tell from the others: a draw is still to be typed in
+        # whichever it is (no alarm, and no die named that could be the wrong one).
+        places = camel_places(best.track)
+        unsure = tuple(camel for camel in camels if any(camel_places(candidates[index].track).get(camel)
+                                                        != places.get(camel) for index in verdict.close))
+        sure = {space: [camel for camel in stack if camel not in unsure] for space, stack in best.track.items()}
+        return CameraVerdict(_on({space: stack for space, stack in sure.items() if stack}, shown), unsure, expected,
+                             None, "pending: a draw not entered yet", verdict.margin, pending={})
     if verdict.answer == "differs" and (best.pending is not None or best.unmoved is not None):
         # The board after one draw nobody has typed in yet, or before the latest draw's camel is moved: the usual
         # course of play, no alarm.
