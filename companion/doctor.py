@@ -417,7 +417,8 @@ def _camera(settings: Settings, machine: Machine, config: str | None = None) -> 
     first, editions = found.first, found.editions
     ways = {"file": "calibrated by {file}", "learnt": "with what it learnt at this table ({file})",
             "usual": "with the camels' usual colours until it calibrates itself from a board a game confirms"}
-    calibrated = ", reads the board of each game's edition (starts on " + first + "): " + "; ".join(
+    calibrated = (", reads the board of each game's edition (starts on " + first
+                  + ", or on the edition of a race still in play): ") + "; ".join(
         f"{edition} {ways[found.source].format(file=found.calibration_file or found.learnt_from)}"
         + (f" (camel size {found.colours.camel_size.describe(brief=True)})" if found.source == "file" else "")
         + (f"; {text(found.note)}" if found.note else "")
