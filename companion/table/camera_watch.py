@@ -18,6 +18,7 @@ from typing import Any
 from companion.table import camera_words as said
 from companion.table.camera_read import picture_problems
 from companion.table.camera_words import Words
+from companion.table.odd_frame import frame_problem, log, unreadable_words
 from companion.table.placement_still import StillRequests
 from vision.board import BoardTemplate
 from vision.calibrate import Calibration
@@ -441,8 +442,12 @@ class CameraWatch:
             wanted, self._wanted = self._wanted, None
         if wanted is not None and wanted != self.edition and wanted in self._held:
             self._switch(wanted)
+        frame = None
         try:
             frame = self.latest_frame = source.read()
+            odd = frame_problem(frame)
+            if odd is not None:  # a glitch of this frame: said, and the next frame is read as usual
+                return self._skipped(odd)
             if colourless(frame):
                 # Every camel would look like the board: not a board to judge, but a camera to set right.
                 self._steady = None
@@ -470,6 +475,13 @@ class CameraWatch:
             self._steady = None
             self.status = CameraStatus("unavailable", message=f"{error}: play goes on by hand")
             return self.status
+        except Exception as error:  # the reader failed on this frame (an OpenCV assertion): this frame's problem only
+            if frame is None:  # the camera's driver failed in a way of its own: tried again at the next frame
+                self._steady = None
+                self.status = CameraStatus("unavailable", message=f"{unreadable_words(None, error, 'taken')}: play "
+                                           "goes on by hand meanwhile")
+                return self.status
+            return self._skipped(unreadable_words(frame, error))
         # Steady is judged from the pictures (a still board whose blind reading flickers is still steady).
         with self._lock:
             restart, self._restart = self._restart, False
@@ -494,6 +506,13 @@ class CameraWatch:
         self._take_lesson(steady, source)
         return self.status
 
+    def _skipped(self, why: str) -> CameraStatus:
+        """A frame the reader cannot use: no steady board from it, and the host is told why."""
+        self._location = self._steady = None
+        self._stable.feed(None)
+        self.status = CameraStatus("board not found", message=why)
+        return self.status
+
     def _run(self) -> None:
         try:
             source = self._open_source()
@@ -503,13 +522,22 @@ class CameraWatch:
             return
         try:
             while not self._stop.is_set():
-                self.step(source)
-                self.stills.serve(source, self.latest_frame)
+                # Caught per step, not around the loop: one odd frame or failed still is that frame's problem,
+                # and the next frame is read as usual (a camera that fails mid-game keeps being tried).
+                try:
+                    self.step(source)
+                except Exception as error:
+                    self._steady = None
+                    self.status = CameraStatus("unavailable", message=f"{unreadable_words(self.latest_frame, error)}: "
+                                               "play goes on by hand meanwhile")
+                try:
+                    self.stills.serve(source, self.latest_frame)
+                except Exception as error:
+                    log.warning("a still could not be served", exc_info=error)
                 self._stop.wait(self.interval)
-        except Exception as error:  # a camera that fails mid-game must not take the companion down
-            self.status = CameraStatus("unavailable", message=f"the camera stopped ({error}): play goes on by hand")
         finally:
-            source.close()
+            with contextlib.suppress(Exception):
+                source.close()
 
 
 CALIBRATE_AGAIN = " (calibrate again where it stands now)"

@@ -21,14 +21,30 @@ def placement_response(watch: Any, kind: str | None, page: Callable[..., str], l
     if kind == "still":
         return _still(watch)
     frame = getattr(watch, "latest_frame", None) if watch is not None else None
+    status = getattr(watch, "status", None)
     if frame is None:
-        message = "no camera is configured" if watch is None else "no frame from the camera yet"
+        state, message = "off", "no camera is configured"
+        if watch is not None:
+            state, message = "waiting", "no frame from the camera yet"
+        if status is not None and status.state == "unavailable":  # why there is none: the camera's own words
+            state, message = "unavailable", status.message
         if kind == "jpg":
             return Response(message, status=404, mimetype="text/plain")
-        return jsonify({"state": "off" if watch is None else "waiting", "message": message})
+        return jsonify({"state": state, "message": message})
     import cv2
 
-    report = _assessed(watch.template, frame)
+    from companion.table.odd_frame import frame_problem, unreadable_words
+
+    problem = frame_problem(frame)
+    if problem is None:
+        try:
+            report = _assessed(watch.template, frame)
+        except Exception as error:  # this frame only (an OpenCV assertion): said, and the next one is assessed
+            problem = unreadable_words(frame, error, "checked")
+    if problem is not None:
+        if kind == "jpg":
+            return Response(problem, status=409, mimetype="text/plain")
+        return jsonify({"state": "unreadable", "message": problem})
     if kind == "json":
         from vision.guidance import start_hint
 

@@ -1,0 +1,191 @@
+"""The camera side on a hostile or flaky table: an odd frame is that frame's problem only (the camera keeps
+reading), the placement page says what is wrong with a picture instead of failing, and files mode names a file
+that is not a whole picture as ``vision read`` does."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import cv2
+import numpy as np
+import pytest
+
+import companion.table.camera_watch as camera_watch_module
+from companion.table.camera_watch import CameraWatch, wait_for
+from companion.table.web import create_app
+from vision.board import load_template
+from vision.sources import CameraError, ImageFiles
+from vision.synth import CAMEL_BGR, EDITION_CAMELS, SceneVariation, render_scene
+
+CLEAN = SceneVariation(light=(1.0, 1.0), cast=(1.0, 1.0), noise_sigma=(0.0, 0.0), blur=(0,), jpeg_quality=(95, 95),
+                       hand_chance=0.0)
+TRACK = {2: ["green"], 5: ["yellow"], 7: ["red"], 10: ["blue"], 12: ["purple"], 14: ["black"], 16: ["white"]}
+STRIP = np.full((1, 4000, 3), 128, np.uint8)
+"""A picture OpenCV's resizing asserts on inside the reader (the tester's ``cases/goodstrip/z.png``)."""
+
+
+@pytest.fixture(scope="module")
+def board():
+    template = load_template("2018")
+    image, _ = render_scene(template, TRACK, 3, CLEAN)
+    return template, image
+
+
+def profiles():
+    return {camel: CAMEL_BGR[camel] for camel in EDITION_CAMELS["2018"]}
+
+
+class Frames:
+    """A camera that gives these frames in turn (then the last one again); an Exception in the list is raised."""
+
+    def __init__(self, *frames) -> None:
+        self.frames = list(frames)
+        self.given = 0
+
+    def read(self):
+        item = self.frames[min(self.given, len(self.frames) - 1)]
+        self.given += 1
+        if isinstance(item, Exception):
+            raise item
+        return item
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_reader_itself_fails_on_a_4000x1_strip():
+    """What the watch must survive: the reader raises OpenCV's assertion on it (not BoardNotFound)."""
+    from vision.read import ReadConfig, observe
+
+    with pytest.raises(cv2.error):
+        observe(ReadConfig(), load_template("2018"), STRIP)
+
+
+def test_one_odd_frame_is_said_in_words_and_the_next_frames_are_read(board):
+    template, image = board
+    watch = CameraWatch(lambda: None, template, profiles(), agree=2)
+    source = Frames(image, STRIP, image, image)
+    assert watch.step(source).state == "unsettled"
+    odd = watch.step(source)
+    assert odd.state == "board not found"
+    assert "4000×1 pixels" in odd.message and "OpenCV" not in odd.message and "resize" not in odd.message
+    watch.step(source)
+    assert watch.step(source).state == "reading" and watch.status.track == TRACK
+
+
+def test_a_reader_failure_of_any_kind_is_that_frame_s_problem(board, monkeypatch):
+    template, image = board
+    real = camera_watch_module.observe
+    calls = []
+
+    def failing_once(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise cv2.error("OpenCV(4.12.0) /io/opencv/modules/imgproc/src/resize.cpp:4214: error: (-215)")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(camera_watch_module, "observe", failing_once)
+    watch = CameraWatch(lambda: None, template, profiles(), agree=2)
+    source = Frames(image)
+    failed = watch.step(source)
+    assert failed.state == "board not found" and "1280×720 pixels" in failed.message
+    assert "could not be read (error" in failed.message and "OpenCV" not in failed.message
+    watch.step(source)
+    assert watch.step(source).state == "reading"
+
+
+def test_the_camera_thread_lives_through_odd_frames_and_a_driver_hiccup(board):
+    template, image = board
+    source = Frames(image, STRIP, RuntimeError("USB glitch"), image)
+    watch = CameraWatch(lambda: source, template, profiles(), interval=0.01, agree=2).start()
+    try:
+        status = wait_for(watch, {"reading"}, timeout=20)
+        assert status.state == "reading" and source.given >= 4, (status, source.given)
+        assert watch._thread.is_alive()
+    finally:
+        watch.stop()
+
+
+def test_a_driver_hiccup_is_said_without_its_raw_text_and_the_thread_goes_on(board):
+    template, image = board
+    seen: list[str] = []
+    source = Frames(RuntimeError("VIDIOC_DQBUF: No such device /dev/video0"), image)
+    watch = CameraWatch(lambda: source, template, profiles(), interval=0.01, agree=2)
+    watch.step(source)
+    seen.append(watch.status.message)
+    assert watch.status.state == "unavailable" and "VIDIOC" not in seen[0] and "RuntimeError" in seen[0]
+    assert watch.step(source).state == "unsettled"  # the next frame is read as usual
+
+
+@pytest.mark.parametrize("frame", [STRIP, np.zeros((720, 1280), np.uint8), np.zeros((720, 1280, 3), np.uint16),
+                                   np.zeros((0, 0, 3), np.uint8)])
+def test_frames_no_reader_can_use_are_named_before_reading(board, frame):
+    template, _ = board
+    watch = CameraWatch(lambda: None, template, profiles())
+    status = watch.step(Frames(frame))
+    assert status.state == "board not found" and "the next picture is read as usual" in status.message
+
+
+def _host(client) -> str:
+    game = client.post("/api/games", json={"edition": "2018", "players": ["Ann", "Bob"], "dice": "manual"}).get_json()
+    return f"game={game['game_id']}&token={game['host_token']}"
+
+
+def test_the_placement_page_says_what_is_wrong_with_an_odd_picture_instead_of_failing(tmp_path, board):
+    template, _ = board
+    watch = SimpleNamespace(template=template, latest_frame=STRIP, status=None)
+    client = create_app(tmp_path, testing=True, camera=watch).test_client()
+    query = _host(client)
+    found = client.get(f"/camera/placement?{query}&frame=json")
+    assert found.status_code == 200, found.data
+    assert found.get_json()["state"] == "unreadable" and "4000×1 pixels" in found.get_json()["message"]
+    view = client.get(f"/camera/placement?{query}&frame=jpg")
+    assert view.status_code == 409 and b"4000" in view.data
+
+
+def test_the_placement_page_survives_the_assessment_failing(tmp_path, board, monkeypatch):
+    import vision.placement
+
+    template, image = board
+
+    def broken(*args, **kwargs):
+        raise cv2.error("OpenCV(4.12.0) error: (-215:Assertion failed)")
+
+    monkeypatch.setattr(vision.placement, "assess_placement", broken)
+    watch = SimpleNamespace(template=template, latest_frame=image.copy(), status=None)
+    client = create_app(tmp_path, testing=True, camera=watch).test_client()
+    found = client.get(f"/camera/placement?{_host(client)}&frame=json")
+    assert found.status_code == 200 and found.get_json()["state"] == "unreadable"
+    assert "OpenCV" not in found.get_json()["message"]
+
+
+def test_the_placement_page_gives_the_camera_s_error_when_there_is_no_frame(tmp_path, board):
+    template, _ = board
+    status = SimpleNamespace(state="unavailable", message="cannot open camera 0: is it plugged in?")
+    watch = SimpleNamespace(template=template, latest_frame=None, status=status)
+    client = create_app(tmp_path, testing=True, camera=watch).test_client()
+    found = client.get(f"/camera/placement?{_host(client)}&frame=json").get_json()
+    assert found == {"state": "unavailable", "message": status.message}
+
+
+def test_files_mode_names_a_file_that_is_not_a_whole_picture(tmp_path, board):
+    _, image = board
+    jpeg = cv2.imencode(".jpg", image)[1].tobytes()
+    (tmp_path / "a-cut.jpg").write_bytes(jpeg[: len(jpeg) // 2])
+    (tmp_path / "b-empty.jpg").write_bytes(b"")
+    (tmp_path / "c-text.png").write_text("not a picture")
+    (tmp_path / "d-folder.jpg").mkdir()
+    (tmp_path / "e-good.jpg").write_bytes(jpeg)
+    source = ImageFiles(tmp_path)
+    said = []
+    for _ in range(4):
+        with pytest.raises(CameraError) as error:
+            source.read()
+        said.append(str(error.value))
+    assert "a-cut.jpg: the JPEG is cut short" in said[0]
+    assert "b-empty.jpg: an empty file" in said[1]
+    assert "c-text.png: not an image" in said[2]
+    assert "d-folder.jpg: a folder" in said[3]
+    assert not any(str(tmp_path) in words for words in said)  # the file's name only: the pages show it
+    assert source.read().shape == image.shape
+
