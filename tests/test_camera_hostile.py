@@ -4,6 +4,8 @@ that is not a whole picture as ``vision read`` does."""
 
 from __future__ import annotations
 
+import threading
+import time
 from types import SimpleNamespace
 
 import cv2
@@ -189,3 +191,131 @@ def test_files_mode_names_a_file_that_is_not_a_whole_picture(tmp_path, board):
     assert not any(str(tmp_path) in words for words in said)  # the file's name only: the pages show it
     assert source.read().shape == image.shape
 
+
+
+# Finding 1: stills never hold the companion's worker threads.
+
+class Camera(Frames):
+    """A camera that takes full-resolution stills (slowly, when told to), counting them."""
+
+    def __init__(self, frame, still_seconds: float = 0.0) -> None:
+        super().__init__(frame)
+        self.stills = 0
+        self.still_seconds = still_seconds
+
+    def still(self):
+        self.stills += 1
+        time.sleep(self.still_seconds)
+        return self.frames[0]
+
+
+def _still_client(tmp_path, watch):
+    client = create_app(tmp_path / "data", testing=True, camera=watch).test_client()
+    return client, _host(client)
+
+
+def test_a_still_is_refused_at_once_when_the_camera_never_started(tmp_path, board):
+    template, _ = board
+
+    def unplugged():
+        raise CameraError("cannot open camera 0: is it plugged in, and is this user in the video group?")
+
+    watch = CameraWatch(unplugged, template, profiles()).start()
+    wait_for(watch, {"unavailable"})
+    client, query = _still_client(tmp_path, watch)
+    began = time.monotonic()
+    answer = client.get(f"/camera/placement?frame=still&{query}")
+    assert answer.status_code == 503 and answer.data.startswith(b"the camera is not running: cannot open camera 0")
+    assert time.monotonic() - began < 1.0  # not the 15 s a request used to wait for a camera that never answers
+    with pytest.raises(CameraError, match="not running"):
+        watch.stills.request()
+
+
+def test_a_still_is_refused_at_once_once_the_camera_thread_has_stopped(tmp_path, board):
+    template, image = board
+    watch = CameraWatch(lambda: Camera(image), template, profiles(), interval=0.01).start()
+    wait_for(watch, {"unsettled", "reading"})
+    watch.stop()
+    client, query = _still_client(tmp_path, watch)
+    began = time.monotonic()
+    assert client.get(f"/camera/placement?frame=still&{query}").status_code == 503
+    assert time.monotonic() - began < 1.0
+
+
+def test_the_camera_thread_takes_a_still_at_once_not_at_its_next_frame(tmp_path, board):
+    template, image = board
+    camera = Camera(image)
+    watch = CameraWatch(lambda: camera, template, profiles(), interval=30.0,
+                        learnt_path=tmp_path / "data" / "camera-calibration.json").start()
+    try:
+        wait_for(watch, {"unsettled", "reading", "board not found"})
+        client, query = _still_client(tmp_path, watch)
+        began = time.monotonic()
+        answer = client.get(f"/camera/placement?frame=still&{query}")
+        assert answer.status_code == 200 and camera.stills == 1
+        assert time.monotonic() - began < 5.0  # a frame every 30 s: the still did not wait for the next one
+        assert answer.headers["X-Saved-As"] == "calibration-photo.jpg"  # the name only, never a server path
+        assert str(tmp_path) not in str(dict(answer.headers))
+        assert (tmp_path / "data" / "calibration-photo.jpg").exists()
+    finally:
+        watch.stop()
+
+
+def test_one_still_at_a_time_a_second_request_is_told_not_queued(tmp_path, board):
+    template, image = board
+    camera = Camera(image, still_seconds=1.0)
+    watch = CameraWatch(lambda: camera, template, profiles(), interval=30.0).start()
+    try:
+        wait_for(watch, {"unsettled", "reading", "board not found"})
+        client, query = _still_client(tmp_path, watch)
+        first: list = []
+        taking = threading.Thread(target=lambda: first.append(client.get(f"/camera/placement?frame=still&{query}")))
+        taking.start()
+        deadline = time.monotonic() + 5
+        while camera.stills == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        began = time.monotonic()
+        second = create_app(tmp_path / "data", testing=True, camera=watch).test_client().get(
+            f"/camera/placement?frame=still&{query}")
+        assert second.status_code == 409 and second.data == b"a photo is being taken: try again in a moment"
+        assert time.monotonic() - began < 0.5
+        taking.join(timeout=10)
+        assert first[0].status_code == 200 and camera.stills == 1  # the refused one took no still later
+    finally:
+        watch.stop()
+
+
+def test_a_request_given_up_leaves_nothing_waiting_for_the_camera(board):
+    from companion.table.placement_still import StillRequests
+
+    _, image = board
+    requests = StillRequests()
+    for _ in range(20):
+        with pytest.raises(CameraError, match="no picture within"):
+            requests.request(timeout=0.01)  # nobody serves
+    camera = Camera(image)
+    requests.serve(camera, image)
+    assert camera.stills == 0  # none of the twenty given up is taken later
+
+
+def test_a_page_tapping_the_button_in_a_loop_gets_one_still_a_second(board):
+    from companion.table.placement_still import STILL_GAP, StillBusy, StillRequests
+
+    _, image = board
+    requests = StillRequests()
+    camera = Camera(image)
+    stop = threading.Event()
+
+    def camera_thread():
+        while not stop.is_set():
+            requests.serve(camera, image)
+            requests.asked.wait(0.05)
+
+    threading.Thread(target=camera_thread, daemon=True).start()
+    try:
+        assert requests.request(gap=STILL_GAP) is image
+        with pytest.raises(StillBusy, match="a moment ago"):
+            requests.request(gap=STILL_GAP)
+        assert camera.stills == 1
+    finally:
+        stop.set()

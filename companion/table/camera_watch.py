@@ -433,7 +433,18 @@ class CameraWatch:
 
     def stop(self) -> None:
         self._stop.set()
+        self.stills.asked.set()  # wakes the thread from its wait between frames
         self._thread.join(timeout=5)
+
+    def running(self) -> bool:
+        """Whether the camera's thread reads frames (it has not stopped, nor failed to open the camera)."""
+        return self._thread.is_alive() and not self._stop.is_set() and self.stills.closed is None
+
+    def _serve_stills(self, source: FrameSource) -> None:
+        try:
+            self.stills.serve(source, self.latest_frame)
+        except Exception as error:  # the still's request has its own answer; the frames go on
+            log.warning("a still could not be served", exc_info=error)
 
     def step(self, source: FrameSource) -> CameraStatus:
         """Read one frame and update the status (the thread's loop; tests call it directly)."""
@@ -519,6 +530,7 @@ class CameraWatch:
         except Exception as error:  # any failure to start (a numpy of another ABI raises ValueError) is a notice
             reason = str(error) if isinstance(error, CameraError) else f"the camera cannot start ({error!r})"
             self.status = CameraStatus("unavailable", message=f"{reason}: play goes on by hand")
+            self.stills.close(reason)  # a still asked for now is refused at once, not waited for
             return
         try:
             while not self._stop.is_set():
@@ -530,12 +542,14 @@ class CameraWatch:
                     self._steady = None
                     self.status = CameraStatus("unavailable", message=f"{unreadable_words(self.latest_frame, error)}: "
                                                "play goes on by hand meanwhile")
-                try:
-                    self.stills.serve(source, self.latest_frame)
-                except Exception as error:
-                    log.warning("a still could not be served", exc_info=error)
-                self._stop.wait(self.interval)
+                self._serve_stills(source)
+                # Until the next frame, a still asked for is taken at once (the host's request waits a moment only).
+                deadline = time.monotonic() + self.interval
+                while not self._stop.is_set() and (left := deadline - time.monotonic()) > 0:
+                    if self.stills.asked.wait(left) and not self._stop.is_set():
+                        self._serve_stills(source)
         finally:
+            self.stills.close("the camera has stopped")
             with contextlib.suppress(Exception):
                 source.close()
 

@@ -67,22 +67,29 @@ def _still(watch: Any) -> Any:
     """The calibration photo: taken by the camera's thread, saved beside the games, sent as a download."""
     import time
 
-    from companion.table.placement_still import save_photo
+    from companion.table.placement_still import STILL_GAP, StillBusy, save_photo
     from vision.sources import CameraError
 
     if watch is None:
         return Response("no camera is configured", status=404, mimetype="text/plain")
+    running = getattr(watch, "running", None)
+    if callable(running) and not running():  # refused at once: nothing would ever take it
+        status = getattr(watch, "status", None)
+        why = f": {status.message}" if status is not None and status.message else ""
+        return Response(f"the camera is not running{why}", status=503, mimetype="text/plain")
     try:
-        picture = watch.stills.request()
+        picture = watch.stills.request(gap=STILL_GAP)
         folder = watch.learnt_path.parent if getattr(watch, "learnt_path", None) is not None else None
         data, saved = save_photo(picture, folder)
+    except StillBusy as error:  # one at a time: the second tap is told, not queued
+        return Response(str(error), status=409, mimetype="text/plain")
     except CameraError as error:
         return Response(str(error), status=503, mimetype="text/plain")
     name = time.strftime("camelup-calibration-%Y%m%d-%H%M%S.jpg")
     headers = {"Cache-Control": "no-store", "Content-Disposition": f'attachment; filename="{name}"',
                "X-Picture-Size": f"{picture.shape[1]}x{picture.shape[0]}", "X-Board": str(watch.template.edition)}
-    if saved is not None:
-        headers["X-Saved-As"] = str(saved)
+    if saved is not None:  # its name in the companion's data folder: no server path to whoever asks
+        headers["X-Saved-As"] = saved.name
     return Response(data, mimetype="image/jpeg", headers=headers)
 
 
