@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
+import companion.table.camera_game as camera_game
 import companion.table.camera_watch as camera_watch_module
 from companion.table.camera_watch import CameraWatch, wait_for
 from companion.table.web import create_app
@@ -319,3 +320,141 @@ def test_a_page_tapping_the_button_in_a_loop_gets_one_still_a_second(board):
         assert camera.stills == 1
     finally:
         stop.set()
+
+
+# Findings 2, 4 and 5: one camera at the table; a throwaway game changes nothing of what it does for the game in play.
+
+def _table(tmp_path, board):
+    """A companion as serve makes it (both editions' boards), whose camera sees the real game's board; the real game
+    (its page asks first) as (id, host headers, game json), and a maker of strangers' games."""
+    from tests.test_camera_follows_edition import STARTS, Table, _client, _settings, _watch
+
+    source = Table(tmp_path).show("2018")
+    watch = _watch(_settings(tmp_path, camera_board="2018"))
+    client = _client(tmp_path, watch)
+    setup = {"track": {str(space): stack for space, stack in STARTS["2018"].items()}}
+
+    def make(edition="2018", with_setup=True, track=None):
+        body = {"edition": edition, "players": ["A", "B"], "dice": "manual"}
+        if with_setup:
+            body["setup"] = {"track": track} if track else setup
+        game = client.post("/api/games", json=body).get_json()
+        return game["game_id"], {"Authorization": f"Bearer {game['host_token']}"}, game
+
+    return watch, client, source, make(), make
+
+
+def _ask(client, game):
+    return client.get(f"/api/games/{game[0]}/camera", headers=game[1]).get_json()
+
+
+def _verdict(client, watch, source, game, frames=6):
+    report = _ask(client, game)
+    for _ in range(frames):
+        if "verdict" in report:
+            return report
+        watch.step(source)
+        report = _ask(client, game)
+    return report
+
+
+def test_a_throwaway_game_s_host_never_sees_the_room(tmp_path, board):
+    watch, client, source, real, make = _table(tmp_path, board)
+    watch.step(source)
+    assert _ask(client, real)["state"] != "other game"  # the real game asked first: the camera checks it
+    stranger = make(with_setup=False)
+    query = f"game={stranger[0]}&token={stranger[2]['host_token']}"
+    for kind in ("jpg", "json", "still"):
+        refused = client.get(f"/camera/placement?{query}&frame={kind}")
+        assert refused.status_code == 409 and refused.get_json()["code"] == "CameraOtherGame", kind
+    page = client.get(f"/camera/placement?{query}")
+    assert page.status_code == 409 and b"camera_view_other_game" in page.data
+    assert not (tmp_path / "data" / "calibration-photo.jpg").exists()
+    # The real game's host still sees it.
+    mine = client.get(f"/camera/placement?game={real[0]}&token={real[2]['host_token']}&frame=json")
+    assert mine.status_code == 200 and mine.get_json()["state"] in ("ok", "advice")
+
+
+def test_the_lobby_read_is_no_switch_while_a_game_is_in_play(tmp_path, board):
+    watch, client, source, real, _ = _table(tmp_path, board)
+    report = _verdict(client, watch, source, real)
+    assert report["verdict"]["matches"] is True, report
+    for _ in range(3):  # a web page's <img src=".../api/camera/setup?edition=2014">, again and again
+        refused = client.get("/api/camera/setup?edition=2014")
+        assert refused.status_code == 409 and refused.get_json()["code"] == "CameraInUse"
+        assert "2018 game in play" in refused.get_json()["error"]
+        watch.step(source)
+    assert not watch.switching() and watch.edition == "2018"
+    assert _ask(client, real)["state"] == "reading"
+    # The same edition's start is read for whoever asks (what is on the table), switching nothing.
+    same = client.get("/api/camera/setup?edition=2018")
+    assert same.status_code == 200 and same.get_json()["edition"] == "2018"
+
+
+def test_a_throwaway_game_of_the_other_edition_does_not_switch_the_board(tmp_path, board):
+    watch, client, source, real, make = _table(tmp_path, board)
+    _verdict(client, watch, source, real)
+    stranger = make("2014", with_setup=False)
+    assert _ask(client, stranger) == {"state": "other game", "message": camera_game.OTHER_GAME}
+    watch.step(source)
+    assert watch.edition == "2018" and not watch.switching()
+    assert "verdict" in _verdict(client, watch, source, real)
+    refused = client.post(f"/api/games/{stranger[0]}/camera/correct", headers=stranger[1])
+    assert refused.status_code == 409 and refused.get_json()["code"] == "CameraOtherGame"
+
+
+def test_another_game_s_entries_never_restart_the_still_run_the_game_in_play_is_judged_on(tmp_path, board):
+    watch, client, source, real, make = _table(tmp_path, board)
+    assert "verdict" in _verdict(client, watch, source, real)
+    stranger = make()
+    for turn in range(6):  # churn.sh: a draw and an undo, its camera asked after each
+        if turn % 2 == 0:
+            answer = client.post(f"/api/games/{stranger[0]}/actions", headers=stranger[1],
+                                 json={"type": "pyramid", "player": "A", "die": "red", "value": 1})
+        else:
+            answer = client.post(f"/api/games/{stranger[0]}/undo", headers=stranger[1])
+        assert answer.status_code == 200, answer.get_json()
+        assert _ask(client, stranger)["state"] == "other game"
+        watch.step(source)
+        report = _ask(client, real)
+        assert report["state"] == "reading" and report["verdict"]["matches"] is True, (turn, report)
+
+
+def test_a_throwaway_game_at_its_leg_start_does_not_take_the_lesson(tmp_path, board):
+    watch, client, source, real, make = _table(tmp_path, board)
+    _ask(client, real)
+    assert watch._lesson is not None and watch._lesson.game == real[0]
+    # The real start with red and green swapped (the tester's throwaway game), asked about every frame.
+    stranger = make(track={"1": ["red"], "2": ["yellow", "green"], "3": ["blue", "purple"], "14": ["black"],
+                           "16": ["white"]})
+    for _ in range(6):
+        assert _ask(client, stranger)["state"] == "other game"
+        assert watch._lesson is None or watch._lesson.game == real[0]
+        watch.step(source)
+        _ask(client, real)
+    # The real game's board taught the camera this table's colours meanwhile (the stranger's never replaced it).
+    assert (tmp_path / "data" / "camera-calibration-2018.json").exists()
+    assert "a board the game confirmed" in watch.learnt
+
+
+def test_a_seat_s_correction_is_refused_before_any_side_effect(tmp_path, board):
+    watch, client, _, real, make = _table(tmp_path, board)
+    _ask(client, real)
+    stranger = make("2014", with_setup=False)
+    seat = {"Authorization": f"Bearer {stranger[2]['seats'][0]['token']}"}
+    refused = client.post(f"/api/games/{stranger[0]}/camera/correct", headers=seat)
+    assert refused.status_code == 403
+    assert stranger[0] not in watch._asked and not watch.switching()
+
+
+def test_a_game_left_for_a_while_lets_another_game_take_the_camera(tmp_path, board):
+    from tests.test_camera_follows_edition import _leave
+
+    _, client, _, real, make = _table(tmp_path, board)
+    _ask(client, real)
+    later = make()
+    assert _ask(client, later)["state"] == "other game"
+    _leave(client)  # nobody entered anything in the real game for 16 minutes
+    stale = make()  # a new game (in play) takes it; the left game's pages no longer take it back
+    assert _ask(client, stale)["state"] != "other game"
+    assert _ask(client, real)["state"] == "other game"

@@ -97,7 +97,7 @@ def camera_placement() -> Any:
 
 def _host_only(game_id: str, page: bool) -> Any:
     """None for the game's host; otherwise the refusal, as a page (in the reader's language) or as JSON."""
-    from companion.table.web.api import token_of_request
+    from companion.table.web.api import holds_camera, token_of_request
 
     token = token_of_request()
     if not game_id or not token:
@@ -111,8 +111,14 @@ def _host_only(game_id: str, page: bool) -> Any:
             if error.status == 404:
                 return _message("no_game", "no_game_hint", 404)
             return _message("camera_view_host_only", "camera_view_bad_token", 401)
-        if role == "host":
+        if role == "host" and (current_app.extensions.get("camera") is None or holds_camera(game_id)):
             return None
+        if role == "host":  # the host of a game the camera does not check: the room is not theirs to look at
+            if page:
+                return _message("camera_view_host_only", "camera_view_other_game", 409)
+            from companion.table.camera_game import OTHER_GAME
+
+            return jsonify({"error": OTHER_GAME, "code": "CameraOtherGame"}), 409
         status, key = 403, "camera_view_not_host"
     if page:
         return _message("camera_view_host_only", key, status)

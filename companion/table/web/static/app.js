@@ -475,7 +475,7 @@ function stateEls(camera, host = false) {
   // (the English detail says it already).
   const reason = host && !detail && camera.reason;
   // The other board: the server's words say the same as the general line, more precisely (which board, and why).
-  const instead = detail && camera.state === "other board";
+  const instead = detail && ["other board", "other game"].includes(camera.state);
   return [el("p", { class: differences.length ? "instruction" : "muted" }, instead ? String(camera.message).replace(/^./, (first) => first.toUpperCase()) : message),
     // Under "Board not found", the server's words without saying it again.
     detail && !instead ? el("p", { class: "muted camera-detail" }, String(camera.message).replace(/^board not found: /, "")) : null,
