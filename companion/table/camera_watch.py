@@ -43,6 +43,9 @@ NEXT_LEG = NOT_YET + NEXT_BOARD
 OTHER_EDITION = "the camels look like the "
 """How a steady frame's problem begins when its camels look like the other edition's (vision/edition_check.py)."""
 
+MISSED_FRAMES = 2
+"""Frames in a row the camera may miss (not given, not a picture the reader can use) before the pages hear of it."""
+
 LESSON_RETRY_FRAMES = 5
 """A lesson refused on a steady board is tried again on the next steady board (once the picture has changed and
 is still again), or on a frame of the same still board at least this many frames later (a calibration costs a few
@@ -483,16 +486,13 @@ class CameraWatch:
                                        whole=whole.as_json() if whole.problems() else None)
             return self.status
         except CameraError as error:
-            self._steady = None
-            self.status = CameraStatus("unavailable", message=f"{error}: play goes on by hand")
-            return self.status
+            return self._missed(CameraStatus("unavailable", message=f"{error}: play goes on by hand"))
         except Exception as error:  # the reader failed on this frame (an OpenCV assertion): this frame's problem only
             if frame is None:  # the camera's driver failed in a way of its own: tried again at the next frame
-                self._steady = None
-                self.status = CameraStatus("unavailable", message=f"{unreadable_words(None, error, 'taken')}: play "
-                                           "goes on by hand meanwhile")
-                return self.status
+                return self._missed(CameraStatus("unavailable", message=f"{unreadable_words(None, error, 'taken')}: "
+                                                 "play goes on by hand meanwhile"))
             return self._skipped(unreadable_words(frame, error))
+        self._misses = 0
         # Steady is judged from the pictures (a still board whose blind reading flickers is still steady).
         with self._lock:
             restart, self._restart = self._restart, False
@@ -519,9 +519,21 @@ class CameraWatch:
 
     def _skipped(self, why: str) -> CameraStatus:
         """A frame the reader cannot use: no steady board from it, and the host is told why."""
+        return self._missed(CameraStatus("board not found", message=why))
+
+    _misses = 0
+    """Frames missed in a row (:meth:`_missed`)."""
+
+    def _missed(self, status: CameraStatus) -> CameraStatus:
+        """A frame the camera did not give, or gave unusable: in a run of good frames, up to :data:`MISSED_FRAMES` in
+        a row are not news (a flaky camera must not make every page flicker); the status and the steady board stay.
+        More in a row, and the host is told why."""
+        self._misses += 1
+        if self._misses <= MISSED_FRAMES and self.status.state in ("reading", "unsettled"):
+            return self.status
         self._location = self._steady = None
         self._stable.feed(None)
-        self.status = CameraStatus("board not found", message=why)
+        self.status = status
         return self.status
 
     def _run(self) -> None:
