@@ -473,3 +473,20 @@ def test_a_game_left_for_a_while_lets_another_game_take_the_camera(tmp_path, boa
     stale = make()  # a new game (in play) takes it; the left game's pages no longer take it back
     assert _ask(client, stale)["state"] != "other game"
     assert _ask(client, real)["state"] == "other game"
+
+
+def test_the_live_view_is_drawn_and_encoded_once_per_frame(tmp_path, board, monkeypatch):
+    import companion.table.placement_view as view
+
+    template, image = board
+    drawn = []
+    real = view.draw_findings
+    monkeypatch.setattr(view, "draw_findings", lambda frame, report: drawn.append(frame) or real(frame, report))
+    watch = SimpleNamespace(template=template, latest_frame=image.copy(), status=None)
+    client = create_app(tmp_path, testing=True, camera=watch).test_client()
+    query = _host(client)
+    views = [client.get(f"/camera/placement?{query}&frame=jpg").data for _ in range(5)]
+    assert len(drawn) == 1 and len(set(views)) == 1 and views[0][:2] == b"\xff\xd8"
+    watch.latest_frame = image.copy()  # the camera's next frame
+    client.get(f"/camera/placement?{query}&frame=jpg")
+    assert len(drawn) == 2

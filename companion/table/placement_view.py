@@ -31,8 +31,6 @@ def placement_response(watch: Any, kind: str | None, page: Callable[..., str], l
         if kind == "jpg":
             return Response(message, status=404, mimetype="text/plain")
         return jsonify({"state": state, "message": message})
-    import cv2
-
     from companion.table.odd_frame import frame_problem, unreadable_words
 
     problem = frame_problem(frame)
@@ -57,10 +55,29 @@ def placement_response(watch: Any, kind: str | None, page: Callable[..., str], l
             found = _colour_first(found, language)
             report = {**report, "ok": False, "colourless": True}
         return jsonify({"state": "ok" if report["ok"] else "advice", **report, **found})
+    data = _view(watch.template, frame, report)
+    if data is None:
+        return Response("the frame could not be encoded", status=500, mimetype="text/plain")
+    return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+_last_view: tuple[Any, Any, bytes] | None = None
+"""The last annotated view, with its frame and template: drawn and encoded once per frame, however many times a
+page (or a flood of requests) asks for it."""
+
+
+def _view(template: Any, frame: Any, report: dict[str, Any]) -> bytes | None:
+    global _last_view
+    last = _last_view
+    if last is not None and last[0] is frame and last[1] is template:
+        return last[2]
+    import cv2
+
     ok, data = cv2.imencode(".jpg", draw_findings(frame, report), [cv2.IMWRITE_JPEG_QUALITY, 80])
     if not ok:
-        return Response("the frame could not be encoded", status=500, mimetype="text/plain")
-    return Response(data.tobytes(), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+        return None
+    _last_view = (frame, template, data.tobytes())
+    return _last_view[2]
 
 
 def _still(watch: Any) -> Any:
