@@ -490,3 +490,16 @@ def test_the_live_view_is_drawn_and_encoded_once_per_frame(tmp_path, board, monk
     watch.latest_frame = image.copy()  # the camera's next frame
     client.get(f"/camera/placement?{query}&frame=jpg")
     assert len(drawn) == 2
+
+
+@pytest.mark.parametrize("junk", ["%00%ff", "x" * 5000, "en;drop", "fr fr"])
+def test_a_lang_that_is_no_language_code_is_refused_naming_it(tmp_path, board, junk):
+    watch, client, _, real, _ = _table(tmp_path, board)
+    answer = client.get(f"/api/games/{real[0]}/camera?lang={junk}", headers=real[1])
+    assert answer.status_code == 400 and answer.get_json()["error"].startswith("lang must be a language code")
+    assert len(answer.get_json()["error"]) < 200  # a long one is named by its start and length
+    placement = client.get(f"/camera/placement?game={real[0]}&token={real[2]['host_token']}&frame=json&lang={junk}")
+    assert placement.status_code == 400
+    # A language code it has no words in: English, as before.
+    assert client.get(f"/api/games/{real[0]}/camera?lang=de", headers=real[1]).status_code == 200
+    assert watch.edition == "2018"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -159,6 +160,7 @@ def camera(game_id: str) -> Any:
     from companion.table.camera_watch import camera_report
 
     caller(game_id)
+    language = request_language(LANGUAGES)  # refused before anything changes
     watch = current_app.extensions.get("camera")
     unchecked = _unchecked()
     if watch is None:
@@ -181,8 +183,6 @@ def camera(game_id: str) -> Any:
     if elsewhere is not None:
         return jsonify({"state": "other board", "message": _other_game(elsewhere, edition, watch), "edition": elsewhere,
                         "learnt": watch.learnt, "learnt_words": watch.learnt_words})
-    language = request.args.get("lang", "en")
-    language = language if language in LANGUAGES else "en"
     if watch.switching() or watch.edition != edition:
         # Until its next frame the camera shows the other edition's board, read with the other's colours (and its
         # lessons wait: this game's is given once the camera reads its board).
@@ -323,6 +323,19 @@ def _refuse_while_switching(watch: Any, edition: str) -> None:
     """A 409 until the camera reads ``edition``'s board (it switches at its next frame)."""
     if watch.switching() or watch.edition != edition:
         raise ApiError(409, f"the camera switches to the {edition} board: try again in a moment", "CameraNotReady")
+
+
+LANGUAGE_CODE = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}")
+
+
+def request_language(known: Any) -> str:
+    """``?lang=``: one of ``known``, English for a language code it has no words in (a page in a language the
+    camera does not speak), and a 400 naming it for anything that is not a language code."""
+    language = request.args.get("lang", "en")
+    if len(language) > 35 or not LANGUAGE_CODE.fullmatch(language):
+        shown = language if len(language) <= 20 else f"{language[:20]}… ({len(language)} characters)"
+        raise ApiError(400, f"lang must be a language code such as en or fr, not {shown!r}")
+    return language if language in known else "en"
 
 
 def _camera_game() -> CameraGame:
