@@ -559,7 +559,8 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
     offered = kind === "differs" && verdict.correction ? verdict.correction : null;
     const open = box.querySelector(".camera-details[open]");  // a list someone unfolded stays unfolded
     // The placement assistant shows the room: its link carries the host's token, so only the host has it.
-    const placement = host ? el("a", { class: `button-link${["board not found", "no colour", "unavailable"].includes(camera.state) ? " primary" : ""}`,
+    // (not for a game the camera does not check: the view is for that game's host)
+    const placement = host && camera.state !== "other game" ? el("a", { class: `button-link${["board not found", "no colour", "unavailable"].includes(camera.state) ? " primary" : ""}`,
       id: "placement-link", href: `/camera/placement?game=${encodeURIComponent(gameId)}&token=${encodeURIComponent(token)}` },
     t("placement_link")) : null;
     box.replaceChildren(...[
