@@ -81,7 +81,8 @@ def camera_placement() -> Any:
     """The placement assistant on the host's device (``?game=<id>`` and that game's host token, as
     ``Authorization: Bearer`` or ``?token=`` like the event stream): the page; its live view (``?frame=jpg``, the
     latest frame with the findings drawn over it) and its findings (``?frame=json``). The camera shows the room,
-    so anyone else gets a 401 or 403 saying how to open it, never the frame."""
+    so anyone else gets a 401 or 403 saying how to open it, never the frame, and the host of a game the camera does
+    not check (:mod:`companion.table.camera_game`) a 409."""
     from companion.table.placement_view import placement_response
 
     kind = request.args.get("frame")
