@@ -53,8 +53,10 @@ def test_a_partial_read_fills_what_it_saw_and_names_the_missing_camel_in_french(
         server.wait()
 
 
-def test_the_host_of_a_2014_game_reads_once_that_the_lobby_read_a_2018_start(tmp_path, browser):
-    import contextlib
+def test_a_lobby_read_of_a_2018_start_leaves_the_2014_game_in_play_checked(tmp_path, browser):
+    """The lobby's read is a GET (a web page's picture can send it): it never takes the camera from a game in play
+    (README, "Who uses the camera"). Said as the lobby read of another edition, once the game is left:
+    tests/test_camera_setting_problems.py."""
     import urllib.error
 
     from tests.test_crash import request
@@ -69,16 +71,14 @@ def test_the_host_of_a_2014_game_reads_once_that_the_lobby_read_a_2018_start(tmp
                                                       "dice": "manual", "setup": setup})
         host = new_page(browser, errors, "host", **PHONE)
         host.goto(f"http://127.0.0.1:{port}/host/{game['game_id']}#{game['host_token']}")
-        expect(host.locator("#camera")).to_be_visible(timeout=15000)
-        # The lobby reads a 2018 start (no 2018 game exists): the camera switches to the 2018 board (its answer is
-        # "try again" while it switches; what matters is what the 2014 page says).
-        with contextlib.suppress(urllib.error.HTTPError):
-            request(port, "GET", "/api/camera/setup?edition=2018")
         camera = host.locator("#camera")
-        expect(camera).to_contain_text("a 2018 start was read in the lobby", timeout=20000)
+        expect(camera).to_contain_text("The camera agrees with the board", timeout=20000)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            request(port, "GET", "/api/camera/setup?edition=2018")
+        assert refused.value.code == 409
+        host.wait_for_timeout(3000)  # a poll or two: the camera still reads the 2014 board for this game
         text = camera.inner_text()
-        assert text.count("The camera reads") == 1, text  # said once, not generally then specifically
-        assert "game played last" not in text
+        assert "The camera agrees with the board" in text and "2018" not in text, text
         host.screenshot(path=str(tmp_path / "host14-after-lobby18.png"))
         assert errors == []
         host.context.close()

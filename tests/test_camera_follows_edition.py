@@ -15,6 +15,7 @@ import pytest
 
 from companion.cli import _make_camera
 from companion.table.camera_edition import camera_editions
+from companion.table.camera_game import OTHER_GAME
 from companion.table.camera_watch import CameraWatch
 from companion.table.camera_words import KEYS, text
 from companion.table.config import load_settings
@@ -80,6 +81,14 @@ def _game(client, edition: str) -> tuple[str, dict[str, str]]:
     return made["game_id"], {"Authorization": f"Bearer {made['host_token']}"}
 
 
+def _leave(client, minutes: int = 16) -> None:
+    """The games so far are left for ``minutes`` (the store's clock moves on): none is in play any more, so another
+    game may take the camera (companion/table/camera_game.py)."""
+    store = client.application.extensions["camelup"].store
+    clock = store._clock
+    store._clock = lambda: clock() + minutes * 60
+
+
 def _report(client, game: str, host: dict[str, str], lang: str = "en") -> dict:
     return client.get(f"/api/games/{game}/camera?lang={lang}", headers=host).get_json()
 
@@ -131,7 +140,8 @@ def test_what_the_camera_learns_is_kept_per_edition_and_never_crosses_over(tmp_p
     assert load_calibration(learnt_2018).template.edition == "2018"
     before = learnt_2018.read_bytes()
 
-    game, host = _game(client, "2014")  # played after the 2018 game: the camera follows it
+    _leave(client)  # the 2018 game is left: a 2014 game takes the camera
+    game, host = _game(client, "2014")
     report = _until_verdict(client, watch, table.show("2014"), game, host)
     assert report["verdict"]["matches"] is True, report
     for _ in range(3):
@@ -142,7 +152,8 @@ def test_what_the_camera_learns_is_kept_per_edition_and_never_crosses_over(tmp_p
     assert learnt_2018.read_bytes() == before  # no lesson from a 2014 board saved as 2018
     assert text(watch.learnt_words) == "2014 edition: calibrated from a board the game confirmed"
 
-    # The 2018 game played again: back to the 2018 colours it learnt, without the 2014 ones.
+    # The 2018 game played again once the 2014 one is left: back to the 2018 colours it learnt, without the 2014 ones.
+    _leave(client)
     client.post(f"/api/games/{old}/actions", headers=old_host,
                 json={"type": "leg_bet", "player": "A", "camel": "red"})
     _until_verdict(client, watch, table.show("2018"), old, old_host)
@@ -197,26 +208,31 @@ def test_a_calibration_per_edition_and_the_single_one_for_its_own_edition(tmp_pa
     assert (settings.camera_calibration_2014, settings.camera_calibration_2018) == (one, other)
 
 
-def test_with_several_games_the_camera_reads_the_edition_of_the_game_played_last(tmp_path):
+def test_with_several_games_the_camera_reads_the_edition_of_the_game_it_checks(tmp_path):
     table = Table(tmp_path)
     watch = _watch(_settings(tmp_path, camera_board="2018"))
     client = _client(tmp_path, watch)
     older, older_host = _game(client, "2018")
     newer, newer_host = _game(client, "2014")
-    assert _report(client, newer, newer_host)["state"] == "switching"
+    assert _report(client, newer, newer_host)["state"] == "switching"  # the first to ask takes the camera
     waiting = _report(client, older, older_host)
-    assert waiting["state"] == "other board"
-    assert waiting["message"] == ("the camera reads the 2014 board, for the game played last; it checks this 2018 "
-                                  "game's board from its next entry")
+    assert waiting == {"state": "other game", "message": OTHER_GAME}
     refused = client.post(f"/api/games/{older}/camera/correct", headers=older_host)
-    assert refused.status_code == 409 and refused.get_json()["code"] == "CameraOtherBoard"
+    assert refused.status_code == 409 and refused.get_json()["code"] == "CameraOtherGame"
     _until_verdict(client, watch, table.show("2014"), newer, newer_host)
     assert watch.edition == "2014"
-    # An entry in the older game makes it the game played last: the camera follows it.
+    # An entry in the older game does not take the camera from a game in play ...
     assert client.post(f"/api/games/{older}/actions", headers=older_host,
                        json={"type": "leg_bet", "player": "A", "camel": "red"}).status_code == 200
+    assert _report(client, older, older_host)["state"] == "other game"
+    watch.step(table.show("2014"))
+    assert watch.edition == "2014"
+    # ... but once that game is left, the older game's next question takes it, and the camera reads its board.
+    _leave(client)
+    assert client.post(f"/api/games/{older}/actions", headers=older_host,
+                       json={"type": "leg_bet", "player": "B", "camel": "red"}).status_code == 200
     assert _report(client, older, older_host)["state"] == "switching"
-    assert _report(client, newer, newer_host)["state"] == "other board"
+    assert _report(client, newer, newer_host)["state"] == "other game"
     watch.step(table.show("2018"))
     assert watch.edition == "2018"
 
@@ -285,6 +301,7 @@ def test_a_lesson_of_the_other_edition_leaves_the_calibration_line_of_the_editio
     game, host = _game(client, "2014")
     _until_verdict(client, watch, table.show("2014"), game, host)
     assert text(watch.learnt_words).startswith("2014 edition: "), watch.learnt_words
+    _leave(client)
     later, later_host = _game(client, "2018")
     _until_verdict(client, watch, table.show("2018"), later, later_host)
     assert watch.edition == "2018" and "2014" not in watch.learnt

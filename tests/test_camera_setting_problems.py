@@ -116,23 +116,26 @@ def test_doctor_names_the_setting_and_never_advises_overwriting_the_good_file(tm
 
 def test_a_lobby_read_of_the_other_edition_is_said_as_such_not_as_a_game_played_last(tmp_path):
     from tests.test_camera_follows_edition import _client as client_of
-    from tests.test_camera_follows_edition import _watch
+    from tests.test_camera_follows_edition import _leave, _watch
 
     table = Table(tmp_path)
     watch = _watch(_settings(tmp_path, camera_board="2014"))
     client = client_of(tmp_path, watch)
     game14, host14 = _game(client, "2014")
     _report(client, game14, host14)
+    refused = client.get("/api/camera/setup?edition=2018")  # a GET never takes the camera from a game in play
+    assert refused.status_code == 409 and refused.get_json()["code"] == "CameraInUse"
+    _leave(client)  # the 2014 game is left
     client.get("/api/camera/setup?edition=2018")  # no 2018 game exists: the lobby reads a 2018 start
     watch.step(table.show("2018"))
     message = _report(client, game14, host14)["message"]
     assert message == ("the camera reads the 2018 board: a 2018 start was read in the lobby, for a new game; it "
                        "checks this 2014 game's board from its next entry")
     assert "game played last" not in message
-    # Once a 2018 game is created and its page asks, that game is the one played last: said so again.
+    # Once a 2018 game is created and its page asks, it takes the camera (the 2014 game was left).
     game18, host18 = _game(client, "2018")
     _report(client, game18, host18)
-    assert "for the game played last" in _report(client, game14, host14)["message"]
+    assert _report(client, game14, host14)["state"] == "other game"
 
 
 def test_doctor_says_phones_cannot_join_a_companion_listening_on_loopback_as_serve_does(monkeypatch):

@@ -81,9 +81,10 @@ def test_the_table_screen_gets_the_camera_report(tmp_path):
     assert report["state"] == "reading" and report["differences"] == []
     # The game's board verified against the latest frame, with the slips that could explain a difference.
     assert report["verdict"]["matches"] is True and report["verdict"]["answer"] == "matches"
+    # Another game made meanwhile (a phone on the Wi-Fi): the camera goes on checking the game in play.
     other = client.post("/api/games", json={"edition": "2014", "players": ["A", "B"], "dice": "manual"}).get_json()
     assert client.get(f"/api/games/{other['game_id']}/camera",
-                      headers={"Authorization": f"Bearer {other['host_token']}"}).get_json()["state"] == "other board"
+                      headers={"Authorization": f"Bearer {other['host_token']}"}).get_json()["state"] == "other game"
     watch.stop()
     without = create_app(tmp_path / "data2", None, "http://t", testing=True).test_client()
     plain = without.post("/api/games", json={"edition": "2018", "players": ["A", "B"]}).get_json()

@@ -248,7 +248,7 @@ def test_the_placement_page_takes_the_calibration_photo_and_keeps_it_beside_the_
         stop.set()
     assert response.status_code == 200 and response.mimetype == "image/jpeg"
     assert "attachment" in response.headers["Content-Disposition"]
-    assert response.headers["X-Saved-As"] == str(tmp_path / PHOTO_NAME) and response.headers["X-Board"] == "2018"
+    assert response.headers["X-Saved-As"] == PHOTO_NAME and response.headers["X-Board"] == "2018"
     saved = cv2.imread(str(tmp_path / PHOTO_NAME))
     assert saved.shape == scene[0].shape
     assert refused.status_code == 403 and refused.mimetype != "image/jpeg"

@@ -59,11 +59,22 @@ class ImageFiles:
         self._last: np.ndarray | None = None
 
     def read(self) -> np.ndarray:
+        """The next image, read as ``vision read`` reads a photo (:func:`vision.image_file.load_photo`), so an
+        empty, cut-short or non-image file is named as such (OpenCV alone reads a cut-short JPEG half grey).
+
+        Raises:
+            CameraError: that file cannot be used (named by its file name only: the message reaches the pages).
+        """
+        from vision.image_file import PhotoError, load_photo
+
         path = self.paths[self._next % len(self.paths)]
         self._next += 1
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise CameraError(f"{path}: not an image OpenCV can read")
+        try:
+            frame = load_photo(str(path))
+        except PhotoError as error:
+            said = str(error)
+            said = path.name + said[len(str(path)):] if said.startswith(str(path)) else said
+            raise CameraError(f"the camera's picture {said}") from None
         self._last = frame
         return frame
 

@@ -18,6 +18,7 @@ from typing import Any
 from companion.table import camera_words as said
 from companion.table.camera_read import picture_problems
 from companion.table.camera_words import Words
+from companion.table.odd_frame import frame_problem, log, unreadable_words
 from companion.table.placement_still import StillRequests
 from vision.board import BoardTemplate
 from vision.calibrate import Calibration
@@ -41,6 +42,9 @@ NEXT_LEG = NOT_YET + NEXT_BOARD
 
 OTHER_EDITION = "the camels look like the "
 """How a steady frame's problem begins when its camels look like the other edition's (vision/edition_check.py)."""
+
+MISSED_FRAMES = 2
+"""Frames in a row the camera may miss (not given, not a picture the reader can use) before the pages hear of it."""
 
 LESSON_RETRY_FRAMES = 5
 """A lesson refused on a steady board is tried again on the next steady board (once the picture has changed and
@@ -432,7 +436,18 @@ class CameraWatch:
 
     def stop(self) -> None:
         self._stop.set()
+        self.stills.asked.set()  # wakes the thread from its wait between frames
         self._thread.join(timeout=5)
+
+    def running(self) -> bool:
+        """Whether the camera's thread reads frames (it has not stopped, nor failed to open the camera)."""
+        return self._thread.is_alive() and not self._stop.is_set() and self.stills.closed is None
+
+    def _serve_stills(self, source: FrameSource) -> None:
+        try:
+            self.stills.serve(source, self.latest_frame)
+        except Exception as error:  # the still's request has its own answer; the frames go on
+            log.warning("a still could not be served", exc_info=error)
 
     def step(self, source: FrameSource) -> CameraStatus:
         """Read one frame and update the status (the thread's loop; tests call it directly)."""
@@ -441,8 +456,12 @@ class CameraWatch:
             wanted, self._wanted = self._wanted, None
         if wanted is not None and wanted != self.edition and wanted in self._held:
             self._switch(wanted)
+        frame = None
         try:
             frame = self.latest_frame = source.read()
+            odd = frame_problem(frame)
+            if odd is not None:  # a glitch of this frame: said, and the next frame is read as usual
+                return self._skipped(odd)
             if colourless(frame):
                 # Every camel would look like the board: not a board to judge, but a camera to set right.
                 self._steady = None
@@ -467,9 +486,13 @@ class CameraWatch:
                                        whole=whole.as_json() if whole.problems() else None)
             return self.status
         except CameraError as error:
-            self._steady = None
-            self.status = CameraStatus("unavailable", message=f"{error}: play goes on by hand")
-            return self.status
+            return self._missed(CameraStatus("unavailable", message=f"{error}: play goes on by hand"))
+        except Exception as error:  # the reader failed on this frame (an OpenCV assertion): this frame's problem only
+            if frame is None:  # the camera's driver failed in a way of its own: tried again at the next frame
+                return self._missed(CameraStatus("unavailable", message=f"{unreadable_words(None, error, 'taken')}: "
+                                                 "play goes on by hand meanwhile"))
+            return self._skipped(unreadable_words(frame, error))
+        self._misses = 0
         # Steady is judged from the pictures (a still board whose blind reading flickers is still steady).
         with self._lock:
             restart, self._restart = self._restart, False
@@ -494,22 +517,53 @@ class CameraWatch:
         self._take_lesson(steady, source)
         return self.status
 
+    def _skipped(self, why: str) -> CameraStatus:
+        """A frame the reader cannot use: no steady board from it, and the host is told why."""
+        return self._missed(CameraStatus("board not found", message=why))
+
+    _misses = 0
+    """Frames missed in a row (:meth:`_missed`)."""
+
+    def _missed(self, status: CameraStatus) -> CameraStatus:
+        """A frame the camera did not give, or gave unusable: in a run of good frames, up to :data:`MISSED_FRAMES` in
+        a row are not news (a flaky camera must not make every page flicker); the status and the steady board stay.
+        More in a row, and the host is told why."""
+        self._misses += 1
+        if self._misses <= MISSED_FRAMES and self.status.state in ("reading", "unsettled"):
+            return self.status
+        self._location = self._steady = None
+        self._stable.feed(None)
+        self.status = status
+        return self.status
+
     def _run(self) -> None:
         try:
             source = self._open_source()
         except Exception as error:  # any failure to start (a numpy of another ABI raises ValueError) is a notice
             reason = str(error) if isinstance(error, CameraError) else f"the camera cannot start ({error!r})"
             self.status = CameraStatus("unavailable", message=f"{reason}: play goes on by hand")
+            self.stills.close(reason)  # a still asked for now is refused at once, not waited for
             return
         try:
             while not self._stop.is_set():
-                self.step(source)
-                self.stills.serve(source, self.latest_frame)
-                self._stop.wait(self.interval)
-        except Exception as error:  # a camera that fails mid-game must not take the companion down
-            self.status = CameraStatus("unavailable", message=f"the camera stopped ({error}): play goes on by hand")
+                # Caught per step, not around the loop: one odd frame or failed still is that frame's problem,
+                # and the next frame is read as usual (a camera that fails mid-game keeps being tried).
+                try:
+                    self.step(source)
+                except Exception as error:
+                    self._steady = None
+                    self.status = CameraStatus("unavailable", message=f"{unreadable_words(self.latest_frame, error)}: "
+                                               "play goes on by hand meanwhile")
+                self._serve_stills(source)
+                # Until the next frame, a still asked for is taken at once (the host's request waits a moment only).
+                deadline = time.monotonic() + self.interval
+                while not self._stop.is_set() and (left := deadline - time.monotonic()) > 0:
+                    if self.stills.asked.wait(left) and not self._stop.is_set():
+                        self._serve_stills(source)
         finally:
-            source.close()
+            self.stills.close("the camera has stopped")
+            with contextlib.suppress(Exception):
+                source.close()
 
 
 CALIBRATE_AGAIN = " (calibrate again where it stands now)"

@@ -21,14 +21,28 @@ def placement_response(watch: Any, kind: str | None, page: Callable[..., str], l
     if kind == "still":
         return _still(watch)
     frame = getattr(watch, "latest_frame", None) if watch is not None else None
+    status = getattr(watch, "status", None)
     if frame is None:
-        message = "no camera is configured" if watch is None else "no frame from the camera yet"
+        state, message = "off", "no camera is configured"
+        if watch is not None:
+            state, message = "waiting", "no frame from the camera yet"
+        if status is not None and status.state == "unavailable":  # why there is none: the camera's own words
+            state, message = "unavailable", status.message
         if kind == "jpg":
             return Response(message, status=404, mimetype="text/plain")
-        return jsonify({"state": "off" if watch is None else "waiting", "message": message})
-    import cv2
+        return jsonify({"state": state, "message": message})
+    from companion.table.odd_frame import frame_problem, unreadable_words
 
-    report = _assessed(watch.template, frame)
+    problem = frame_problem(frame)
+    if problem is None:
+        try:
+            report = _assessed(watch.template, frame)
+        except Exception as error:  # this frame only (an OpenCV assertion): said, and the next one is assessed
+            problem = unreadable_words(frame, error, "checked")
+    if problem is not None:
+        if kind == "jpg":
+            return Response(problem, status=409, mimetype="text/plain")
+        return jsonify({"state": "unreadable", "message": problem})
     if kind == "json":
         from vision.guidance import start_hint
 
@@ -41,32 +55,58 @@ def placement_response(watch: Any, kind: str | None, page: Callable[..., str], l
             found = _colour_first(found, language)
             report = {**report, "ok": False, "colourless": True}
         return jsonify({"state": "ok" if report["ok"] else "advice", **report, **found})
+    data = _view(watch.template, frame, report)
+    if data is None:
+        return Response("the frame could not be encoded", status=500, mimetype="text/plain")
+    return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+_last_view: tuple[Any, Any, bytes] | None = None
+"""The last annotated view, with its frame and template: drawn and encoded once per frame, however many times a
+page (or a flood of requests) asks for it."""
+
+
+def _view(template: Any, frame: Any, report: dict[str, Any]) -> bytes | None:
+    global _last_view
+    last = _last_view
+    if last is not None and last[0] is frame and last[1] is template:
+        return last[2]
+    import cv2
+
     ok, data = cv2.imencode(".jpg", draw_findings(frame, report), [cv2.IMWRITE_JPEG_QUALITY, 80])
     if not ok:
-        return Response("the frame could not be encoded", status=500, mimetype="text/plain")
-    return Response(data.tobytes(), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+        return None
+    _last_view = (frame, template, data.tobytes())
+    return _last_view[2]
 
 
 def _still(watch: Any) -> Any:
     """The calibration photo: taken by the camera's thread, saved beside the games, sent as a download."""
     import time
 
-    from companion.table.placement_still import save_photo
+    from companion.table.placement_still import STILL_GAP, StillBusy, save_photo
     from vision.sources import CameraError
 
     if watch is None:
         return Response("no camera is configured", status=404, mimetype="text/plain")
+    running = getattr(watch, "running", None)
+    if callable(running) and not running():  # refused at once: nothing would ever take it
+        status = getattr(watch, "status", None)
+        why = f": {status.message}" if status is not None and status.message else ""
+        return Response(f"the camera is not running{why}", status=503, mimetype="text/plain")
     try:
-        picture = watch.stills.request()
+        picture = watch.stills.request(gap=STILL_GAP)
         folder = watch.learnt_path.parent if getattr(watch, "learnt_path", None) is not None else None
         data, saved = save_photo(picture, folder)
+    except StillBusy as error:  # one at a time: the second tap is told, not queued
+        return Response(str(error), status=409, mimetype="text/plain")
     except CameraError as error:
         return Response(str(error), status=503, mimetype="text/plain")
     name = time.strftime("camelup-calibration-%Y%m%d-%H%M%S.jpg")
     headers = {"Cache-Control": "no-store", "Content-Disposition": f'attachment; filename="{name}"',
                "X-Picture-Size": f"{picture.shape[1]}x{picture.shape[0]}", "X-Board": str(watch.template.edition)}
-    if saved is not None:
-        headers["X-Saved-As"] = str(saved)
+    if saved is not None:  # its name in the companion's data folder: no server path to whoever asks
+        headers["X-Saved-As"] = saved.name
     return Response(data, mimetype="image/jpeg", headers=headers)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -10,6 +11,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, stream_wit
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from companion.table.camera_edition import EDITIONS
+from companion.table.camera_game import IDLE_SECONDS, OTHER_GAME, CameraGame
 from companion.table.service import ApiError, Caller, GameService
 from companion.table.web.limits import body_limit, parse_json, too_large
 
@@ -158,6 +160,7 @@ def camera(game_id: str) -> Any:
     from companion.table.camera_watch import camera_report
 
     caller(game_id)
+    language = request_language(LANGUAGES)  # refused before anything changes
     watch = current_app.extensions.get("camera")
     unchecked = _unchecked()
     if watch is None:
@@ -166,19 +169,20 @@ def camera(game_id: str) -> Any:
         return jsonify({"state": "off", "message": "no camera: the board is not checked"})
     game = service().game(game_id)
     edition = game.row.edition
-    # The camera reads the edition of the game played last (its template and that edition's colours).
-    elsewhere = watch.follow(game_id, edition, _last_played(game), game.state.game_over)
-    lobby = current_app.extensions.get("camera_lobby_read")
-    if lobby is not None and lobby[0] == edition and _last_played(game) >= lobby[1]:
-        current_app.extensions.pop("camera_lobby_read", None)  # a game of it played since: the camera follows that
-    if edition in unchecked:
+    if edition in unchecked:  # this game cannot use the camera: it does not take it from another
         return jsonify({"state": "not checked", "message": unchecked[edition], "edition": watch.edition,
                         "learnt": watch.learnt, "learnt_words": watch.learnt_words})
+    if not holds_camera(game_id):
+        # Another game in play has the camera: this one changes nothing of it (board, still run, lessons).
+        return jsonify({"state": "other game", "message": OTHER_GAME})
+    # The camera reads the edition of the game it checks (its template and that edition's colours).
+    elsewhere = watch.follow(game_id, edition, _played(game_id, game), game.state.game_over)
+    lobby = current_app.extensions.get("camera_lobby_read")
+    if lobby is not None and lobby[0] == edition and _played(game_id, game) >= lobby[1]:
+        current_app.extensions.pop("camera_lobby_read", None)  # a game of it played since: the camera follows that
     if elsewhere is not None:
         return jsonify({"state": "other board", "message": _other_game(elsewhere, edition, watch), "edition": elsewhere,
                         "learnt": watch.learnt, "learnt_words": watch.learnt_words})
-    language = request.args.get("lang", "en")
-    language = language if language in LANGUAGES else "en"
     if watch.switching() or watch.edition != edition:
         # Until its next frame the camera shows the other edition's board, read with the other's colours (and its
         # lessons wait: this game's is given once the camera reads its board).
@@ -236,17 +240,19 @@ def correct_from_camera(game_id: str) -> Any:
     from companion.table.service import refuse_pyramid_change
 
     who = caller(game_id)
+    if who.role != "host":  # before anything else: a player's tap changes nothing, not even what the camera reads
+        raise ApiError(403, "only the host can correct the game from the camera")
     watch = _camera_watch()
     game = service().game(game_id)
     edition = game.row.edition
-    elsewhere = watch.follow(game_id, edition, _last_played(game), game.state.game_over)
     if edition in _unchecked():
         raise ApiError(409, _unchecked()[edition], "CameraNotChecked")
+    if not holds_camera(game_id):
+        raise ApiError(409, OTHER_GAME, "CameraOtherGame")
+    elsewhere = watch.follow(game_id, edition, _played(game_id, game), game.state.game_over)
     if elsewhere is not None:
         raise ApiError(409, _other_game(elsewhere, edition, watch), "CameraOtherBoard")
     _refuse_while_switching(watch, edition)
-    if who.role != "host":
-        raise ApiError(403, "only the host can correct the game from the camera")
     refuse_pyramid_change(game.row)  # before the picture: its draws are facts, whatever the camera sees
     verdict = watch.verdict(game_id, service().game_start(game_id), game.actions, dice=game.row.dice,
                             edition=edition)
@@ -286,9 +292,16 @@ def camera_setup() -> Any:
         watch = _camera_watch()
         if edition in _unchecked():
             raise ApiError(409, _unchecked()[edition], "CameraNotChecked")
-        now = service().store.now()  # the clock the games' entries are stamped by
-        watch.follow(NEW_GAME, edition, now)
-        current_app.extensions["camera_lobby_read"] = (edition, now)  # the other games' pages say why it switched
+        held = _camera_game().held_in_play(_in_play)
+        if held is None:
+            now = service().store.now()  # the clock the games' entries are stamped by
+            watch.follow(NEW_GAME, edition, now)
+            current_app.extensions["camera_lobby_read"] = (edition, now)  # the other games' pages say why it switched
+        elif service().game(held).row.edition != edition:
+            # A GET (a web page's picture can send it) never takes the camera from a game in play: it waits.
+            raise ApiError(409, f"the camera checks a {service().game(held).row.edition} game in play: a {edition} "
+                                f"start is read once that game is over or has had no entry for "
+                                f"{IDLE_SECONDS // 60} minutes", "CameraInUse")
         _refuse_while_switching(watch, edition)
     track = _stable_camera_track()
     watch = current_app.extensions["camera"]
@@ -310,6 +323,45 @@ def _refuse_while_switching(watch: Any, edition: str) -> None:
     """A 409 until the camera reads ``edition``'s board (it switches at its next frame)."""
     if watch.switching() or watch.edition != edition:
         raise ApiError(409, f"the camera switches to the {edition} board: try again in a moment", "CameraNotReady")
+
+
+LANGUAGE_CODE = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}")
+
+
+def request_language(known: Any) -> str:
+    """``?lang=``: one of ``known``, English for a language code it has no words in (a page in a language the
+    camera does not speak), and a 400 naming it for anything that is not a language code."""
+    language = request.args.get("lang", "en")
+    if len(language) > 35 or not LANGUAGE_CODE.fullmatch(language):
+        shown = language if len(language) <= 20 else f"{language[:20]}… ({len(language)} characters)"
+        raise ApiError(400, f"lang must be a language code such as en or fr, not {shown!r}")
+    return language if language in known else "en"
+
+
+def _camera_game() -> CameraGame:
+    """Which game the camera checks (:mod:`companion.table.camera_game`)."""
+    return current_app.extensions.setdefault("camera_game", CameraGame())
+
+
+def _in_play(game_id: str) -> bool:
+    """Not over, and created or entered within :data:`IDLE_SECONDS` (a game gone from the store: not in play)."""
+    try:
+        game = service().game(game_id)
+    except ApiError:
+        return False
+    return not game.state.game_over and service().store.now() - _last_played(game) <= IDLE_SECONDS
+
+
+def holds_camera(game_id: str) -> bool:
+    """Whether the camera checks ``game_id``: it takes the camera when no other game in play holds it."""
+    return _camera_game().take(game_id, _in_play, service().store.now())
+
+
+def _played(game_id: str, game: Any) -> float:
+    """When the game the camera checks was last played, or took the camera if later: the camera reads its edition
+    (a game left earlier, played after this one was created, must not win ``CameraWatch.follow``)."""
+    taken = _camera_game()
+    return max(_last_played(game), taken.since if taken.game_id == game_id else 0.0)
 
 
 def _last_played(game: Any) -> float:

@@ -81,23 +81,24 @@ def camera_placement() -> Any:
     """The placement assistant on the host's device (``?game=<id>`` and that game's host token, as
     ``Authorization: Bearer`` or ``?token=`` like the event stream): the page; its live view (``?frame=jpg``, the
     latest frame with the findings drawn over it) and its findings (``?frame=json``). The camera shows the room,
-    so anyone else gets a 401 or 403 saying how to open it, never the frame."""
+    so anyone else gets a 401 or 403 saying how to open it, never the frame, and the host of a game the camera does
+    not check (:mod:`companion.table.camera_game`) a 409."""
     from companion.table.placement_view import placement_response
 
     kind = request.args.get("frame")
     refusal = _host_only(request.args.get("game", ""), kind is None)
     if refusal is not None:
         return refusal
+    from companion.table.web.api import request_language
     from companion.table.web.i18n import load_catalogs
 
-    language = request.args.get("lang", "en")
-    language = language if language in load_catalogs() else "en"
+    language = request_language(load_catalogs()) if kind == "json" else "en"  # the findings are said in it
     return placement_response(current_app.extensions.get("camera"), kind, _page, language)
 
 
 def _host_only(game_id: str, page: bool) -> Any:
     """None for the game's host; otherwise the refusal, as a page (in the reader's language) or as JSON."""
-    from companion.table.web.api import token_of_request
+    from companion.table.web.api import holds_camera, token_of_request
 
     token = token_of_request()
     if not game_id or not token:
@@ -111,8 +112,14 @@ def _host_only(game_id: str, page: bool) -> Any:
             if error.status == 404:
                 return _message("no_game", "no_game_hint", 404)
             return _message("camera_view_host_only", "camera_view_bad_token", 401)
-        if role == "host":
+        if role == "host" and (current_app.extensions.get("camera") is None or holds_camera(game_id)):
             return None
+        if role == "host":  # the host of a game the camera does not check: the room is not theirs to look at
+            if page:
+                return _message("camera_view_host_only", "camera_view_other_game", 409)
+            from companion.table.camera_game import OTHER_GAME
+
+            return jsonify({"error": OTHER_GAME, "code": "CameraOtherGame"}), 409
         status, key = 403, "camera_view_not_host"
     if page:
         return _message("camera_view_host_only", key, status)

@@ -475,7 +475,7 @@ function stateEls(camera, host = false) {
   // (the English detail says it already).
   const reason = host && !detail && camera.reason;
   // The other board: the server's words say the same as the general line, more precisely (which board, and why).
-  const instead = detail && camera.state === "other board";
+  const instead = detail && ["other board", "other game"].includes(camera.state);
   return [el("p", { class: differences.length ? "instruction" : "muted" }, instead ? String(camera.message).replace(/^./, (first) => first.toUpperCase()) : message),
     // Under "Board not found", the server's words without saying it again.
     detail && !instead ? el("p", { class: "muted camera-detail" }, String(camera.message).replace(/^board not found: /, "")) : null,
@@ -559,7 +559,8 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
     offered = kind === "differs" && verdict.correction ? verdict.correction : null;
     const open = box.querySelector(".camera-details[open]");  // a list someone unfolded stays unfolded
     // The placement assistant shows the room: its link carries the host's token, so only the host has it.
-    const placement = host ? el("a", { class: `button-link${["board not found", "no colour", "unavailable"].includes(camera.state) ? " primary" : ""}`,
+    // (not for a game the camera does not check: the view is for that game's host)
+    const placement = host && camera.state !== "other game" ? el("a", { class: `button-link${["board not found", "no colour", "unavailable"].includes(camera.state) ? " primary" : ""}`,
       id: "placement-link", href: `/camera/placement?game=${encodeURIComponent(gameId)}&token=${encodeURIComponent(token)}` },
     t("placement_link")) : null;
     box.replaceChildren(...[

@@ -124,14 +124,17 @@
   }
 
   function render() {
-    const live = report && report.state !== "off" && report.state !== "waiting" && !failure;
+    // "unavailable" (the camera's error) and "unreadable" (what is wrong with its latest picture) say why.
+    const live = report && !["off", "waiting", "unavailable", "unreadable"].includes(report.state) && !failure;
     view.alt = t("placement_view_alt");
     view.hidden = !live;
     message.hidden = live;
     rows.closest("section").hidden = !live;
     if (!live) {
       state.textContent = "";
-      message.textContent = failure || (report && t(report.state === "off" ? "placement_off" : "placement_waiting")) || "";
+      const why = report && report.message && ["unavailable", "unreadable"].includes(report.state);
+      message.replaceChildren(failure || (why ? serverWords(report.message)
+        : report && t(report.state === "off" ? "placement_off" : "placement_waiting")) || "");
       advice.replaceChildren();
       return;
     }
