@@ -209,6 +209,7 @@ class SilhouetteScorer(SilhouetteGeometry):
         self.spaces = sorted(self._windows)
         self._stack_cache: dict[tuple[Any, ...], tuple[float, int]] = {}
         self._lone: dict[tuple[int, float], np.ndarray] = {}
+        self._lone_parts: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.covered_cost = self.fit.covered_cost
         """What each camel on a covered space costs (see :meth:`reading_blind`)."""
         self._behind = {space: self._spaces_behind(space) for space in self.spaces}
@@ -331,7 +332,16 @@ class SilhouetteScorer(SilhouetteGeometry):
         """Each camel's score alone on ``space`` (nothing hiding it): offsets × levels × camels."""
         scores = self._lone.get((space, self.covered_cost))
         if scores is None:
-            scores = self._lone[(space, self.covered_cost)] = _lone_scores(self, space)
+            # What does not depend on what a covered camel costs is worked out once per space (a reading asks
+            # it at both costs: blind, then judging the covered spaces).
+            parts = self._lone_parts.get(space)
+            if parts is None:
+                parts = self._lone_parts[space] = _lone_parts(self, space)
+            sums, covered, doubts = parts
+            scores = sums.copy()
+            scores[covered] = -self.covered_cost
+            scores[~covered, 0] -= doubts[~covered, None]
+            self._lone[(space, self.covered_cost)] = scores
         return scores
 
     def behind(self, space: int) -> list[int]:
@@ -412,6 +422,30 @@ class SilhouetteScorer(SilhouetteGeometry):
         """Per camel: the pixels surely of its colour (``FitConfig.strong_evidence``) around a camel at
         ``offset`` and ``level`` (its reach, ``own_mm`` beyond its size, and ``clutter_mm`` more) but outside
         its reach: each camel's colour is on one piece only."""
+        if window.stray_bounds is None:
+            window.stray_bounds = self._stray_bounds(window)
+        (x0s, y0s, x1s, y1s), empty, counts, largest = window.stray_bounds
+        if empty[offset, level]:
+            return np.zeros(len(self.names))
+        bounding = counts[offset, level]
+        if largest[offset, level] <= self.fit.clutter_free * self._box_area(window, offset, level):
+            return bounding  # mostly: too few around to cost anything (the band is inside these bounds)
+        x0, y0, x1, y1 = (bound[offset, level] for bound in (x0s, y0s, x1s, y1s))
+        inner, outer = window.reach[0, offset, level], window.reach[1, offset, level]
+        shift = np.array([x0, y0]) * 4
+        canvas = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(canvas, cv2.convexHull(outer - shift).reshape(-1, 2), 1, cv2.LINE_8, 2)
+        cv2.fillConvexPoly(canvas, cv2.convexHull(inner - shift).reshape(-1, 2), 0, cv2.LINE_8, 2)
+        pixels = cv2.countNonZero(canvas)
+        if not pixels:
+            return np.zeros(len(self.names))
+        means = [cv2.mean(part[y0:y1, x0:x1], canvas)[: part.shape[2]] for part in window.strong]
+        return np.concatenate(means) * pixels
+
+    def _stray_bounds(self, window: Window) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray, np.ndarray]:
+        """For :meth:`_strays`, at every offset × level at once: the bounding rectangle of the reach and
+        ``clutter_mm`` beyond (x0, y0, x1, y1, pixels of the window), whether it is empty, how many pixels in it are
+        surely each camel's (offsets × levels × camels), and the most of any camel's."""
         height, width = window.boardlike.shape
         if window.reach is None:
             window.reach = self._reach_corners(window)
@@ -424,24 +458,15 @@ class SilhouetteScorer(SilhouetteGeometry):
             window.strong = [np.ascontiguousarray(strong[..., first : first + 4]).view(np.uint8)
                              for first in range(0, strong.shape[2], 4)]
             window.strong_sums = [cv2.integral(part) for part in window.strong]
-        inner, outer = window.reach[0, offset, level], window.reach[1, offset, level]
-        x0, y0 = np.maximum(outer.min(axis=0) // 4, 0)
-        x1, y1 = np.minimum(outer.max(axis=0) // 4 + 1, [width, height])
-        if x1 <= x0 or y1 <= y0:
-            return np.zeros(len(self.names))
-        bounding = np.concatenate([(sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0]).reshape(-1)
-                                   for sums in window.strong_sums])
-        if bounding.max() <= self.fit.clutter_free * self._box_area(window, offset, level):
-            return bounding  # mostly: too few around to cost anything (the band is inside these bounds)
-        shift = np.array([x0, y0]) * 4
-        canvas = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.fillConvexPoly(canvas, cv2.convexHull(outer - shift).reshape(-1, 2), 1, cv2.LINE_8, 2)
-        cv2.fillConvexPoly(canvas, cv2.convexHull(inner - shift).reshape(-1, 2), 0, cv2.LINE_8, 2)
-        pixels = cv2.countNonZero(canvas)
-        if not pixels:
-            return np.zeros(len(self.names))
-        means = [cv2.mean(part[y0:y1, x0:x1], canvas)[: part.shape[2]] for part in window.strong]
-        return np.concatenate(means) * pixels
+        outer = window.reach[1]  # offsets × levels × 8 corners × 2
+        x0, y0 = np.moveaxis(np.maximum(outer.min(axis=2) // 4, 0), -1, 0)
+        x1, y1 = np.moveaxis(np.minimum(outer.max(axis=2) // 4 + 1, [width, height]), -1, 0)
+        empty = (x1 <= x0) | (y1 <= y0)
+        # (An empty rectangle's corners may lie beyond the window: any in it stand in, its counts are not used.)
+        cx0, cy0 = np.minimum(x0, width), np.minimum(y0, height)
+        counts = np.concatenate([(sums[y1, x1] - sums[cy0, x1] - sums[y1, cx0] + sums[cy0, cx0]).reshape(
+            *x0.shape, -1) for sums in window.strong_sums], axis=-1)
+        return (x0, y0, x1, y1), empty, counts, counts.max(axis=-1)
 
     def camel_score(self, track: Track, camel: str) -> float:
         """How well ``camel`` fits where ``track`` puts it (mostly 0.2 to 0.7 in plain view; 0 when hidden)."""
@@ -476,6 +501,33 @@ class SilhouetteScorer(SilhouetteGeometry):
             ring, floor = self._ring_mask(window, offset) & free, self._floor_mask(window) & free
             doubt = window.doubts[(offset, count)] = self._doubt(window.boardlike[ring], window.boardlike[floor])
         return doubt
+
+    def _plain_doubts(self, window: Window) -> np.ndarray:
+        """:meth:`_ground_doubt` of a lone camel at every offset in plain view (offsets), all at once: the counts
+        of every offset's ground together, and a median only where half of a part at least is unlike the board
+        (the only parts that can raise the doubt, see :meth:`_doubt`)."""
+        count = len(self._offsets)
+        known = [window.doubts.get((offset, 1)) for offset in range(count)]
+        if all(doubt is not None for doubt in known):
+            return np.array(known)
+        boxes, rings = self._bottom_masks(window)
+        free = boxes == 0
+        unlike = window.boardlike < 0
+        parts = (rings.view(bool) & free, self._floor_mask(window)[None] & free)
+        asked = []
+        for part in parts:
+            sizes, below = _counts(part), _counts(part & unlike)
+            asked.append((sizes >= 8) & (below >= sizes // 2))
+        boardlike = window.boardlike
+        found = []
+        for offset in range(count):
+            worst = 0.0
+            for part, ask in zip(parts, asked, strict=True):
+                if ask[offset]:
+                    worst = max(worst, -fast_median(boardlike[part[offset]]))
+            doubt = window.doubts.setdefault((offset, 1), self.fit.ground_penalty * worst)
+            found.append(doubt)
+        return np.array(found)
 
     def _covered(self, window: Window, offset: int, count: int, in_front: Fronts) -> bool:
         """Whether the floor of the space that a stack of ``count`` at ``offset`` leaves in view, and the stacks
@@ -604,13 +656,14 @@ class SilhouetteScorer(SilhouetteGeometry):
         return found
 
 
-def _lone_scores(scorer: SilhouetteScorer, space: int) -> np.ndarray:
-    """Each camel's score alone on ``space`` (nothing hiding it): offsets × levels × camels, for ranking
-    where to look (a stack's own cost is worked out exactly). Each body box is taken as the core of its
+def _lone_parts(scorer: SilhouetteScorer, space: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each camel's score alone on ``space`` (nothing hiding it) comes from these: offsets × levels × camels, for
+    ranking where to look (a stack's own cost is worked out exactly). Each body box is taken as the core of its
     bounding rectangle (a share ``LONE_CORE`` of its width and height), summed from an integral image: all
     boxes of a window at once. At level 0 the ground around the feet must look like the board (see
     :meth:`SilhouetteScorer._ground_doubt`); where it would be covered, every level's score is what a camel there
-    costs."""
+    costs (:meth:`SilhouetteScorer.lone`). Returns those sums, which offsets are covered, and each offset's
+    ground doubt (float32, as the scores are: 0 where covered)."""
     window = scorer._windows[space]
     height, width, camels = window.evidence.shape
     levels = scorer.fit.max_level
@@ -625,12 +678,15 @@ def _lone_scores(scorer: SilhouetteScorer, space: int) -> np.ndarray:
     sums = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
     scores = (sums / area).reshape(offsets, levels, camels).astype(np.float32)
     maybe = scorer._may_be_covered(window)
-    for offset in range(offsets):
-        if maybe[offset] and scorer._covered(window, offset, 1, ()):
-            scores[offset] = -scorer.covered_cost
-        else:
-            scores[offset, 0] -= scorer._ground_doubt(window, offset, 1, None)
-    return scores
+    covered = np.array([bool(maybe[offset]) and scorer._covered(window, offset, 1, ()) for offset in range(offsets)])
+    doubts = np.where(covered, np.float32(0.0), scorer._plain_doubts(window)).astype(np.float32)
+    return scores, covered, doubts
+
+
+def _counts(masks: np.ndarray) -> np.ndarray:
+    """How many pixels each of ``masks`` (boolean, n × height × width) has set (bit counts of the packed masks:
+    a few times faster than numpy's count along an axis)."""
+    return np.bitwise_count(np.packbits(masks.reshape(len(masks), -1), axis=1)).sum(axis=1, dtype=np.int64)
 
 
 LONE_CORE = 0.7

@@ -67,6 +67,7 @@ class Window:
     strays: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
     strong: list[np.ndarray] | None = None
     strong_sums: list[np.ndarray] | None = None
+    stray_bounds: tuple[Any, ...] | None = None
     clutter: tuple[np.ndarray, np.ndarray] | None = None
     """Which pixels lie beyond the track (height × width), and which of them are surely each camel's as clutter
     counts them (those pixels × camels: the table is no rival there)."""
@@ -258,6 +259,22 @@ class SilhouetteGeometry:
             cv2.fillConvexPoly(canvas, self._box(window, offset, level), 1, cv2.LINE_8, 2)
             mask = window.box_masks[(offset, level)] = canvas.view(bool)
         return mask
+
+    def _bottom_masks(self, window: Window) -> tuple[np.ndarray, np.ndarray]:
+        """Every offset's body box at level 0 and ground ring (uint8, offsets × the window's shape), drawn all at
+        once (the lone scores ask the ground's doubt of every offset); each offset's masks are
+        :meth:`_box_mask`'s and :meth:`_ring_mask`'s, kept as theirs."""
+        count = len(self._offsets)
+        boxes = np.zeros((count, *window.boardlike.shape), np.uint8)
+        rings = np.zeros_like(boxes)
+        for offset in range(count):
+            cv2.fillConvexPoly(boxes[offset], self._box(window, offset, 0), 1, cv2.LINE_8, 2)
+            inner, outer = self._ground(window, offset)
+            cv2.fillConvexPoly(rings[offset], outer, 1, cv2.LINE_8, 2)
+            cv2.fillConvexPoly(rings[offset], inner, 0, cv2.LINE_8, 2)
+            window.box_masks.setdefault((offset, 0), boxes[offset].view(bool))
+            window.ring_masks.setdefault(offset, rings[offset].view(bool))
+        return boxes, rings
 
     def _box_area(self, window: Window, offset: int, level: int) -> float:
         """A body box's area in pixels (what a camel in plain view there would cover)."""
