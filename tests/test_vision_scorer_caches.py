@@ -147,3 +147,17 @@ def test_the_colour_around_a_camel_is_counted_in_its_bounding_rectangle(scene):
                 assert largest[offset, level] == expected.max()
                 checked += int(expected.any())
     assert checked
+
+
+def test_the_pixels_surely_of_a_camels_colour_are_its_evidence_and_beyond_the_track_its_clutter(scene):
+    scorer = scene()
+    beyond_some = 0
+    for space in scorer.spaces:
+        window = scorer._windows[space]
+        expected = window.evidence >= scorer.fit.strong_evidence
+        if window.clutter is not None:
+            beyond, surely = window.clutter
+            expected[beyond] |= surely
+            beyond_some += int(surely.any())
+        np.testing.assert_array_equal(scorer._strong(window), expected)
+    assert beyond_some  # some pixels beyond the track are surely a camel's colour (the words are merged)
