@@ -412,11 +412,13 @@ class SilhouetteScorer(SilhouetteGeometry):
         fit = self.fit
         if not self._known_colour[label] or not fit.clutter_penalty:
             return 0.0
-        strays = window.strays.get((offset, level))
-        if strays is None:
-            strays = window.strays[(offset, level)] = self._strays(window, offset, level)
-        bodies = float(strays[label]) / self._box_area(window, offset, level)
-        return min(fit.clutter_cap, max(0.0, bodies - fit.clutter_free) * fit.clutter_penalty)
+        costs = window.strays.get((offset, level))
+        if costs is None:
+            # Every camel's at once (the same arithmetic, in doubles): the stacks tried there ask for several.
+            bodies = self._strays(window, offset, level).astype(np.float64) / self._box_area(window, offset, level)
+            costs = window.strays[(offset, level)] = np.minimum(
+                fit.clutter_cap, np.maximum(0.0, bodies - fit.clutter_free) * fit.clutter_penalty)
+        return float(costs[label])
 
     def _strays(self, window: Window, offset: int, level: int) -> np.ndarray:
         """Per camel: the pixels surely of its colour (``FitConfig.strong_evidence``) around a camel at

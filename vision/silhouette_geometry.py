@@ -65,6 +65,7 @@ class Window:
     floor_unlike: tuple[int, int] | None = None
     open_floors: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
     strays: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+    """What each camel's colour around a camel at (offset, level) costs it (see ``SilhouetteScorer._clutter``)."""
     strong: list[np.ndarray] | None = None
     strong_sums: list[np.ndarray] | None = None
     stray_bounds: tuple[Any, ...] | None = None
