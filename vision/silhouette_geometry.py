@@ -238,17 +238,18 @@ class SilhouetteGeometry:
         key = (offset, count)
         layout = window.layouts.get(key)
         if layout is None:
-            # Each camel shows where no camel above it covers; the ground and floor, where none covers.
-            covered = np.zeros(window.boardlike.shape, bool)
-            shown = []
-            for level in reversed(range(count)):
+            # Each camel shows where no camel above it covers; the ground and floor, where none covers. (The top
+            # camel shows all of its box; ``nonzero`` of the flat mask is numpy's flatnonzero without its wrapper.)
+            covered = self._box_mask(window, offset, count - 1)
+            shown = [covered.ravel().nonzero()[0]]
+            for level in reversed(range(count - 1)):
                 box = self._box_mask(window, offset, level)
-                shown.append(np.flatnonzero(box & ~covered))
-                covered |= box
+                shown.append((box & ~covered).ravel().nonzero()[0])
+                covered = covered | box
             free = ~covered
             areas = [self._box_area(window, offset, level) for level in range(count)]
-            ground = np.flatnonzero(self._ring_mask(window, offset) & free)
-            floor = np.flatnonzero(self._floor_mask(window) & free)
+            ground = (self._ring_mask(window, offset) & free).ravel().nonzero()[0]
+            floor = (self._floor_mask(window) & free).ravel().nonzero()[0]
             layout = window.layouts[key] = Layout(shown[::-1], areas, ground, floor)
         return layout
 
