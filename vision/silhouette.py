@@ -229,7 +229,7 @@ class SilhouetteScorer(SilhouetteGeometry):
             return  # too little of the window lies beyond the track
         beyond2d, surely = window.clutter
         beyond = beyond2d.ravel()
-        off = np.count_nonzero(surely, axis=0)
+        off = cv2.reduce(surely.view(np.uint8), 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[0]  # numpy's is 5x slower
         shares = [label for label in np.flatnonzero(off > self.fit.table_share * np.count_nonzero(beyond))
                   if self._known_colour[label]]  # a colour not known yet is anything unlike the board
         if not shares:

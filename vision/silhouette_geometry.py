@@ -194,6 +194,7 @@ class SilhouetteGeometry:
         """The spaces further from the camera whose window a stack on ``space`` reaches into."""
         here = self._windows[space]
         outline = self._tall_outline(here)
+        (left, top), (right, bottom) = outline.min(axis=0).tolist(), outline.max(axis=0).tolist()
         found = []
         for other in self.spaces:
             window = self._windows[other]
@@ -201,8 +202,7 @@ class SilhouetteGeometry:
                 continue
             height, width = window.evidence.shape[:2]
             x0, y0 = window.origin
-            if (outline[:, 0].max() >= x0 and outline[:, 0].min() <= x0 + width
-                    and outline[:, 1].max() >= y0 and outline[:, 1].min() <= y0 + height):
+            if right >= x0 and left <= x0 + width and bottom >= y0 and top <= y0 + height:
                 found.append(other)
         return found
 
