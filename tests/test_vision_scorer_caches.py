@@ -136,7 +136,7 @@ def test_the_colour_around_a_camel_is_counted_in_its_bounding_rectangle(scene):
     for space in scorer.spaces:
         window = scorer._windows[space]
         (x0, y0, x1, y1), empty, counts, largest = scorer._stray_bounds(window)
-        strong = np.concatenate([part for part in window.strong], axis=2)
+        strong = np.concatenate([part for part in window.strong], axis=2)[..., : len(scorer.names)]
         for offset in range(counts.shape[0]):
             for level in range(counts.shape[1]):
                 if empty[offset, level]:

@@ -442,7 +442,7 @@ class SilhouetteScorer(SilhouetteGeometry):
         if not pixels:
             return np.zeros(len(self.names))
         means = [cv2.mean(part[y0:y1, x0:x1], canvas)[: part.shape[2]] for part in window.strong]
-        return np.concatenate(means) * pixels
+        return np.concatenate(means)[: len(self.names)] * pixels
 
     def _stray_bounds(self, window: Window) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray, np.ndarray]:
         """For :meth:`_strays`, at every offset × level at once: the bounding rectangle of the reach and
@@ -453,9 +453,7 @@ class SilhouetteScorer(SilhouetteGeometry):
             window.reach = self._reach_corners(window)
         if window.strong_sums is None:
             # OpenCV's integral image and masked mean take up to four channels at a time, far faster than numpy.
-            strong = self._strong(window)
-            window.strong = [np.ascontiguousarray(strong[..., first : first + 4]).view(np.uint8)
-                             for first in range(0, strong.shape[2], 4)]
+            window.strong = self._strong_parts(window)
             window.strong_sums = [cv2.integral(part) for part in window.strong]
         outer = window.reach[1]  # offsets × levels × 8 corners × 2
         x0, y0 = np.moveaxis(np.maximum(outer.min(axis=2) // 4, 0), -1, 0)
@@ -464,27 +462,45 @@ class SilhouetteScorer(SilhouetteGeometry):
         # (An empty rectangle's corners may lie beyond the window: any in it stand in, its counts are not used.)
         cx0, cy0 = np.minimum(x0, width), np.minimum(y0, height)
         counts = np.concatenate([(sums[y1, x1] - sums[cy0, x1] - sums[y1, cx0] + sums[cy0, cx0]).reshape(
-            *x0.shape, -1) for sums in window.strong_sums], axis=-1)
+            *x0.shape, -1) for sums in window.strong_sums], axis=-1)[..., : len(self.names)]
         return (x0, y0, x1, y1), empty, counts, counts.max(axis=-1)
+
+    def _strong_parts(self, window: Window) -> list[np.ndarray]:
+        """:meth:`_strong` as OpenCV takes it: four camels a part (height × width × 4, uint8; 0 past the last camel),
+        each part cut from the pixels' 8-byte words as one 4-byte word a pixel."""
+        camels = len(self.names)
+        if camels > 8:
+            strong = self._strong(window)
+            return [np.ascontiguousarray(strong[..., first : first + 4]).view(np.uint8)
+                    for first in range(0, camels, 4)]
+        quads = self._strong_words(window).view(np.uint32)  # pixels × 2: camels 0-3, camels 4-7
+        shape = (*window.boardlike.shape, 4)
+        return [np.ascontiguousarray(quads[:, part]).view(np.uint8).reshape(shape) for part in range(-(-camels // 4))]
 
     def _strong(self, window: Window) -> np.ndarray:
         """Which pixels are surely each camel's (height × width × camels, boolean): its evidence at least
         ``strong_evidence``, or beyond the track ``Window.clutter``'s."""
+        camels = len(self.names)
+        if camels <= 8:
+            return self._strong_words(window).reshape(*window.boardlike.shape, 8)[..., :camels]
         strong = window.evidence >= self.fit.strong_evidence
-        if window.clutter is None:
-            return strong
-        beyond, surely = window.clutter
-        camels = strong.shape[2]
-        if camels > 8:
+        if window.clutter is not None:
+            beyond, surely = window.clutter
             strong[beyond] |= surely
-            return strong
-        # A pixel's camels as one 8-byte word: numpy moves words many times faster than rows of a few bytes.
-        words = np.zeros((beyond.size, 8), bool)
-        words[:, :camels] = strong.reshape(-1, camels)
-        extra = np.zeros((len(surely), 8), bool)
-        extra[:, :camels] = surely
-        words.view(np.uint64)[beyond.ravel()] |= extra.view(np.uint64)
-        return words.reshape(*beyond.shape, 8)[..., :camels]
+        return strong
+
+    def _strong_words(self, window: Window) -> np.ndarray:
+        """:meth:`_strong` of up to 8 camels as one 8-byte word a pixel (pixels × 8, boolean, False past the last
+        camel): numpy moves words many times faster than rows of a few bytes."""
+        camels = len(self.names)
+        words = np.zeros((window.boardlike.size, 8), bool)
+        words[:, :camels] = (window.evidence >= self.fit.strong_evidence).reshape(-1, camels)
+        if window.clutter is not None:
+            beyond, surely = window.clutter
+            extra = np.zeros((len(surely), 8), bool)
+            extra[:, :camels] = surely
+            words.view(np.uint64)[beyond.ravel()] |= extra.view(np.uint64)
+        return words
 
     def camel_score(self, track: Track, camel: str) -> float:
         """How well ``camel`` fits where ``track`` puts it (mostly 0.2 to 0.7 in plain view; 0 when hidden)."""
