@@ -78,6 +78,10 @@ class Window:
     areas: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
+SIGNS = np.array([(a, b) for a in (-1, 1) for b in (-1, 1)], float)
+"""A box's four corners on the board: back or front (along its heading), either side."""
+
+
 @dataclass(frozen=True)
 class Layout:
     """A stack of some height at one offset, drawn once: the window pixels (flat indices) each level shows when
@@ -151,15 +155,13 @@ class SilhouetteGeometry:
         """Boxes along the window's heading, at every offset: offsets × levels × 8 corners × 2 (pixels in the
         window, 2 bits of sub-pixel). ``heights``: each level's bottom and top (mm above the board), levels × 2."""
         along, across = window.heading, np.array([-window.heading[1], window.heading[0]])
-        signs = np.array([(a, b) for a in (-1, 1) for b in (-1, 1)], float)
-        footprint = signs[:, :1] * along * half_length + signs[:, 1:] * across * half_width  # 4 × 2
+        footprint = SIGNS[:, :1] * along * half_length + SIGNS[:, 1:] * across * half_width  # 4 × 2
         feet = window.middle + self._offsets  # O × 2
-        xy = feet[:, None, None, None, :] + footprint[None, None, None, :, :]  # O × 1 × 1 × 4 × 2
-        xy = np.broadcast_to(xy, (len(feet), len(heights), 2, 4, 2))
-        z = np.broadcast_to(-heights[None, :, :, None, None], (len(feet), len(heights), 2, 4, 1))
-        corners = np.concatenate([xy, z], axis=-1).reshape(-1, 3)
-        pixels = (self.pose.project(corners) - np.array(window.origin)).reshape(len(feet), len(heights), 8, 2)
-        return np.round(pixels * 4).astype(np.int32)
+        corners = np.empty((len(feet), len(heights), 2, 4, 3))
+        corners[..., :2] = (feet[:, None, :] + footprint[None, :, :])[:, None, None]  # O × 4 × 2 at every height
+        corners[..., 2] = -heights[None, :, :, None]
+        pixels = self.pose.project(corners.reshape(-1, 3)) - np.array(window.origin)
+        return np.round(pixels.reshape(len(feet), len(heights), 8, 2) * 4).astype(np.int32)
 
     def _ground(self, window: Window, offset: int) -> tuple[np.ndarray, np.ndarray]:
         """The ground around a bottom camel's feet, a ring on the board: its inner and outer outlines (pixels
