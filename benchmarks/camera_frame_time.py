@@ -6,6 +6,8 @@ of a table searches the whole picture for the markers; the following ones (the c
 them where they were. CPU time of this process (time.process_time), reading only, not rendering; each time is
 also split into finding the board (markers, pose, cut-out: vision.read.observe) and reading the camels on it.
 Run: .venv/bin/python benchmarks/camera_frame_time.py [--tables N] [--seed S]
+A speed-up must read the same: benchmarks/camera_reading_digest.py prints a digest of the readings of these frames
+(and more) to compare before and after.
 """
 
 from __future__ import annotations

@@ -104,3 +104,60 @@ def test_column_medians_are_numpys_median_bit_for_bit(rows, dtype):
     expected = np.median(values, axis=0)
     found = column_medians(values)
     assert found.dtype == expected.dtype and np.array_equal(found, expected)
+
+
+def test_the_ground_doubt_of_every_offset_at_once_is_each_offsets_alone(scene):
+    """The lone scores work out the ground's doubt of all offsets together (counts of packed masks, a median only
+    where it can matter): the same numbers as asking each offset alone from its own masks."""
+    together, alone = scene(), scene()
+    for scorer in (together, alone):  # a shadow over half of one space: the ground there is unlike the board
+        window = scorer._windows[scorer.spaces[3]]
+        window.boardlike[:, : window.boardlike.shape[1] // 2] = -0.6
+    raised = 0
+    for space in together.spaces:
+        found = together._plain_doubts(together._windows[space])
+        window = alone._windows[space]
+        expected = [alone._ground_doubt(window, offset, 1, None) for offset in range(len(alone._offsets))]
+        assert found.tolist() == expected, space
+        raised += sum(doubt > 0 for doubt in expected)
+        for offset in range(len(alone._offsets)):  # the masks drawn together are each offset's own
+            np.testing.assert_array_equal(together._box_mask(together._windows[space], offset, 0),
+                                          alone._box_mask(window, offset, 0))
+            np.testing.assert_array_equal(together._ring_mask(together._windows[space], offset),
+                                          alone._ring_mask(window, offset))
+    assert raised  # some ground does not look like the board (the check compares more than zeros)
+
+
+def test_the_colour_around_a_camel_is_counted_in_its_bounding_rectangle(scene):
+    """What each camel's colour shows around a camel at every offset and level, counted at once from integral
+    images, is what the pixels in that rectangle hold."""
+    scorer = scene()
+    checked = 0
+    for space in scorer.spaces:
+        window = scorer._windows[space]
+        (x0, y0, x1, y1), empty, counts, largest = scorer._stray_bounds(window)
+        strong = np.concatenate([part for part in window.strong], axis=2)[..., : len(scorer.names)]
+        for offset in range(counts.shape[0]):
+            for level in range(counts.shape[1]):
+                if empty[offset, level]:
+                    continue
+                box = strong[y0[offset, level]:y1[offset, level], x0[offset, level]:x1[offset, level]]
+                expected = box.reshape(-1, box.shape[2]).sum(axis=0)
+                assert counts[offset, level].tolist() == expected.tolist()
+                assert largest[offset, level] == expected.max()
+                checked += int(expected.any())
+    assert checked
+
+
+def test_the_pixels_surely_of_a_camels_colour_are_its_evidence_and_beyond_the_track_its_clutter(scene):
+    scorer = scene()
+    beyond_some = 0
+    for space in scorer.spaces:
+        window = scorer._windows[space]
+        expected = window.evidence >= scorer.fit.strong_evidence
+        if window.clutter is not None:
+            beyond, surely = window.clutter
+            expected[beyond] |= surely
+            beyond_some += int(surely.any())
+        np.testing.assert_array_equal(scorer._strong(window), expected)
+    assert beyond_some  # some pixels beyond the track are surely a camel's colour (the words are merged)

@@ -176,7 +176,8 @@ def _near(
     finder: cv2.aruco.ArucoDetector, gray: np.ndarray, previous: BoardLocation
 ) -> dict[int, np.ndarray]:
     """The markers looked for only around where they were in the previous frame (a camera on a stand does
-    not move): a few small crops instead of the whole picture."""
+    not move): a few small crops instead of the whole picture (``gray``: or the BGR picture, each crop then
+    turned grey alone)."""
     seen = {}
     height, width = gray.shape[:2]
     for marker, quad in previous.markers.items():
@@ -188,7 +189,7 @@ def _near(
             continue
         # A large marker is looked for smaller (about 60 px: plenty for 4×4 cells), its corners refined after.
         scale = min(1.0, 60.0 / max(size, 1.0))
-        crop = gray[y0:y1, x0:x1]
+        crop = gray[y0:y1, x0:x1] if gray.ndim == 2 else cv2.cvtColor(gray[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
         small = crop if scale == 1.0 else cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         # OpenCV's smallest candidate is a share of the picture's size: in a small crop, every speck of noise
         # is one (6 ms a crop). The marker is about as large as it was: a quarter of its outline is plenty.
@@ -216,13 +217,13 @@ def locate_board(
             where ``near`` had them (naming every marker that was not seen, and those seen that moved; no
             location is guessed otherwise).
     """
-    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    size = (gray.shape[1], gray.shape[0])
+    size = (image.shape[1], image.shape[0])
     if near is not None:
-        seen = _near(detector(config), gray, near)
+        seen = _near(detector(config), image, near)  # (only the crops around the markers turned grey)
         location = _placed(config, template, seen, size, near)
         if location is not None:
             return location
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     seen = find_markers(config, template, gray)
     location = _placed(config, template, seen, size, near)
     if location is not None:

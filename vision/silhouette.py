@@ -175,7 +175,11 @@ class SilhouetteScorer(SilhouetteGeometry):
             if window is None:
                 continue
             (x0, y0), pixels = window
-            corrected = pixels.astype(np.float32) / light
+            # Divided by the light a whole row at a time (the light repeated along it): the same quotients, without
+            # numpy's slow loop over three channels at a time.
+            height, width = pixels.shape[:2]
+            corrected = pixels.reshape(height, width * 3).astype(np.float32)
+            corrected /= np.tile(light, width)
             beyond = ~self._on_track((x0, y0), pixels.shape[:2]).ravel()
             cuts.append((space, light, middle, (x0, y0), pixels, corrected.reshape(-1, 3), beyond))
         for space, light, middle, (x0, y0), pixels, corrected, beyond in cuts:
@@ -184,8 +188,9 @@ class SilhouetteScorer(SilhouetteGeometry):
             ahead = np.array(self.template.space_centre(spaces[(spaces.index(space) + 1) % len(spaces)]))
             heading = (ahead - middle) / max(float(np.linalg.norm(ahead - middle)), 1e-9)
             # The table beside the board (or its border) where the window shows it: mostly what is there.
-            table = (column_medians(corrected[beyond]).astype(np.float32), beyond) if np.count_nonzero(
-                beyond) >= TABLE_PIXELS else None
+            # (np.compress: the same rows as corrected[beyond], three times faster.)
+            table = (column_medians(np.compress(beyond, corrected, axis=0)).astype(np.float32), beyond) if (
+                np.count_nonzero(beyond) >= TABLE_PIXELS) else None
             planes, boardlike, board_distance, surely = camel_evidence(self.fit, corrected, board, known, table)
             index = spaces.index(space)
             tone = column_medians(np.array([rims[other] for other in (spaces[index - 2], space,
@@ -209,6 +214,7 @@ class SilhouetteScorer(SilhouetteGeometry):
         self.spaces = sorted(self._windows)
         self._stack_cache: dict[tuple[Any, ...], tuple[float, int]] = {}
         self._lone: dict[tuple[int, float], np.ndarray] = {}
+        self._lone_parts: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.covered_cost = self.fit.covered_cost
         """What each camel on a covered space costs (see :meth:`reading_blind`)."""
         self._behind = {space: self._spaces_behind(space) for space in self.spaces}
@@ -228,7 +234,7 @@ class SilhouetteScorer(SilhouetteGeometry):
             return  # too little of the window lies beyond the track
         beyond2d, surely = window.clutter
         beyond = beyond2d.ravel()
-        off = np.count_nonzero(surely, axis=0)
+        off = cv2.reduce(surely.view(np.uint8), 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[0]  # numpy's is 5x slower
         shares = [label for label in np.flatnonzero(off > self.fit.table_share * np.count_nonzero(beyond))
                   if self._known_colour[label]]  # a colour not known yet is anything unlike the board
         if not shares:
@@ -331,7 +337,16 @@ class SilhouetteScorer(SilhouetteGeometry):
         """Each camel's score alone on ``space`` (nothing hiding it): offsets × levels × camels."""
         scores = self._lone.get((space, self.covered_cost))
         if scores is None:
-            scores = self._lone[(space, self.covered_cost)] = _lone_scores(self, space)
+            # What does not depend on what a covered camel costs is worked out once per space (a reading asks
+            # it at both costs: blind, then judging the covered spaces).
+            parts = self._lone_parts.get(space)
+            if parts is None:
+                parts = self._lone_parts[space] = _lone_parts(self, space)
+            sums, covered, doubts = parts
+            scores = sums.copy()
+            scores[covered] = -self.covered_cost
+            scores[~covered, 0] -= doubts[~covered, None]
+            self._lone[(space, self.covered_cost)] = scores
         return scores
 
     def behind(self, space: int) -> list[int]:
@@ -402,37 +417,28 @@ class SilhouetteScorer(SilhouetteGeometry):
         fit = self.fit
         if not self._known_colour[label] or not fit.clutter_penalty:
             return 0.0
-        strays = window.strays.get((offset, level))
-        if strays is None:
-            strays = window.strays[(offset, level)] = self._strays(window, offset, level)
-        bodies = float(strays[label]) / self._box_area(window, offset, level)
-        return min(fit.clutter_cap, max(0.0, bodies - fit.clutter_free) * fit.clutter_penalty)
+        costs = window.strays.get((offset, level))
+        if costs is None:
+            # Every camel's at once (the same arithmetic, in doubles): the stacks tried there ask for several.
+            bodies = self._strays(window, offset, level).astype(np.float64) / self._box_area(window, offset, level)
+            costs = window.strays[(offset, level)] = np.minimum(
+                fit.clutter_cap, np.maximum(0.0, bodies - fit.clutter_free) * fit.clutter_penalty)
+        return float(costs[label])
 
     def _strays(self, window: Window, offset: int, level: int) -> np.ndarray:
         """Per camel: the pixels surely of its colour (``FitConfig.strong_evidence``) around a camel at
         ``offset`` and ``level`` (its reach, ``own_mm`` beyond its size, and ``clutter_mm`` more) but outside
         its reach: each camel's colour is on one piece only."""
-        height, width = window.boardlike.shape
-        if window.reach is None:
-            window.reach = self._reach_corners(window)
-        if window.strong_sums is None:
-            # OpenCV's integral image and masked mean take up to four channels at a time, far faster than numpy.
-            strong = window.evidence >= self.fit.strong_evidence
-            if window.clutter is not None:
-                beyond, surely = window.clutter
-                strong[beyond] |= surely
-            window.strong = [np.ascontiguousarray(strong[..., first : first + 4]).view(np.uint8)
-                             for first in range(0, strong.shape[2], 4)]
-            window.strong_sums = [cv2.integral(part) for part in window.strong]
-        inner, outer = window.reach[0, offset, level], window.reach[1, offset, level]
-        x0, y0 = np.maximum(outer.min(axis=0) // 4, 0)
-        x1, y1 = np.minimum(outer.max(axis=0) // 4 + 1, [width, height])
-        if x1 <= x0 or y1 <= y0:
+        if window.stray_bounds is None:
+            window.stray_bounds = self._stray_bounds(window)
+        (x0s, y0s, x1s, y1s), empty, counts, largest = window.stray_bounds
+        if empty[offset, level]:
             return np.zeros(len(self.names))
-        bounding = np.concatenate([(sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0]).reshape(-1)
-                                   for sums in window.strong_sums])
-        if bounding.max() <= self.fit.clutter_free * self._box_area(window, offset, level):
+        bounding = counts[offset, level]
+        if largest[offset, level] <= self.fit.clutter_free * self._box_area(window, offset, level):
             return bounding  # mostly: too few around to cost anything (the band is inside these bounds)
+        x0, y0, x1, y1 = (bound[offset, level] for bound in (x0s, y0s, x1s, y1s))
+        inner, outer = window.reach[0, offset, level], window.reach[1, offset, level]
         shift = np.array([x0, y0]) * 4
         canvas = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.fillConvexPoly(canvas, cv2.convexHull(outer - shift).reshape(-1, 2), 1, cv2.LINE_8, 2)
@@ -441,7 +447,65 @@ class SilhouetteScorer(SilhouetteGeometry):
         if not pixels:
             return np.zeros(len(self.names))
         means = [cv2.mean(part[y0:y1, x0:x1], canvas)[: part.shape[2]] for part in window.strong]
-        return np.concatenate(means) * pixels
+        return np.concatenate(means)[: len(self.names)] * pixels
+
+    def _stray_bounds(self, window: Window) -> tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray, np.ndarray]:
+        """For :meth:`_strays`, at every offset × level at once: the bounding rectangle of the reach and
+        ``clutter_mm`` beyond (x0, y0, x1, y1, pixels of the window), whether it is empty, how many pixels in it are
+        surely each camel's (offsets × levels × camels), and the most of any camel's."""
+        height, width = window.boardlike.shape
+        if window.reach is None:
+            window.reach = self._reach_corners(window)
+        if window.strong_sums is None:
+            # OpenCV's integral image and masked mean take up to four channels at a time, far faster than numpy.
+            window.strong = self._strong_parts(window)
+            window.strong_sums = [cv2.integral(part) for part in window.strong]
+        outer = window.reach[1]  # offsets × levels × 8 corners × 2
+        x0, y0 = np.moveaxis(np.maximum(outer.min(axis=2) // 4, 0), -1, 0)
+        x1, y1 = np.moveaxis(np.minimum(outer.max(axis=2) // 4 + 1, [width, height]), -1, 0)
+        empty = (x1 <= x0) | (y1 <= y0)
+        # (An empty rectangle's corners may lie beyond the window: any in it stand in, its counts are not used.)
+        cx0, cy0 = np.minimum(x0, width), np.minimum(y0, height)
+        counts = np.concatenate([(sums[y1, x1] - sums[cy0, x1] - sums[y1, cx0] + sums[cy0, cx0]).reshape(
+            *x0.shape, -1) for sums in window.strong_sums], axis=-1)[..., : len(self.names)]
+        return (x0, y0, x1, y1), empty, counts, counts.max(axis=-1)
+
+    def _strong_parts(self, window: Window) -> list[np.ndarray]:
+        """:meth:`_strong` as OpenCV takes it: four camels a part (height × width × 4, uint8; 0 past the last camel),
+        each part cut from the pixels' 8-byte words as one 4-byte word a pixel."""
+        camels = len(self.names)
+        if camels > 8:
+            strong = self._strong(window)
+            return [np.ascontiguousarray(strong[..., first : first + 4]).view(np.uint8)
+                    for first in range(0, camels, 4)]
+        quads = self._strong_words(window).view(np.uint32)  # pixels × 2: camels 0-3, camels 4-7
+        shape = (*window.boardlike.shape, 4)
+        return [np.ascontiguousarray(quads[:, part]).view(np.uint8).reshape(shape) for part in range(-(-camels // 4))]
+
+    def _strong(self, window: Window) -> np.ndarray:
+        """Which pixels are surely each camel's (height × width × camels, boolean): its evidence at least
+        ``strong_evidence``, or beyond the track ``Window.clutter``'s."""
+        camels = len(self.names)
+        if camels <= 8:
+            return self._strong_words(window).reshape(*window.boardlike.shape, 8)[..., :camels]
+        strong = window.evidence >= self.fit.strong_evidence
+        if window.clutter is not None:
+            beyond, surely = window.clutter
+            strong[beyond] |= surely
+        return strong
+
+    def _strong_words(self, window: Window) -> np.ndarray:
+        """:meth:`_strong` of up to 8 camels as one 8-byte word a pixel (pixels × 8, boolean, False past the last
+        camel): numpy moves words many times faster than rows of a few bytes."""
+        camels = len(self.names)
+        words = np.zeros((window.boardlike.size, 8), bool)
+        words[:, :camels] = (window.evidence >= self.fit.strong_evidence).reshape(-1, camels)
+        if window.clutter is not None:
+            beyond, surely = window.clutter
+            extra = np.zeros((len(surely), 8), bool)
+            extra[:, :camels] = surely
+            words.view(np.uint64)[beyond.ravel()] |= extra.view(np.uint64)
+        return words
 
     def camel_score(self, track: Track, camel: str) -> float:
         """How well ``camel`` fits where ``track`` puts it (mostly 0.2 to 0.7 in plain view; 0 when hidden)."""
@@ -476,6 +540,41 @@ class SilhouetteScorer(SilhouetteGeometry):
             ring, floor = self._ring_mask(window, offset) & free, self._floor_mask(window) & free
             doubt = window.doubts[(offset, count)] = self._doubt(window.boardlike[ring], window.boardlike[floor])
         return doubt
+
+    def _plain_doubts(self, window: Window) -> np.ndarray:
+        """:meth:`_ground_doubt` of a lone camel at every offset in plain view (offsets), all at once: the counts
+        of every offset's ground together, and a median only where half of a part at least is unlike the board
+        (the only parts that can raise the doubt, see :meth:`_doubt`)."""
+        count = len(self._offsets)
+        known = [window.doubts.get((offset, 1)) for offset in range(count)]
+        if all(doubt is not None for doubt in known):
+            return np.array(known)
+        boxes, rings = self._bottom_masks(window)
+        # The ground rings and the floor lie in a band of the window (the air above the space is most of it):
+        # counted there only, with a pixel to spare on every side of their outlines.
+        outlines = np.concatenate([*(self._ground(window, offset)[1] for offset in range(count)),
+                                   self._floor(window)]) // 4
+        height, width = window.boardlike.shape
+        (x0, y0), (x1, y1) = np.maximum(outlines.min(axis=0) - 2, 0), np.minimum(outlines.max(axis=0) + 3,
+                                                                                 [width, height])
+        band = (slice(y0, y1), slice(x0, x1))
+        free = boxes[:, band[0], band[1]] == 0
+        boardlike = window.boardlike[band]
+        unlike = boardlike < 0
+        parts = (rings[:, band[0], band[1]].view(bool) & free, self._floor_mask(window)[band][None] & free)
+        asked = []
+        for part in parts:
+            sizes, below = _counts(part), _counts(part & unlike)
+            asked.append((sizes >= 8) & (below >= sizes // 2))
+        found = []
+        for offset in range(count):
+            worst = 0.0
+            for part, ask in zip(parts, asked, strict=True):
+                if ask[offset]:
+                    worst = max(worst, -fast_median(boardlike[part[offset]]))
+            doubt = window.doubts.setdefault((offset, 1), self.fit.ground_penalty * worst)
+            found.append(doubt)
+        return np.array(found)
 
     def _covered(self, window: Window, offset: int, count: int, in_front: Fronts) -> bool:
         """Whether the floor of the space that a stack of ``count`` at ``offset`` leaves in view, and the stacks
@@ -604,13 +703,14 @@ class SilhouetteScorer(SilhouetteGeometry):
         return found
 
 
-def _lone_scores(scorer: SilhouetteScorer, space: int) -> np.ndarray:
-    """Each camel's score alone on ``space`` (nothing hiding it): offsets × levels × camels, for ranking
-    where to look (a stack's own cost is worked out exactly). Each body box is taken as the core of its
+def _lone_parts(scorer: SilhouetteScorer, space: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each camel's score alone on ``space`` (nothing hiding it) comes from these: offsets × levels × camels, for
+    ranking where to look (a stack's own cost is worked out exactly). Each body box is taken as the core of its
     bounding rectangle (a share ``LONE_CORE`` of its width and height), summed from an integral image: all
     boxes of a window at once. At level 0 the ground around the feet must look like the board (see
     :meth:`SilhouetteScorer._ground_doubt`); where it would be covered, every level's score is what a camel there
-    costs."""
+    costs (:meth:`SilhouetteScorer.lone`). Returns those sums, which offsets are covered, and each offset's
+    ground doubt (float32, as the scores are: 0 where covered)."""
     window = scorer._windows[space]
     height, width, camels = window.evidence.shape
     levels = scorer.fit.max_level
@@ -625,12 +725,15 @@ def _lone_scores(scorer: SilhouetteScorer, space: int) -> np.ndarray:
     sums = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
     scores = (sums / area).reshape(offsets, levels, camels).astype(np.float32)
     maybe = scorer._may_be_covered(window)
-    for offset in range(offsets):
-        if maybe[offset] and scorer._covered(window, offset, 1, ()):
-            scores[offset] = -scorer.covered_cost
-        else:
-            scores[offset, 0] -= scorer._ground_doubt(window, offset, 1, None)
-    return scores
+    covered = np.array([bool(maybe[offset]) and scorer._covered(window, offset, 1, ()) for offset in range(offsets)])
+    doubts = np.where(covered, np.float32(0.0), scorer._plain_doubts(window)).astype(np.float32)
+    return scores, covered, doubts
+
+
+def _counts(masks: np.ndarray) -> np.ndarray:
+    """How many pixels each of ``masks`` (boolean, n × height × width) has set (bit counts of the packed masks:
+    a few times faster than numpy's count along an axis)."""
+    return np.bitwise_count(np.packbits(masks.reshape(len(masks), -1), axis=1)).sum(axis=1, dtype=np.int64)
 
 
 LONE_CORE = 0.7

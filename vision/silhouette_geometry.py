@@ -65,8 +65,10 @@ class Window:
     floor_unlike: tuple[int, int] | None = None
     open_floors: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
     strays: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+    """What each camel's colour around a camel at (offset, level) costs it (see ``SilhouetteScorer._clutter``)."""
     strong: list[np.ndarray] | None = None
     strong_sums: list[np.ndarray] | None = None
+    stray_bounds: tuple[Any, ...] | None = None
     clutter: tuple[np.ndarray, np.ndarray] | None = None
     """Which pixels lie beyond the track (height × width), and which of them are surely each camel's as clutter
     counts them (those pixels × camels: the table is no rival there)."""
@@ -74,6 +76,10 @@ class Window:
     widest: tuple[int, int] | None = None
     """How far across and up a camel's pieces can reach on this space at most (pixels), once worked out."""
     areas: dict[tuple[int, int], float] = field(default_factory=dict)
+
+
+SIGNS = np.array([(a, b) for a in (-1, 1) for b in (-1, 1)], float)
+"""A box's four corners on the board: back or front (along its heading), either side."""
 
 
 @dataclass(frozen=True)
@@ -149,15 +155,13 @@ class SilhouetteGeometry:
         """Boxes along the window's heading, at every offset: offsets × levels × 8 corners × 2 (pixels in the
         window, 2 bits of sub-pixel). ``heights``: each level's bottom and top (mm above the board), levels × 2."""
         along, across = window.heading, np.array([-window.heading[1], window.heading[0]])
-        signs = np.array([(a, b) for a in (-1, 1) for b in (-1, 1)], float)
-        footprint = signs[:, :1] * along * half_length + signs[:, 1:] * across * half_width  # 4 × 2
+        footprint = SIGNS[:, :1] * along * half_length + SIGNS[:, 1:] * across * half_width  # 4 × 2
         feet = window.middle + self._offsets  # O × 2
-        xy = feet[:, None, None, None, :] + footprint[None, None, None, :, :]  # O × 1 × 1 × 4 × 2
-        xy = np.broadcast_to(xy, (len(feet), len(heights), 2, 4, 2))
-        z = np.broadcast_to(-heights[None, :, :, None, None], (len(feet), len(heights), 2, 4, 1))
-        corners = np.concatenate([xy, z], axis=-1).reshape(-1, 3)
-        pixels = (self.pose.project(corners) - np.array(window.origin)).reshape(len(feet), len(heights), 8, 2)
-        return np.round(pixels * 4).astype(np.int32)
+        corners = np.empty((len(feet), len(heights), 2, 4, 3))
+        corners[..., :2] = (feet[:, None, :] + footprint[None, :, :])[:, None, None]  # O × 4 × 2 at every height
+        corners[..., 2] = -heights[None, :, :, None]
+        pixels = self.pose.project(corners.reshape(-1, 3)) - np.array(window.origin)
+        return np.round(pixels.reshape(len(feet), len(heights), 8, 2) * 4).astype(np.int32)
 
     def _ground(self, window: Window, offset: int) -> tuple[np.ndarray, np.ndarray]:
         """The ground around a bottom camel's feet, a ring on the board: its inner and outer outlines (pixels
@@ -192,6 +196,7 @@ class SilhouetteGeometry:
         """The spaces further from the camera whose window a stack on ``space`` reaches into."""
         here = self._windows[space]
         outline = self._tall_outline(here)
+        (left, top), (right, bottom) = outline.min(axis=0).tolist(), outline.max(axis=0).tolist()
         found = []
         for other in self.spaces:
             window = self._windows[other]
@@ -199,8 +204,7 @@ class SilhouetteGeometry:
                 continue
             height, width = window.evidence.shape[:2]
             x0, y0 = window.origin
-            if (outline[:, 0].max() >= x0 and outline[:, 0].min() <= x0 + width
-                    and outline[:, 1].max() >= y0 and outline[:, 1].min() <= y0 + height):
+            if right >= x0 and left <= x0 + width and bottom >= y0 and top <= y0 + height:
                 found.append(other)
         return found
 
@@ -236,17 +240,18 @@ class SilhouetteGeometry:
         key = (offset, count)
         layout = window.layouts.get(key)
         if layout is None:
-            # Each camel shows where no camel above it covers; the ground and floor, where none covers.
-            covered = np.zeros(window.boardlike.shape, bool)
-            shown = []
-            for level in reversed(range(count)):
+            # Each camel shows where no camel above it covers; the ground and floor, where none covers. (The top
+            # camel shows all of its box; ``nonzero`` of the flat mask is numpy's flatnonzero without its wrapper.)
+            covered = self._box_mask(window, offset, count - 1)
+            shown = [covered.ravel().nonzero()[0]]
+            for level in reversed(range(count - 1)):
                 box = self._box_mask(window, offset, level)
-                shown.append(np.flatnonzero(box & ~covered))
-                covered |= box
+                shown.append((box & ~covered).ravel().nonzero()[0])
+                covered = covered | box
             free = ~covered
             areas = [self._box_area(window, offset, level) for level in range(count)]
-            ground = np.flatnonzero(self._ring_mask(window, offset) & free)
-            floor = np.flatnonzero(self._floor_mask(window) & free)
+            ground = (self._ring_mask(window, offset) & free).ravel().nonzero()[0]
+            floor = (self._floor_mask(window) & free).ravel().nonzero()[0]
             layout = window.layouts[key] = Layout(shown[::-1], areas, ground, floor)
         return layout
 
@@ -258,6 +263,22 @@ class SilhouetteGeometry:
             cv2.fillConvexPoly(canvas, self._box(window, offset, level), 1, cv2.LINE_8, 2)
             mask = window.box_masks[(offset, level)] = canvas.view(bool)
         return mask
+
+    def _bottom_masks(self, window: Window) -> tuple[np.ndarray, np.ndarray]:
+        """Every offset's body box at level 0 and ground ring (uint8, offsets × the window's shape), drawn all at
+        once (the lone scores ask the ground's doubt of every offset); each offset's masks are
+        :meth:`_box_mask`'s and :meth:`_ring_mask`'s, kept as theirs."""
+        count = len(self._offsets)
+        boxes = np.zeros((count, *window.boardlike.shape), np.uint8)
+        rings = np.zeros_like(boxes)
+        for offset in range(count):
+            cv2.fillConvexPoly(boxes[offset], self._box(window, offset, 0), 1, cv2.LINE_8, 2)
+            inner, outer = self._ground(window, offset)
+            cv2.fillConvexPoly(rings[offset], outer, 1, cv2.LINE_8, 2)
+            cv2.fillConvexPoly(rings[offset], inner, 0, cv2.LINE_8, 2)
+            window.box_masks.setdefault((offset, 0), boxes[offset].view(bool))
+            window.ring_masks.setdefault(offset, rings[offset].view(bool))
+        return boxes, rings
 
     def _box_area(self, window: Window, offset: int, level: int) -> float:
         """A body box's area in pixels (what a camel in plain view there would cover)."""
