@@ -14,7 +14,9 @@ the game has them, either side up):
   leg's start: learn from this board; then the verdict), a frame a second, 6 frames per board;
 - after each draw (entered first, as players do, then the camel moved), with ``--slips``: the board a
   different entry of that draw would give (another value, or another die with the same value) is shown first,
-  as if a hand had moved the camels wrongly; the verdict must say "differs" (else a miss, or "cannot tell");
+  as if a hand had moved the camels wrongly; the verdict must say "differs" (else a miss, or "cannot tell"),
+  unless that board is also the next leg's first roll moved before it is typed in (the leg's last die one value
+  further): counted apart, where "pending" is the answer the companion gives on purpose;
   then the right board, which must be "matches" (else a false alarm, or "cannot tell"); a tile laid is an
   entry too, and the board with it must be "matches";
 - with ``--between``, each draw is also shown as a table is between two entries for a few seconds every turn:
@@ -97,6 +99,21 @@ def slip(
         if other is not None and other != right:
             return other, entry_words(rival), entry
     return None
+
+
+def next_roll_board(state: Any, board: dict[int, list[str]]) -> bool:
+    """Whether ``board`` is also what the next draw from ``state`` would give, moved before it is typed in: a
+    slip of the leg's last draw (its die one value further) is the next leg's first roll of that die. The
+    companion then says "pending" (the usual course of play), not "differs"."""
+    player = state.current_player
+    for die, value, crazy in draw_entries(state.edition, state.dice_in_pyramid()):
+        entry = {"player": player, "type": "pyramid", "die": die, "value": value, **({"crazy": crazy} if crazy else {})}
+        try:
+            if on_track(apply(state, action_from_json(entry))) == board:
+                return True
+        except RuleError:
+            continue
+    return False
 
 
 def lay_tile(state: Any, rng: random.Random) -> dict[str, Any] | None:
@@ -214,7 +231,8 @@ def race(
             becomes = (verdict or {}).get("correction", {}).get("becomes") or {}
             named = all(becomes.get(key) == other[2].get(key) for key in ("die", "value", "crazy")) and bool(becomes)
             boards.append({"case": "slip", "answer": answer(verdict), "entry": other[1], "named": named,
-                           "most_likely": (verdict or {}).get("most_likely")})
+                           "most_likely": (verdict or {}).get("most_likely"),
+                           "next_roll": state.current_player is not None and next_roll_board(state, other[0])})
         verdict = show(on_track(state) or {}, "right")
         keep_case(verdict, "matches")
         boards.append({"case": "right", "answer": answer(verdict), "said": (verdict or {}).get("answer"),
@@ -257,7 +275,8 @@ def summarise(races: list[dict[str, Any]]) -> dict[str, Any]:
         "legs_learnt": sum(len(one["learnt_legs"]) for one in races),
         "start": count("start"),
         "right": count("right"),
-        "slip": count("slip"),
+        "slip": count("slip", lambda board: not board.get("next_roll")),
+        "slip_next_roll": count("slip", lambda board: board.get("next_roll")),
         "right_with_tiles": count("right", lambda board: board.get("tiles", 0) > 0),
         "slip_named": sum(board.get("named", False) for board in boards if board["case"] == "slip"),
         "pending": count("pending"),
@@ -281,6 +300,8 @@ def report(seed: int, figures: dict[str, dict[str, Any]]) -> str:
             f"{_words(s['right_with_tiles'])}",
             f"  boards one entry off: {_words(slipped)}; 'most likely' named the slip's board "
             f"{s['slip_named']}/{slipped.get('differs', 0)}",
+            f"  boards one entry off that are also the next leg's first roll moved before it is typed in: "
+            f"{_words(s['slip_next_roll'])}",
         ]
         if s["pending"]["boards"] or s["unmoved"]["boards"]:
             said = s["pending"].get("pending", 0) + s["unmoved"].get("pending", 0)

@@ -127,6 +127,31 @@ def test_a_race_s_slip_is_another_entry_of_the_same_draw_giving_another_board() 
     assert checked >= 10
 
 
+def test_a_slip_of_a_leg_s_last_draw_one_value_further_is_the_next_leg_s_first_roll() -> None:
+    """The race bench counts apart the slips the companion answers "pending" on purpose: the leg's last die one
+    value further is also the next leg's first roll of that die, moved before it is typed in. Within a leg the
+    drawn die is out of the pyramid, so no slip of it is."""
+    from benchmarks.camera_independent_race import next_roll_board, on_track
+    from companion.gamelog import action_from_json
+    from companion.rules import EDITIONS, apply, new_game
+
+    state = new_game(EDITIONS["2014"], ("Ann", "Bob"), {1: ("blue",), 2: ("green",), 3: ("orange",), 4: ("white",),
+                                                        5: ("yellow",)})
+    for die in ("blue", "green", "orange"):
+        state = apply(state, action_from_json({"player": state.current_player, "type": "pyramid", "die": die,
+                                               "value": 1}))
+    white = {"player": state.current_player, "type": "pyramid", "die": "white", "value": 1}
+    mid_leg = on_track(apply(state, action_from_json({**white, "value": 2})))
+    state = apply(state, action_from_json(white))
+    assert not next_roll_board(state, mid_leg)
+    last = {"player": state.current_player, "type": "pyramid", "die": "yellow", "value": 1}
+    after = apply(state, action_from_json(last))
+    assert len(after.dice_in_pyramid()) == 5
+    further = on_track(apply(state, action_from_json({**last, "value": 3})))
+    assert next_roll_board(after, further)
+    assert not next_roll_board(after, on_track(after))  # no roll leaves the board as it is (no tile laid)
+
+
 def test_a_game_s_tiles_are_rendered_where_the_game_has_them_and_laid_by_the_rules(tmp_path) -> None:
     """The race bench lays tiles through the rules engine and renders them where the game has them: the picture
     changes on that space and nowhere near the others."""
