@@ -273,7 +273,15 @@ def _serve_app(settings: Settings, pyramid: DiceSource | None, hotspot: tuple[st
 
     app = create_app(settings.data, pyramid, settings.public_url, settings.language, hotspot=hotspot,
                      bind_host=settings.host)
-    camera, unchecked = _camera_and_reasons(settings, app.extensions["camelup"].store.in_play_last())
+    store = app.extensions["camelup"].store
+    in_play = store.in_play_last()
+    camera, unchecked = _camera_and_reasons(settings, in_play)
+    if camera is not None and in_play is not None and camera.reads(in_play[1]):
+        from companion.table.camera_game import CameraGame
+
+        # The race in play holds the camera again, as before the restart: an older game's page asking first
+        # does not take it (companion.table.camera_game's rule).
+        app.extensions["camera_game"] = CameraGame(in_play[0], store.now())
     app.extensions["camera"] = camera
     app.extensions["camera_unchecked"] = unchecked  # why the camera checks no games of an edition (or none at all)
     return app

@@ -20,18 +20,12 @@ from companion.table.camera_words import text
 from companion.table.config import load_settings
 from companion.table.service import SimulatedPyramid
 from companion.table.store import GameRow, Store
+from tests.test_camera_follows_edition import CLEAN, STARTS
 from vision.board import load_template
 from vision.calibrate import Calibration, save_calibration
 from vision.read import BOARD_BGR
 from vision.sources import ImageFiles
-from vision.synth import EDITION_CAMELS, SceneVariation, camel_profiles, render_scene
-
-CLEAN = SceneVariation(light=(1.0, 1.0), cast=(1.0, 1.0), noise_sigma=(0.0, 0.0), blur=(0,), jpeg_quality=(95, 95),
-                       hand_chance=0.0)
-STARTS = {
-    "2014": {1: ["blue", "green"], 2: ["orange"], 3: ["yellow", "white"]},
-    "2018": {1: ["green"], 2: ["yellow", "red"], 3: ["blue", "purple"], 14: ["black"], 16: ["white"]},
-}
+from vision.synth import EDITION_CAMELS, camel_profiles, render_scene
 
 
 class Evening:
@@ -129,8 +123,12 @@ def test_after_a_restart_the_camera_reads_the_2018_race_in_play_from_its_first_f
     assert reports[-1]["verdict"]["matches"] is True, reports[-1]
     assert "camels look like" not in " ".join(reports[-1]["verdict"]["problems"])
 
-    # A game created later still takes the camera, as before a restart.
+    # A game created later waits while the race in play holds the camera (companion.table.camera_game), as before a
+    # restart, and takes it once that race is over.
     newer, newer_host = _game(client, "2014")
+    assert _report(client, newer, newer_host)["state"] == "other game"
+    assert watch.edition == "2018" and not watch.switching()
+    _finish(client, game, host)
     reports = _reports_until_verdict(client, watch, evening.show("2014"), newer, newer_host)
     assert reports[0]["state"] == "switching", reports[0]
     assert watch.edition == "2014" and reports[-1]["verdict"]["matches"] is True, reports[-1]
@@ -145,9 +143,10 @@ def test_an_older_race_still_open_does_not_take_the_camera_from_the_race_played_
 
     client, watch = evening.serve()
     assert watch.edition == "2018"
-    # The 2014 race's page asks first after the restart (its phone was left open): the camera stays on 2018.
+    # The 2014 race's page asks first after the restart (its phone was left open): the race played last holds the
+    # camera again, which stays on 2018.
     report = _report(client, older, older_host)
-    assert report["state"] == "other board" and report["edition"] == "2018", report
+    assert report["state"] == "other game", report
     assert not watch.switching() and watch.edition == "2018"
     assert "verdict" in _reports_until_verdict(client, watch, evening.show("2018"), game, host)[-1]
 

@@ -25,10 +25,11 @@ OTHER_GAME = (f"the camera checks another game at this table: it checks this gam
 class CameraGame:
     """The game the camera checks (by id), shared by the web's threads."""
 
-    def __init__(self) -> None:
+    def __init__(self, game_id: str | None = None, since: float = 0.0) -> None:
+        """``game_id``: the game that holds the camera from the start (after a restart, the race in play)."""
         self._lock = threading.Lock()
-        self.game_id: str | None = None
-        self.since = 0.0
+        self.game_id = game_id
+        self.since = since
         """When it took the camera (the store's clock): the camera reads its board from then on."""
 
     def take(self, game_id: str, in_play: Callable[[str], bool], now: float) -> bool:
