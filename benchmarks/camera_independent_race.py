@@ -16,7 +16,8 @@ the game has them, either side up):
   different entry of that draw would give (another value, or another die with the same value) is shown first,
   as if a hand had moved the camels wrongly; the verdict must say "differs" (else a miss, or "cannot tell"),
   unless that board is also the next leg's first roll moved before it is typed in (the leg's last die one value
-  further): counted apart, where "pending" is the answer the companion gives on purpose;
+  further), or the board before the draw (the other entry's camel sent back onto its own space by a tile):
+  counted apart, where "pending" is the answer the companion gives on purpose, or the only one the picture allows;
   then the right board, which must be "matches" (else a false alarm, or "cannot tell"); a tile laid is an
   entry too, and the board with it must be "matches";
 - with ``--between``, each draw is also shown as a table is between two entries for a few seconds every turn:
@@ -231,8 +232,10 @@ def race(
             becomes = (verdict or {}).get("correction", {}).get("becomes") or {}
             named = all(becomes.get(key) == other[2].get(key) for key in ("die", "value", "crazy")) and bool(becomes)
             boards.append({"case": "slip", "answer": answer(verdict), "entry": other[1], "named": named,
+                           "photo": photos[0],
                            "most_likely": (verdict or {}).get("most_likely"),
-                           "next_roll": state.current_player is not None and next_roll_board(state, other[0])})
+                           "next_roll": state.current_player is not None and next_roll_board(state, other[0]),
+                           "as_before": other[0] == before})
         verdict = show(on_track(state) or {}, "right")
         keep_case(verdict, "matches")
         boards.append({"case": "right", "answer": answer(verdict), "said": (verdict or {}).get("answer"),
@@ -275,8 +278,9 @@ def summarise(races: list[dict[str, Any]]) -> dict[str, Any]:
         "legs_learnt": sum(len(one["learnt_legs"]) for one in races),
         "start": count("start"),
         "right": count("right"),
-        "slip": count("slip", lambda board: not board.get("next_roll")),
+        "slip": count("slip", lambda board: not board.get("next_roll") and not board.get("as_before")),
         "slip_next_roll": count("slip", lambda board: board.get("next_roll")),
+        "slip_as_before": count("slip", lambda board: board.get("as_before") and not board.get("next_roll")),
         "right_with_tiles": count("right", lambda board: board.get("tiles", 0) > 0),
         "slip_named": sum(board.get("named", False) for board in boards if board["case"] == "slip"),
         "pending": count("pending"),
@@ -302,6 +306,8 @@ def report(seed: int, figures: dict[str, dict[str, Any]]) -> str:
             f"{s['slip_named']}/{slipped.get('differs', 0)}",
             f"  boards one entry off that are also the next leg's first roll moved before it is typed in: "
             f"{_words(s['slip_next_roll'])}",
+            f"  boards one entry off that are also the board before the draw (a camel sent back by a tile): "
+            f"{_words(s['slip_as_before'])}",
         ]
         if s["pending"]["boards"] or s["unmoved"]["boards"]:
             said = s["pending"].get("pending", 0) + s["unmoved"].get("pending", 0)
