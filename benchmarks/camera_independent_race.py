@@ -58,7 +58,7 @@ from benchmarks.independent.logs import draw_entries, entry_words, rival_entries
 from benchmarks.independent.scene import render
 from benchmarks.independent.table import make_table
 from companion.gamelog import action_from_json, make_log
-from companion.rules import EDITIONS, apply, new_game
+from companion.rules import EDITIONS, PyramidTicket, apply, new_game
 from companion.rules.errors import RuleError
 from companion.table.camera_watch import CameraWatch
 from vision.calibrate import reading_colours
@@ -106,11 +106,9 @@ def next_roll_board(state: Any, board: dict[int, list[str]]) -> bool:
     """Whether ``board`` is also what the next draw from ``state`` would give, moved before it is typed in: a
     slip of the leg's last draw (its die one value further) is the next leg's first roll of that die. The
     companion then says "pending" (the usual course of play), not "differs"."""
-    player = state.current_player
     for die, value, crazy in draw_entries(state.edition, state.dice_in_pyramid()):
-        entry = {"player": player, "type": "pyramid", "die": die, "value": value, **({"crazy": crazy} if crazy else {})}
         try:
-            if on_track(apply(state, action_from_json(entry))) == board:
+            if on_track(apply(state, PyramidTicket(state.current_player, die, value, crazy))) == board:
                 return True
         except RuleError:
             continue
@@ -186,6 +184,14 @@ def race(
     def answer(verdict: dict[str, Any] | None) -> str:
         return "no verdict" if verdict is None else verdict["answer"].split(":")[0].split(" (")[0]
 
+    def between_entries(track: dict[int, list[str]], case: str, draw: dict[str, Any]) -> None:
+        """Show ``track`` between ``draw``'s two entries: ``case`` "pending" (moved, not typed in yet) or
+        "unmoved" (typed in, not moved yet), which is also the verdict's key naming the draw it sees."""
+        verdict = show(track, case)
+        keep_case(verdict, "pending")
+        boards.append({"case": case, "answer": answer(verdict), "said": (verdict or {}).get("answer"),
+                       "named": _same_draw((verdict or {}).get(case), draw)})
+
     boards: list[dict[str, Any]] = []
     learnt_at: list[int] = []  # legs whose start taught the camera
     calibration = watch.calibration
@@ -213,24 +219,17 @@ def race(
         changes = between and on_track(after) != on_track(state)
         moved_first = changes and rng.random() < 0.5
         if moved_first:  # rolled by hand and moved: typed in a moment later
-            verdict = show(on_track(after) or {}, "pending")
-            keep_case(verdict, "pending")
-            boards.append({"case": "pending", "answer": answer(verdict), "said": (verdict or {}).get("answer"),
-                           "named": _same_draw((verdict or {}).get("pending"), action)})
+            between_entries(on_track(after) or {}, "pending", action)
         before = on_track(state) or {}
         state, actions = after, [*actions, action]
         ask()  # the entry reaches the page before the camel is moved
         if changes and not moved_first:  # entered (or drawn by the pyramid): the camel not moved yet
-            verdict = show(before, "unmoved")
-            keep_case(verdict, "pending")
-            boards.append({"case": "unmoved", "answer": answer(verdict), "said": (verdict or {}).get("answer"),
-                           "named": _same_draw((verdict or {}).get("unmoved"), action)})
+            between_entries(before, "unmoved", action)
         if other is not None:
             verdict = show(other[0], "slip")
             keep_case(verdict, "differs")
             # "Most likely" offers the entry that gives the board shown: the slip's, as a correction of this draw.
-            becomes = (verdict or {}).get("correction", {}).get("becomes") or {}
-            named = all(becomes.get(key) == other[2].get(key) for key in ("die", "value", "crazy")) and bool(becomes)
+            named = _same_draw((verdict or {}).get("correction", {}).get("becomes") or None, other[2])
             boards.append({"case": "slip", "answer": answer(verdict), "entry": other[1], "named": named,
                            "photo": photos[0],
                            "most_likely": (verdict or {}).get("most_likely"),
