@@ -1,5 +1,5 @@
 """How far the camera's pose puts the track from where the real camera sees it, with and without the lens's
-first radial term (the README's figure for `vision.read.camera_pose`).
+first radial term (docs/camera.md's figure for `vision.read.camera_pose`).
 
 Photo-like tables (vision.photo: cameras with radial distortion, markers taped up to 4 mm and 3 degrees off),
 one calibration photo each: the markers are found, the pose is fitted from their corners, and each space's

@@ -24,7 +24,7 @@ CAMEL_HEIGHT_MM = 22.0
 """A game's camel, standing."""
 
 AIM_MM = 90.0
-"""Where to aim the camera: this far in front of the board's middle, towards the camera (two thirds of the way to
+"""Where to aim the camera: this far in front of the board's middle, towards the camera (three quarters of the way to
 the near row's inner edge). Aimed at the middle itself, the near markers leave the picture first."""
 START_POSITIONS: dict[str, tuple[tuple[int, int], ...]] = {
     "Pi Camera Module 3": ((80, 35), (80, 40), (85, 35), (85, 40), (85, 45), (90, 35), (90, 40), (90, 45)),
