@@ -335,3 +335,35 @@ def test_draws_not_entered_yet_the_picture_cannot_tell_apart_are_pending_without
     unsure = camera_verdict(fake_scorer(Verdict("cannot tell", 1, 0.2, (2, 3), (0, 2), [0.2, 0.0, 0.2])),
                             hypotheses, {}, (), CAMELS)
     assert unsure.answer.startswith("cannot tell") and unsure.pending is None
+
+
+def test_a_camel_read_on_a_space_with_a_tile_is_a_tiles_print_not_a_board_nobody_foresaw():
+    # The blind reading puts white onto the game's spectator tile on 9 (a tile's pale disc looks like the white
+    # camel far better than the faint white camel on top of 16 does): no camel stands on a tile, so that reading
+    # is no rival of the game's board, and white counts as not seen by it.
+    expected = {14: ["green"], 16: ["yellow", "white"]}
+    reading = {9: ["white"], 14: ["green"], 16: ["yellow"]}
+
+    def track_cost(track):
+        return -1.5 if 9 in track else 0.0  # the tile's disc: a white camel's evidence and more
+
+    def judge(tracks, priors):
+        costs = [track_cost(track) for track in tracks]
+        best = min(range(len(tracks)), key=costs.__getitem__)
+        return Verdict("matches" if best == 0 else "differs", best, 1.5 if best else 0.9, (), (), costs)
+
+    scorer = SimpleNamespace(verify=VerifyConfig(), judge=judge, track_cost=track_cost, spaces=list(range(1, 17)),
+                             covered=lambda track, space: False, template=load_template("2018"))
+    game = Hypothesis(expected, "the game's board", tiles=(9,))
+    assert camera_verdict(scorer, [game], reading, (), CAMELS).answer == "matches"
+    # Without the tile in the game, the same reading is a board nobody foresaw.
+    assert camera_verdict(scorer, [Hypothesis(expected, "the game's board")], reading, (), CAMELS).answer == \
+        "differs: most likely the camera's own reading of the board"
+
+
+def test_the_games_board_carries_the_spaces_its_tiles_lie_on():
+    log = {**TWO_DRAWS, "actions": [*TWO_DRAWS["actions"], {"player": "Ann", "type": "spectator", "space": 9,
+                                                             "side": "cheer"}]}
+    game = loads(json.dumps(log))
+    assert board_hypotheses(game.start(), log["actions"])[0].tiles == (9,)
+    assert board_hypotheses(game.start(), TWO_DRAWS["actions"])[0].tiles == ()

@@ -43,6 +43,8 @@ class Hypothesis:
     entered by hand."""
     unmoved: dict[str, Any] | None = None
     """The game's latest draw, whose camel this board shows not moved yet (the board before it)."""
+    tiles: tuple[int, ...] = ()
+    """The spaces a desert or spectator tile lies on in the game (the expected board's): no camel stands on one."""
 
 
 def _board(state: GameState) -> Board:
@@ -69,7 +71,7 @@ def board_hypotheses(
     for obj in actions:
         before.append(apply(before[-1], action_from_json(obj)))
     expected = _board(before[-1])
-    found = [Hypothesis(expected, "the game's board")]
+    found = [Hypothesis(expected, "the game's board", tiles=tuple(sorted(tile.space for tile in before[-1].tiles)))]
     seen = {_key(expected)}
 
     def add(hypothesis: Hypothesis) -> None:

@@ -89,9 +89,14 @@ def camera_verdict(
 ) -> CameraVerdict:
     """Judge the game's ``hypotheses`` (the expected board first) against the picture (``scorer``: a
     ``vision.silhouette.SilhouetteScorer``). The blind ``reading`` joins them, completed from the expected board
-    where it missed camels, so that a board nobody foresaw is still answered "differs"."""
+    where it missed camels, so that a board nobody foresaw is still answered "differs". A camel it reads on a
+    space the game has a tile on is a tile's print, not a camel (none stands on a tile): it counts as not seen."""
     expected = hypotheses[0].track
     candidates = list(hypotheses)
+    on_tiles = sorted(set(hypotheses[0].tiles) & set(reading))
+    if on_tiles:
+        reading_unseen = (*reading_unseen, *(camel for space in on_tiles for camel in reading[space]))
+        reading = {space: stack for space, stack in reading.items() if space not in on_tiles}
 
     def priors() -> list[float]:
         settings = scorer.verify
