@@ -52,7 +52,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.camera_independent import calibration_board
+from benchmarks.camera_independent import HIDDEN, calibration_board
 from benchmarks.camera_verify import random_draw as draw
 from benchmarks.independent.logs import draw_entries, entry_words, rival_entries
 from benchmarks.independent.scene import render
@@ -143,6 +143,7 @@ def race(
     start = state = new_game(EDITIONS[edition], PLAYERS, starting_track(edition, rng))
     actions: list[dict[str, Any]] = []
     photos = [0]
+    hidden: list[set[str]] = [set()]  # the camels the latest photo shows less than HIDDEN of
     frame_seconds: list[float] = []
 
     def show(track: dict[int, list[str]], kind: str) -> dict[str, Any] | None:
@@ -151,7 +152,8 @@ def race(
         photos[0] += 1
         path = folder / f"t{index}-{tier}-{photos[0]:03d}-{kind}.jpg"
         laid = {tile.space: tile.side == state.edition.plus_side for tile in state.tiles}
-        render(table, tier, track, photos[0], str(path), tiles=laid)
+        truth = render(table, tier, track, photos[0], str(path), tiles=laid)
+        hidden[0] = {name for name, share in truth.visible.items() if share < HIDDEN}
         camera = ImageFiles(path)  # `[camera] mode = "files"`: the photo read afresh each frame
         verdict = None
         for _ in range(FRAMES_PER_BOARD):
@@ -184,13 +186,16 @@ def race(
     def answer(verdict: dict[str, Any] | None) -> str:
         return "no verdict" if verdict is None else verdict["answer"].split(":")[0].split(" (")[0]
 
+    def occluded(verdict: dict[str, Any] | None) -> bool:
+        return hidden_doubt(verdict, hidden[0])
+
     def between_entries(track: dict[int, list[str]], case: str, draw: dict[str, Any]) -> None:
         """Show ``track`` between ``draw``'s two entries: ``case`` "pending" (moved, not typed in yet) or
         "unmoved" (typed in, not moved yet), which is also the verdict's key naming the draw it sees."""
         verdict = show(track, case)
         keep_case(verdict, "pending")
         boards.append({"case": case, "answer": answer(verdict), "said": (verdict or {}).get("answer"),
-                       "named": _same_draw((verdict or {}).get(case), draw)})
+                       "named": _same_draw((verdict or {}).get(case), draw), "hidden_doubt": occluded(verdict)})
 
     boards: list[dict[str, Any]] = []
     learnt_at: list[int] = []  # legs whose start taught the camera
@@ -208,7 +213,7 @@ def race(
             verdict = show(on_track(state) or {}, "tile")
             keep_case(verdict, "matches")
             boards.append({"case": "right", "answer": answer(verdict), "said": (verdict or {}).get("answer"),
-                           "photo": photos[0], "tiles": len(state.tiles)})
+                           "photo": photos[0], "tiles": len(state.tiles), "hidden_doubt": occluded(verdict)})
             continue
         action = draw(state, rng)
         after = apply(state, action_from_json(action))
@@ -234,11 +239,11 @@ def race(
                            "photo": photos[0],
                            "most_likely": (verdict or {}).get("most_likely"),
                            "next_roll": state.current_player is not None and next_roll_board(state, other[0]),
-                           "as_before": other[0] == before})
+                           "as_before": other[0] == before, "hidden_doubt": occluded(verdict)})
         verdict = show(on_track(state) or {}, "right")
         keep_case(verdict, "matches")
         boards.append({"case": "right", "answer": answer(verdict), "said": (verdict or {}).get("answer"),
-                       "photo": photos[0], "tiles": len(state.tiles)})
+                       "photo": photos[0], "tiles": len(state.tiles), "hidden_doubt": occluded(verdict)})
         if watch.calibration is not calibration:
             learnt_at.append(state.leg)
             calibration = watch.calibration
@@ -255,6 +260,14 @@ def race(
         "frame_ms": 1000 * float(np.mean(frame_seconds)),
         "learnt_words": watch.learnt,
     }
+
+
+def hidden_doubt(verdict: dict[str, Any] | None, hidden: set[str]) -> bool:
+    """Whether ``verdict`` is a "cannot tell" whose camels in doubt the photo really hides (``hidden``: the
+    pyramid, the palm tree, an arm or a stack in front shows less than ``HIDDEN`` of them): real occlusion, not the
+    reader's weakness."""
+    doubt = set((verdict or {}).get("unseen") or ())
+    return bool(verdict) and verdict["answer"].startswith("cannot tell") and bool(doubt) and doubt <= hidden
 
 
 def _same_draw(named: dict[str, Any] | None, action: dict[str, Any]) -> bool:
@@ -285,6 +298,10 @@ def summarise(races: list[dict[str, Any]]) -> dict[str, Any]:
         "pending": count("pending"),
         "unmoved": count("unmoved"),
         "between_named": sum(board.get("named", False) for board in boards if board["case"] in ("pending", "unmoved")),
+        # (Slips counted as the "slip" line counts them: apart from the next roll's and the board before's.)
+        "hidden_doubt": {case: sum(board.get("hidden_doubt", False) for board in boards if board["case"] == case
+                                   and not board.get("next_roll") and not board.get("as_before"))
+                         for case in ("right", "slip", "pending", "unmoved")},
         "frame_ms": float(np.mean([one["frame_ms"] for one in races])) if races else 0.0,
     }
 
@@ -293,7 +310,7 @@ def report(seed: int, figures: dict[str, dict[str, Any]]) -> str:
     lines = [f"independent renderer, seed {seed}: whole races, no calibration file (the board's usual colours "
              "until the camera learns)"]
     for tier, s in figures.items():
-        right, slipped = s["right"], s["slip"]
+        right, slipped, hid = s["right"], s["slip"], s["hidden_doubt"]
         lines += [
             f"{tier}: {s['tables']} tables, {s['legs']} legs; learnt from the starting board at "
             f"{s['learnt_from_start']}/{s['tables']} tables (at all: {s['learnt_at_all']}), "
@@ -301,6 +318,9 @@ def report(seed: int, figures: dict[str, dict[str, Any]]) -> str:
             f"  starting board: {_words(s['start'])}",
             f"  boards that match the game: {_words(right)}; of them with a tile on the track: "
             f"{_words(s['right_with_tiles'])}",
+            f"    'cannot tell' where every camel in doubt is hidden in the photo (the pyramid, the palm tree, an "
+            f"arm, a stack in front): {hid['right']} of {right.get('cannot tell', 0)}; on boards one entry off: "
+            f"{hid['slip']}; between two entries: {hid['pending'] + hid['unmoved']}",
             f"  boards one entry off: {_words(slipped)}; 'most likely' named the slip's board "
             f"{s['slip_named']}/{slipped.get('differs', 0)}",
             f"  boards one entry off that are also the next leg's first roll moved before it is typed in: "

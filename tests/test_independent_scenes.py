@@ -199,3 +199,14 @@ def test_no_lens_folds_the_picture_back_on_itself() -> None:
 
     assert lens_unfolds(lens(70, -0.2)) and lens_unfolds(lens(92, 0.0))
     assert not lens_unfolds(lens(92, -0.2))  # its corners would mirror the middle of the picture
+
+
+def test_the_race_bench_tells_a_cannot_tell_of_hidden_camels_from_one_of_camels_in_view():
+    from benchmarks.camera_independent_race import hidden_doubt
+
+    unsure = {"answer": "cannot tell (space 5 not clear enough)", "unseen": ["red", "white"]}
+    assert hidden_doubt(unsure, {"red", "white", "blue"})  # the pyramid hides both
+    assert not hidden_doubt(unsure, {"red"})  # white is in view: the reader's doubt, not the picture's
+    assert not hidden_doubt({"answer": "cannot tell (the board is not clear enough)", "unseen": []}, {"red"})
+    assert not hidden_doubt({"answer": "matches", "unseen": ["red"]}, {"red"})
+    assert not hidden_doubt(None, {"red"})
