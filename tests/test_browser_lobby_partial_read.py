@@ -2,6 +2,11 @@
 does not see white fills in what it saw, names white for the host to add (the field marked incomplete), and
 shows the read start in full under the field, a space a line (the field alone runs off the screen)."""
 
+import contextlib
+import subprocess
+from collections.abc import Callable, Iterator
+from typing import Any
+
 import cv2
 import pytest
 
@@ -19,12 +24,30 @@ CLEAN = SceneVariation(
 WITHOUT_WHITE = {1: ["blue", "green"], 2: ["orange"], 3: ["yellow"]}
 
 
+@contextlib.contextmanager
+def pages_on(server: subprocess.Popen, browser: Any) -> Iterator[Callable[..., Any]]:
+    """For the block: opens pages (``browser_kit.new_page``'s name, language and context) on ``server``, a process of
+    its own. None of them may have a script error; after the block their contexts are closed and the server is
+    stopped, however the block ends."""
+    errors: list[str] = []
+    with contextlib.ExitStack() as after:  # undone last first, each even if one before it fails: pages, then server
+        after.callback(server.wait)
+        after.callback(server.terminate)
+
+        def open_page(name: str, lang: str = "en", **context: Any) -> Any:
+            page = new_page(browser, errors, name, lang, **context)
+            after.callback(page.context.close)  # nothing when the test closed it already
+            return page
+
+        yield open_page
+        assert errors == []
+
+
 def test_a_partial_read_fills_what_it_saw_and_names_the_missing_camel_in_french(tmp_path, browser):
     frame = render_scene(load_template("2014"), WITHOUT_WHITE, 3, CLEAN)[0]
     port, server = start_with_camera(tmp_path, frame, board="2014")
-    errors: list[str] = []
-    try:
-        lobby = new_page(browser, errors, "lobby", "fr", **PHONE)
+    with pages_on(server, browser) as open_page:
+        lobby = open_page("lobby", "fr", **PHONE)
         lobby.goto(f"http://127.0.0.1:{port}/")
         lobby.select_option("select[name=edition]", "2014")
         lobby.click("#read-camera")
@@ -46,11 +69,6 @@ def test_a_partial_read_fills_what_it_saw_and_names_the_missing_camel_in_french(
         field.fill("1: bleu vert; 2: orange; 3: jaune blanc")
         expect(unseen).to_be_hidden()
         expect(field).not_to_have_attribute("aria-invalid", "true")
-        assert errors == []
-        lobby.context.close()
-    finally:
-        server.terminate()
-        server.wait()
 
 
 def test_a_lobby_read_of_a_2018_start_leaves_the_2014_game_in_play_checked(tmp_path, browser):
@@ -64,12 +82,11 @@ def test_a_lobby_read_of_a_2018_start_leaves_the_2014_game_in_play_checked(tmp_p
     frame = render_scene(load_template("2014"), {1: ["blue", "green"], 2: ["orange"], 3: ["yellow", "white"]}, 3,
                          CLEAN)[0]
     port, server = start_with_camera(tmp_path, frame, board="2014")
-    errors: list[str] = []
-    try:
+    with pages_on(server, browser) as open_page:
         setup = {"track": {"1": ["blue", "green"], "2": ["orange"], "3": ["yellow", "white"]}}
         _, game = request(port, "POST", "/api/games", {"edition": "2014", "players": ["Ann", "Bob"],
                                                       "dice": "manual", "setup": setup})
-        host = new_page(browser, errors, "host", **PHONE)
+        host = open_page("host", **PHONE)
         host.goto(f"http://127.0.0.1:{port}/host/{game['game_id']}#{game['host_token']}")
         camera = host.locator("#camera")
         expect(camera).to_contain_text("The camera agrees with the board", timeout=20000)
@@ -80,11 +97,6 @@ def test_a_lobby_read_of_a_2018_start_leaves_the_2014_game_in_play_checked(tmp_p
         text = camera.inner_text()
         assert "The camera agrees with the board" in text and "2018" not in text, text
         host.screenshot(path=str(tmp_path / "host14-after-lobby18.png"))
-        assert errors == []
-        host.context.close()
-    finally:
-        server.terminate()
-        server.wait()
 
 
 def test_the_host_and_the_table_screen_say_why_a_2014_game_is_not_checked(tmp_path, browser):
@@ -99,25 +111,19 @@ def test_the_host_and_the_table_screen_say_why_a_2014_game_is_not_checked(tmp_pa
                       f'calibration_2014 = "{missing}"\n')
     port = free_port()
     server = start_server(port, tmp_path / "data", extra=["--config", str(config)])
-    errors: list[str] = []
-    try:
+    with pages_on(server, browser) as open_page:
         setup = {"track": {"1": ["blue", "green"], "2": ["orange"], "3": ["yellow", "white"]}}
         _, game = request(port, "POST", "/api/games", {"edition": "2014", "players": ["Ann", "Bob"],
                                                       "dice": "manual", "setup": setup})
         for lang in ("en", "fr"):
-            host = new_page(browser, errors, "host", lang, **PHONE)
+            host = open_page("host", lang, **PHONE)
             host.goto(f"http://127.0.0.1:{port}/host/{game['game_id']}#{game['host_token']}")
             camera = host.locator("#camera")
             expect(camera).to_contain_text(f'calibration_2014 = "{missing}"', timeout=15000)
             expect(camera).to_contain_text(f"fix or empty calibration_2014 in {config}")
             host.screenshot(path=str(tmp_path / f"host14-setting-{lang}.png"))
-            host.context.close()
-        table = new_page(browser, errors, "table")
+            host.context.close()  # one host page at a time
+        table = open_page("table")
         table.goto(f"http://127.0.0.1:{port}/table/{game['game_id']}#{game['table_token']}")
         expect(table.locator("#camera")).to_contain_text("The camera does not check this game's board",
                                                           timeout=15000)
-        assert errors == []
-        table.context.close()
-    finally:
-        server.terminate()
-        server.wait()

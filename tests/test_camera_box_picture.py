@@ -6,7 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.table.camera_watch import CameraWatch, camera_report
+from companion.table.camera_report import camera_report
+from companion.table.camera_watch import CameraWatch
 from tests import test_vision_unlocated_picture as unlocated
 from tests.test_camera_watch import Frames
 from tests.test_crash import request, start_with_camera

@@ -6,7 +6,8 @@ import time
 import cv2
 import pytest
 
-from companion.table.camera_watch import NEXT_LEG, CameraWatch, camera_report, wait_for
+from companion.table.camera_report import camera_report
+from companion.table.camera_watch import NEXT_LEG, CameraWatch, wait_for
 from companion.table.service import SimulatedPyramid
 from companion.table.web import create_app
 from vision.board import load_template

@@ -14,7 +14,7 @@ import pytest
 
 from benchmarks.picture_black import developed, to_linear
 from companion.cli import main
-from companion.table.camera_watch import camera_report
+from companion.table.camera_report import camera_report
 from companion.table.placement_view import changes, placement_words
 from tests import test_vision_unlocated_picture as unlocated
 from tests.test_camera_box_picture import watched

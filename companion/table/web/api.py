@@ -157,7 +157,7 @@ def wifi_qr() -> str | None:
 def camera(game_id: str) -> Any:
     """What the camera beside the board sees, compared with the game (``{"state": "off"}`` without one)."""
     from companion.table.board_check import LANGUAGES
-    from companion.table.camera_watch import camera_report
+    from companion.table.camera_report import camera_report
 
     caller(game_id)
     language = request_language(LANGUAGES)  # refused before anything changes
