@@ -331,8 +331,8 @@ def camera_setup() -> Any:
         elif service().game(held).row.edition != edition:
             # A GET (a web page's picture can send it) never takes the camera from a game in play: it waits.
             raise ApiError(409, f"the camera checks a {service().game(held).row.edition} game in play: a {edition} "
-                                f"start is read once that game is over or has had no entry for "
-                                f"{IDLE_SECONDS // 60} minutes", "CameraInUse")
+                                f"start is read once its host releases the camera (Place the camera page), or that "
+                                f"game is over or has had no entry for {IDLE_SECONDS // 60} minutes", "CameraInUse")
         _refuse_while_switching(watch, edition)
     track = _stable_camera_track()
     watch = current_app.extensions["camera"]
