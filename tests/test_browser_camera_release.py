@@ -1,7 +1,8 @@
 """A real browser, as the builder of issue 11's placement assistant does it on the evening of the first game: a
 throwaway game made to place the camera, its placement page, then the real game made on another phone, told the
 camera checks another game and how it is freed. The builder taps "Done with the camera" and the real game's page
-gets the camera's verdict; its host can let it go from the host page too (asked first) and ask for it back."""
+gets the camera's verdict. When the builder asks for it back, the real game's host page says a game waits for it and
+offers the button (asked first); let go, the builder's placement page shows the view again."""
 
 import pytest
 
@@ -53,12 +54,19 @@ def test_the_builder_lets_the_camera_go_and_the_real_game_s_page_takes_it(tmp_pa
         expect(host.locator("#placement-link")).to_be_visible()
         host.screenshot(path=str(SHOTS / "host-camera-taken-after-release-phone.png"))
 
-        # The real game's host lets it go from the Camera box (asked first), then asks for it back.
+        assert host.locator("#camera-release").count() == 0  # nobody waits for it: the box stays short
+
+        # The builder wants it back: refused while the real game holds it (the page says how it is freed), and the
+        # real game's host is told a game waits; it lets the camera go from its Camera box (asked first).
+        builder.locator("#placement-take").click()
+        expect(builder.locator("#toast")).to_contain_text("its host can release it")
+        expect(host.locator("#camera")).to_contain_text("Another game at this table is asking for the camera")
         host.once("dialog", lambda dialog: dialog.accept())
         host.locator("#camera-release").click()
         expect(camera).to_contain_text("You let another game use the camera")
-        host.locator("#camera-take").click()
-        expect(camera).to_contain_text("The camera agrees with the board", timeout=10000)
+        builder.locator("#placement-take").click()
+        expect(builder.locator("#placement-view")).to_be_visible(timeout=10000)
+        expect(camera).to_contain_text("The camera checks another game at this table")
         assert errors == []
     finally:
         server.terminate()

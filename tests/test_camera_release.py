@@ -48,6 +48,8 @@ def test_a_throwaway_game_released_by_its_host_lets_the_real_game_take_the_camer
     refused = _placement(client, real)
     assert refused.status_code == 409 and refused.get_json() == {"error": OTHER_GAME, "code": "CameraOtherGame"}
     assert "its host can release it" in OTHER_GAME  # the real game's pages say how to get it
+    # The throwaway's host page is told a game in play waits for the camera (with the button that lets it go).
+    assert _ask(client, throwaway)["wanted"] is True
 
     released = _release(client, throwaway[0], throwaway[1])
     assert released.status_code == 200 and released.get_json()["state"] == "released"
@@ -61,6 +63,7 @@ def test_a_throwaway_game_released_by_its_host_lets_the_real_game_take_the_camer
     # The real game's page asks next: it takes the camera and gets its verdicts, and its host the live view.
     report = _verdict(client, watch, source, real)
     assert report["verdict"]["matches"] is True, report
+    assert "wanted" not in report  # the released game's pages asking meanwhile want nothing
     assert _placement(client, real).get_json()["state"] in ("ok", "advice")
     # From now on the throwaway is a game like any other beside the game in play.
     assert _ask(client, throwaway) == {"state": "other game", "message": OTHER_GAME}
@@ -152,3 +155,23 @@ def test_a_released_game_does_not_take_the_camera_back_after_a_restart(tmp_path)
     assert client.post(f"/api/games/{throwaway}/camera/take", headers=throwaway_host).status_code == 200
     assert _report(client, throwaway, throwaway_host)["state"] not in ("other game", "released")
     assert _report(client, real, real_host)["state"] == "other game"
+
+
+def test_the_holder_s_host_is_told_only_while_a_game_in_play_waits(tmp_path, board):
+    from tests.test_camera_follows_edition import _leave
+
+    watch, client, source, real, make = _table(tmp_path, board)
+    assert "wanted" not in _verdict(client, watch, source, real)
+    left = make()
+    _leave(client)  # the real game and this one are left for 16 minutes
+    assert _ask(client, left)["state"] == "other game"  # a game left does not take it, nor wait for it
+    assert "wanted" not in _ask(client, real)
+    waiting = make()  # a game in play (a phone on the Wi-Fi) asks: the holder is not in play, so it takes it
+    assert _ask(client, waiting)["state"] != "other game"
+    stranger = make()
+    assert _ask(client, stranger)["state"] == "other game"
+    assert _ask(client, waiting)["wanted"] is True
+    store = client.application.extensions["camelup"].store
+    clock = store._clock
+    store._clock = lambda: clock() + 11  # the stranger's page closed: after ten seconds nobody waits
+    assert "wanted" not in _ask(client, waiting)

@@ -28,6 +28,10 @@ OTHER_GAME = ("the camera checks another game at this table: its host can releas
               f"it is free once that game is over or has had no entry for {IDLE_SECONDS // 60} minutes")
 """What another game's pages are told (the catalogs say it in the page's language: ``camera.other game``)."""
 
+WANTED_SECONDS = 10.0
+"""Another game's page asked for the camera this recently (pages ask every two seconds): the holder's host is told,
+with the button that lets it go."""
+
 RELEASED = ("this game's host let the camera go: it does not check this game until the host asks for it again "
             "(Use the camera for this game)")
 """What a released game's pages are told while no other game in play holds the camera (``camera.released``)."""
@@ -47,6 +51,7 @@ class CameraGame:
         """When it took the camera (the store's clock): the camera reads its board from then on."""
         self._released = set(released) - {game_id}
         self._record = record
+        self._wanted = float("-inf")
 
     def take(self, game_id: str, in_play: Callable[[str], bool], now: float, asked: bool = False) -> bool:
         """Whether ``game_id`` holds the camera, taking it when it is in play and no other game in play holds it
@@ -57,13 +62,17 @@ class CameraGame:
                 return True
             if game_id in self._released and not asked:
                 return False
-            # Only a game in play takes it from another (two games left open on pages would take turns).
-            if self.game_id is not None and (in_play(self.game_id) or not in_play(game_id)):
-                return False
+            if self.game_id is not None:
+                # Only a game in play takes it from another (two games left open on pages would take turns).
+                waiting = in_play(game_id)
+                if in_play(self.game_id) or not waiting:
+                    if waiting:
+                        self._wanted = now  # the holder's host is told a game in play waits for it
+                    return False
             if game_id in self._released:
                 self._store(game_id, False)
                 self._released.discard(game_id)
-            self.game_id, self.since = game_id, now
+            self.game_id, self.since, self._wanted = game_id, now, float("-inf")
             return True
 
     def release(self, game_id: str) -> bool:
@@ -75,7 +84,14 @@ class CameraGame:
             self._store(game_id, True)  # stored first: a release that cannot be stored did not happen
             self._released.add(game_id)
             self.game_id = None
+            self._wanted = float("-inf")  # whoever waited takes it at its next look
             return True
+
+    def wanted(self, now: float) -> bool:
+        """Whether a page of another game in play asked for the camera in the last :data:`WANTED_SECONDS` (and
+        was refused): the holder's host may be done with it (a game made only to place the camera)."""
+        with self._lock:
+            return now - self._wanted <= WANTED_SECONDS
 
     def released(self, game_id: str) -> bool:
         """Whether ``game_id``'s host let the camera go (and has not asked for it since)."""

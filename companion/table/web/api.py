@@ -178,6 +178,8 @@ def camera(game_id: str) -> Any:
             return jsonify({"state": "released", "message": RELEASED})
         # Another game in play has the camera: this one changes nothing of it (board, still run, lessons).
         return jsonify({"state": "other game", "message": OTHER_GAME})
+    # Another game in play waits for it: the host may be done with it (a game made only to place the camera).
+    wanted = {"wanted": True} if _camera_game().wanted(service().store.now()) else {}
     # The camera reads the edition of the game it checks (its template and that edition's colours).
     elsewhere = watch.follow(game_id, edition, _played(game_id, game), game.state.game_over)
     lobby = current_app.extensions.get("camera_lobby_read")
@@ -185,12 +187,12 @@ def camera(game_id: str) -> Any:
         current_app.extensions.pop("camera_lobby_read", None)  # a game of it played since: the camera follows that
     if elsewhere is not None:
         return jsonify({"state": "other board", "message": _other_game(elsewhere, edition, watch), "edition": elsewhere,
-                        "learnt": watch.learnt, "learnt_words": watch.learnt_words})
+                        "learnt": watch.learnt, "learnt_words": watch.learnt_words, **wanted})
     if watch.switching() or watch.edition != edition:
         # Until its next frame the camera shows the other edition's board, read with the other's colours (and its
         # lessons wait: this game's is given once the camera reads its board).
         return jsonify({"state": "switching", "message": f"the camera switches to the {edition} board",
-                        "learnt": watch.learnt, "learnt_words": watch.learnt_words, "edition": watch.edition})
+                        "learnt": watch.learnt, "learnt_words": watch.learnt_words, "edition": watch.edition, **wanted})
     # The game's version before its actions are read: a verdict never claims a newer game than it judged.
     version = game.version
     state = game.state
@@ -232,7 +234,7 @@ def camera(game_id: str) -> Any:
             # its blind reading is no news either. The board is looked at again once it is still after it.
             report = {**report, "state": "unsettled", "message": "waiting for the board to stay still"}
             report.pop("differences", None)
-    return jsonify(report)
+    return jsonify({**report, **wanted})
 
 
 @api.post("/api/games/<game_id>/camera/correct")

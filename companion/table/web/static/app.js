@@ -543,7 +543,7 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
   function current(camera) {
     const verdict = camera.verdict;
     if (!verdict || !(Number(verdict.version) < gameVersion)) return camera;
-    return { state: "unsettled", learnt: camera.learnt, learnt_words: camera.learnt_words };
+    return { state: "unsettled", learnt: camera.learnt, learnt_words: camera.learnt_words, wanted: camera.wanted };
   }
   let asked = 0;
   let answered = 0;
@@ -593,7 +593,9 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
       host && (camera.learnt_words || camera.learnt) ? el("p", { class: "muted camera-learnt" }, labelledEls(t("camera_learnt"), learntText(camera))) : null,
       // The game that holds the camera lets it go (made only to place it); one that let it go asks for it again.
       host && camera.state === "released" ? el("button", { type: "button", id: "camera-take", onclick: () => holder("take", "camera_taken_toast") }, t("camera_take")) : null,
-      host && !NOT_HOLDING.includes(camera.state) ? el("button", { type: "button", id: "camera-release", onclick: () => holder("release", "camera_released_toast") }, t("camera_release")) : null,
+      // Only while a game in play waits for it (its page asked lately): a game being played keeps the box short.
+      host && camera.wanted && !NOT_HOLDING.includes(camera.state) ? el("p", { class: "camera-wanted" }, t("camera_wanted")) : null,
+      host && camera.wanted && !NOT_HOLDING.includes(camera.state) ? el("button", { type: "button", id: "camera-release", onclick: () => holder("release", "camera_released_toast") }, t("camera_release")) : null,
     ].filter(Boolean));
     const details = box.querySelector(".camera-details");
     if (open && details) details.open = true;
