@@ -175,3 +175,38 @@ def test_the_holder_s_host_is_told_only_while_a_game_in_play_waits(tmp_path, boa
     clock = store._clock
     store._clock = lambda: clock() + 11  # the stranger's page closed: after ten seconds nobody waits
     assert "wanted" not in _ask(client, waiting)
+
+
+def test_the_holder_itself_stores_a_release_before_it_counts():
+    """CameraGame alone: a release or a take back that cannot be stored changes nothing; a release is stored."""
+    from companion.table.camera_game import CameraGame
+
+    stored: list[tuple[str, bool]] = []
+    failing = False
+
+    def record(game: str, released: bool) -> None:
+        if failing:
+            raise OSError("disk full")
+        stored.append((game, released))
+
+    playing = {"a", "b"}
+    holder = CameraGame("a", 0.0, record=record)
+    in_play = playing.__contains__
+    assert not holder.release("b") and stored == []  # not the holder: nothing happens
+    failing = True
+    with pytest.raises(OSError):
+        holder.release("a")
+    assert holder.game_id == "a" and not holder.released("a")
+    failing = False
+    assert holder.release("a") and stored == [("a", True)] and holder.game_id is None
+    assert not holder.take("a", in_play, 1.0)  # its own page's look
+    assert holder.take("b", in_play, 2.0) and holder.since == 2.0
+    assert not holder.take("a", in_play, 3.0, asked=True) and holder.wanted(3.0)  # b is in play
+    playing.discard("b")  # b is over: a's host asks for it back
+    failing = True
+    with pytest.raises(OSError):
+        holder.take("a", in_play, 4.0, asked=True)
+    assert holder.game_id == "b" and holder.released("a")
+    failing = False
+    assert holder.take("a", in_play, 5.0, asked=True) and stored[-1] == ("a", False) and not holder.released("a")
+    assert not holder.wanted(5.0)
