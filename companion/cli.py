@@ -274,14 +274,14 @@ def _serve_app(settings: Settings, pyramid: DiceSource | None, hotspot: tuple[st
     app = create_app(settings.data, pyramid, settings.public_url, settings.language, hotspot=hotspot,
                      bind_host=settings.host)
     store = app.extensions["camelup"].store
-    in_play = store.in_play_last()
+    in_play = store.in_play_last(skip=store.camera_released())  # a game whose host let the camera go: not it
     camera, unchecked = _camera_and_reasons(settings, in_play)
     if camera is not None and in_play is not None and camera.reads(in_play[1]):
-        from companion.table.camera_game import CameraGame
+        from companion.table.camera_game import camera_game_of
 
         # The race in play holds the camera again, as before the restart: an older game's page asking first
         # does not take it (companion.table.camera_game's rule).
-        app.extensions["camera_game"] = CameraGame(in_play[0], store.now())
+        app.extensions["camera_game"] = camera_game_of(store, in_play[0], store.now())
     app.extensions["camera"] = camera
     app.extensions["camera_unchecked"] = unchecked  # why the camera checks no games of an edition (or none at all)
     return app

@@ -26,6 +26,9 @@ ENDPOINTS = [  # (method, path under /api/games/<id>, body, the status per role:
     ("POST", "/undo", {}, {"host": 200, "table": 403, "seat": 409}),  # a seat may take back only its own tap
     ("POST", "/seats/Bob/reissue", {}, {"host": 200, "table": 403, "seat": 403}),
     ("POST", "/actions", LEG_BET, {"host": 200, "table": 403, "seat": 200}),
+    # The host's alone (no camera here: the host is told so); companion/table/camera_game.py
+    ("POST", "/camera/release", {}, {"host": 409, "table": 403, "seat": 403}),
+    ("POST", "/camera/take", {}, {"host": 409, "table": 403, "seat": 403}),
 ]
 
 

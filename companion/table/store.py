@@ -17,7 +17,7 @@ import sqlite3
 import threading
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,6 +47,10 @@ CREATE TABLE IF NOT EXISTS entries (
     PRIMARY KEY (game_id, seq)
 );
 CREATE TABLE IF NOT EXISTS probe (id INTEGER PRIMARY KEY, at REAL);  -- written at start: can we write?
+CREATE TABLE IF NOT EXISTS camera_released (  -- games whose host let the camera go (companion.table.camera_game)
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    at      REAL NOT NULL
+);
 """
 
 
@@ -297,17 +301,39 @@ class Store:
             ).fetchall()
         return [_game_row(row) for row in rows]
 
-    def in_play_last(self) -> tuple[str, str, float] | None:
-        """The game played last among those whose race is not over: its id, edition, and when it was last played
-        (its latest entry, else its creation), or None when every race is over. A game's ``result`` is set with
-        the entry that ends its race and cleared by the undo or correction that reopens it."""
+    def in_play_last(self, skip: Collection[str] = ()) -> tuple[str, str, float] | None:
+        """The game played last among those whose race is not over (and not in ``skip``): its id, edition, and
+        when it was last played (its latest entry, else its creation), or None when every race is over. A game's
+        ``result`` is set with the entry that ends its race and cleared by the undo or correction that reopens it."""
         with self._lock:
-            row = self._db.execute(
+            rows = self._db.execute(
                 "SELECT g.id, g.edition, MAX(g.created, COALESCE(MAX(e.at), g.created)) AS played"  # pragma: no mutate
                 " FROM games AS g LEFT JOIN entries AS e ON e.game_id = g.id"  # pragma: no mutate
-                " WHERE g.result IS NULL GROUP BY g.id ORDER BY played DESC LIMIT 1"  # pragma: no mutate
-            ).fetchone()
+                " WHERE g.result IS NULL GROUP BY g.id ORDER BY played DESC"  # pragma: no mutate
+            ).fetchall()
+        row = next((row for row in rows if row[0] not in skip), None)
         return None if row is None else (str(row[0]), str(row[1]), float(row[2]))
+
+    def camera_released(self) -> set[str]:
+        """The games whose host let the camera go (``set_camera_released``)."""
+        with self._lock:
+            try:
+                rows = self._db.execute("SELECT game_id FROM camera_released").fetchall()  # pragma: no mutate
+            except sqlite3.OperationalError:  # an older database opened read-only: no game let it go
+                return set()
+        return {str(row[0]) for row in rows}
+
+    def set_camera_released(self, game_id: str, released: bool) -> None:
+        """Durably record that ``game_id``'s host let the camera go (or asked for it again).
+
+        Raises:
+            StorageError: nothing was stored.
+        """
+        if released:
+            self._write([("INSERT OR REPLACE INTO camera_released VALUES (?, ?)",  # pragma: no mutate
+                          (game_id, self._clock()))])
+        else:
+            self._write([("DELETE FROM camera_released WHERE game_id = ?", (game_id,))])  # pragma: no mutate
 
     def entries(self, game_id: str) -> list[Entry]:
         with self._lock:

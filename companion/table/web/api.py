@@ -11,7 +11,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, stream_wit
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from companion.table.camera_edition import EDITIONS
-from companion.table.camera_game import IDLE_SECONDS, OTHER_GAME, CameraGame
+from companion.table.camera_game import IDLE_SECONDS, OTHER_GAME, RELEASED, CameraGame, camera_game_of
 from companion.table.service import ApiError, Caller, GameService
 from companion.table.web.limits import body_limit, parse_json, too_large
 
@@ -173,8 +173,13 @@ def camera(game_id: str) -> Any:
         return jsonify({"state": "not checked", "message": unchecked[edition], "edition": watch.edition,
                         "learnt": watch.learnt, "learnt_words": watch.learnt_words})
     if not holds_camera(game_id):
+        if camera_released(game_id):
+            # Its host let the camera go, and no game in play took it since: the host may ask for it again.
+            return jsonify({"state": "released", "message": RELEASED})
         # Another game in play has the camera: this one changes nothing of it (board, still run, lessons).
         return jsonify({"state": "other game", "message": OTHER_GAME})
+    # Another game in play waits for it: the host may be done with it (a game made only to place the camera).
+    wanted = {"wanted": True} if _camera_game().wanted(service().store.now()) else {}
     # The camera reads the edition of the game it checks (its template and that edition's colours).
     elsewhere = watch.follow(game_id, edition, _played(game_id, game), game.state.game_over)
     lobby = current_app.extensions.get("camera_lobby_read")
@@ -182,12 +187,12 @@ def camera(game_id: str) -> Any:
         current_app.extensions.pop("camera_lobby_read", None)  # a game of it played since: the camera follows that
     if elsewhere is not None:
         return jsonify({"state": "other board", "message": _other_game(elsewhere, edition, watch), "edition": elsewhere,
-                        "learnt": watch.learnt, "learnt_words": watch.learnt_words})
+                        "learnt": watch.learnt, "learnt_words": watch.learnt_words, **wanted})
     if watch.switching() or watch.edition != edition:
         # Until its next frame the camera shows the other edition's board, read with the other's colours (and its
         # lessons wait: this game's is given once the camera reads its board).
         return jsonify({"state": "switching", "message": f"the camera switches to the {edition} board",
-                        "learnt": watch.learnt, "learnt_words": watch.learnt_words, "edition": watch.edition})
+                        "learnt": watch.learnt, "learnt_words": watch.learnt_words, "edition": watch.edition, **wanted})
     # The game's version before its actions are read: a verdict never claims a newer game than it judged.
     version = game.version
     state = game.state
@@ -229,7 +234,7 @@ def camera(game_id: str) -> Any:
             # its blind reading is no news either. The board is looked at again once it is still after it.
             report = {**report, "state": "unsettled", "message": "waiting for the board to stay still"}
             report.pop("differences", None)
-    return jsonify(report)
+    return jsonify({**report, **wanted})
 
 
 @api.post("/api/games/<game_id>/camera/correct")
@@ -270,6 +275,34 @@ def correct_from_camera(game_id: str) -> Any:
     return jsonify({"state": service().state_json(game_id, who), "correction": amendment.describe()})
 
 
+@api.post("/api/games/<game_id>/camera/release")
+def release_camera(game_id: str) -> Any:
+    """The host of the game the camera checks lets it go (done placing the camera with a throwaway game): the next
+    game whose page asks takes it; this game's pages no longer take it back by asking
+    (:mod:`companion.table.camera_game`)."""
+    if caller(game_id).role != "host":  # before anything else: only that game's host lets it go
+        raise ApiError(403, "only the host can let the camera go")
+    watch = _camera_watch()
+    taken = _camera_game()
+    if not taken.released(game_id) and not taken.release(game_id):
+        raise ApiError(409, "this game does not hold the camera: there is nothing to release (the camera checks "
+                            "another game, or none)", "CameraNotHeld")
+    watch.forget(game_id)  # a lesson waiting for this game's board: the next game's board is no lesson of it
+    return jsonify({"state": "released", "message": RELEASED})
+
+
+@api.post("/api/games/<game_id>/camera/take")
+def take_camera(game_id: str) -> Any:
+    """The host asks for the camera for this game (after letting it go): it takes it when no other game in play
+    holds it, else a 409 saying how that game frees it."""
+    if caller(game_id).role != "host":
+        raise ApiError(403, "only the host can ask for the camera")
+    _camera_watch()
+    if _camera_game().take(game_id, _in_play, service().store.now(), asked=True):
+        return jsonify({"state": "taken"})
+    raise ApiError(409, OTHER_GAME, "CameraOtherGame")
+
+
 @api.get("/api/camera")
 def camera_status() -> Any:
     """The camera without a game: is there one, and which board it is set up for."""
@@ -300,8 +333,8 @@ def camera_setup() -> Any:
         elif service().game(held).row.edition != edition:
             # A GET (a web page's picture can send it) never takes the camera from a game in play: it waits.
             raise ApiError(409, f"the camera checks a {service().game(held).row.edition} game in play: a {edition} "
-                                f"start is read once that game is over or has had no entry for "
-                                f"{IDLE_SECONDS // 60} minutes", "CameraInUse")
+                                f"start is read once its host releases the camera (Place the camera page), or that "
+                                f"game is over or has had no entry for {IDLE_SECONDS // 60} minutes", "CameraInUse")
         _refuse_while_switching(watch, edition)
     track = _stable_camera_track()
     watch = current_app.extensions["camera"]
@@ -338,9 +371,18 @@ def request_language(known: Any) -> str:
     return language if language in known else "en"
 
 
+_making = threading.Lock()
+
+
 def _camera_game() -> CameraGame:
-    """Which game the camera checks (:mod:`companion.table.camera_game`)."""
-    return current_app.extensions.setdefault("camera_game", CameraGame())
+    """Which game the camera checks (:mod:`companion.table.camera_game`), with the releases stored with the games."""
+    found = current_app.extensions.get("camera_game")
+    if found is None:
+        with _making:  # made once: two pages asking at once share one holder
+            found = current_app.extensions.get("camera_game")
+            if found is None:
+                found = current_app.extensions["camera_game"] = camera_game_of(service().store)
+    return found
 
 
 def _in_play(game_id: str) -> bool:
@@ -352,9 +394,15 @@ def _in_play(game_id: str) -> bool:
     return not game.state.game_over and service().store.now() - _last_played(game) <= IDLE_SECONDS
 
 
-def holds_camera(game_id: str) -> bool:
-    """Whether the camera checks ``game_id``: it takes the camera when no other game in play holds it."""
-    return _camera_game().take(game_id, _in_play, service().store.now())
+def holds_camera(game_id: str, asked: bool = False) -> bool:
+    """Whether the camera checks ``game_id``: it takes the camera when no other game in play holds it (a game whose
+    host let it go: only when ``asked``, the host asking for it)."""
+    return _camera_game().take(game_id, _in_play, service().store.now(), asked)
+
+
+def camera_released(game_id: str) -> bool:
+    """Whether ``game_id``'s host let the camera go and no game in play has taken it since."""
+    return _camera_game().released(game_id) and _camera_game().held_in_play(_in_play) is None
 
 
 def _played(game_id: str, game: Any) -> float:

@@ -82,7 +82,8 @@ def camera_placement() -> Any:
     ``Authorization: Bearer`` or ``?token=`` like the event stream): the page; its live view (``?frame=jpg``, the
     latest frame with the findings drawn over it) and its findings (``?frame=json``). The camera shows the room,
     so anyone else gets a 401 or 403 saying how to open it, never the frame, and the host of a game the camera does
-    not check (:mod:`companion.table.camera_game`) a 409."""
+    not check (:mod:`companion.table.camera_game`) a 409. Opening the page is the host asking for the camera: a game
+    whose host let it go takes it again (when no other game in play holds it); its view and findings do not."""
     from companion.table.placement_view import placement_response
 
     kind = request.args.get("frame")
@@ -112,13 +113,16 @@ def _host_only(game_id: str, page: bool) -> Any:
             if error.status == 404:
                 return _message("no_game", "no_game_hint", 404)
             return _message("camera_view_host_only", "camera_view_bad_token", 401)
-        if role == "host" and (current_app.extensions.get("camera") is None or holds_camera(game_id)):
+        if role == "host" and (current_app.extensions.get("camera") is None or holds_camera(game_id, asked=page)):
             return None
         if role == "host":  # the host of a game the camera does not check: the room is not theirs to look at
             if page:
                 return _message("camera_view_host_only", "camera_view_other_game", 409)
-            from companion.table.camera_game import OTHER_GAME
+            from companion.table.camera_game import OTHER_GAME, RELEASED
+            from companion.table.web.api import camera_released
 
+            if camera_released(game_id):  # let go from this page: it shows the view again once asked for
+                return jsonify({"error": RELEASED, "code": "CameraReleased"}), 409
             return jsonify({"error": OTHER_GAME, "code": "CameraOtherGame"}), 409
         status, key = 403, "camera_view_not_host"
     if page:

@@ -499,6 +499,9 @@ function learntText(camera) {
   return camera.learnt_words && knownWords(camera.learnt_words) ? wordsText(camera.learnt_words) : serverWords(camera.learnt);
 }
 
+// The camera's states of a game that does not hold it (companion/table/camera_game.py): no verdicts, nothing to let go.
+const NOT_HOLDING = ["off", "not checked", "other game", "released"];
+
 // Returns { gameChanged(version) }: the page calls it with each game state it shows. A verdict worked out for an
 // earlier version of the game (an entry, a correction or an undo since) is about a board that is no longer the
 // game's: it leaves the box at once, and the camera is asked again without waiting for the next poll.
@@ -523,11 +526,24 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
     }
     show();
   }
+  // The host lets the camera go (the game made to place it), or asks for it again: the box shows the answer at once.
+  async function holder(path, done) {
+    // Asked first during a game (a tap beside the verdicts): the camera stops checking this game's board.
+    if (path === "release" && !confirm(t("confirm_camera_release"))) return;
+    try {
+      await api("POST", `/api/games/${gameId}/camera/${path}`, token);
+      toast(t(done), "ok");
+    } catch (error) {
+      const own = LANG !== "en" && error.detail && !hasText(`refusal.${error.code}`);
+      toast(own ? error.detail : error.message, "error", own ? "en" : null);
+    }
+    show();
+  }
   // The report as it stands for the game the page shows: a verdict about an earlier version of it is no verdict.
   function current(camera) {
     const verdict = camera.verdict;
     if (!verdict || !(Number(verdict.version) < gameVersion)) return camera;
-    return { state: "unsettled", learnt: camera.learnt, learnt_words: camera.learnt_words };
+    return { state: "unsettled", learnt: camera.learnt, learnt_words: camera.learnt_words, wanted: camera.wanted };
   }
   let asked = 0;
   let answered = 0;
@@ -560,7 +576,7 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
     const open = box.querySelector(".camera-details[open]");  // a list someone unfolded stays unfolded
     // The placement assistant shows the room: its link carries the host's token, so only the host has it.
     // (not for a game the camera does not check: the view is for that game's host)
-    const placement = host && camera.state !== "other game" ? el("a", { class: `button-link${["board not found", "no colour", "unavailable"].includes(camera.state) ? " primary" : ""}`,
+    const placement = host && !["other game", "released"].includes(camera.state) ? el("a", { class: `button-link${["board not found", "no colour", "unavailable"].includes(camera.state) ? " primary" : ""}`,
       id: "placement-link", href: `/camera/placement?game=${encodeURIComponent(gameId)}&token=${encodeURIComponent(token)}` },
     t("placement_link")) : null;
     box.replaceChildren(...[
@@ -575,6 +591,11 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
       host && offered ? el("button", { type: "button", id: "camera-correct", onclick: correct }, t("camera_correct")) : null,
       // Whether the camera learnt this table's colours from a board the game confirmed (the host's concern).
       host && (camera.learnt_words || camera.learnt) ? el("p", { class: "muted camera-learnt" }, labelledEls(t("camera_learnt"), learntText(camera))) : null,
+      // The game that holds the camera lets it go (made only to place it); one that let it go asks for it again.
+      host && camera.state === "released" ? el("button", { type: "button", id: "camera-take", onclick: () => holder("take", "camera_taken_toast") }, t("camera_take")) : null,
+      // Only while a game in play waits for it (its page asked lately): a game being played keeps the box short.
+      host && camera.wanted && !NOT_HOLDING.includes(camera.state) ? el("p", { class: "camera-wanted" }, t("camera_wanted")) : null,
+      host && camera.wanted && !NOT_HOLDING.includes(camera.state) ? el("button", { type: "button", id: "camera-release", onclick: () => holder("release", "camera_released_toast") }, t("camera_release")) : null,
     ].filter(Boolean));
     const details = box.querySelector(".camera-details");
     if (open && details) details.open = true;

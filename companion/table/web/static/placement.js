@@ -13,10 +13,14 @@
   const start = document.getElementById("placement-start");
   const startTitle = document.getElementById("placement-start-title");
   const startList = document.getElementById("placement-start-list");
+  const photo = document.getElementById("placement-photo");
+  const release = document.getElementById("placement-release");
   const query = `game=${encodeURIComponent(gameId)}&token=${encodeURIComponent(token)}`;
   document.getElementById("placement-back").href = `/host/${encodeURIComponent(gameId)}`;
   let report = null;
   let failure = null;
+  let released = false;  // this game let the camera go: the page stops asking (the view is another game's now)
+  let elsewhere = false;  // another game holds the camera: nothing here to let go
   // A new picture only once the last one has arrived: on a slow device (or a busy Pi) a picture that takes
   // longer than the refresh would otherwise be replaced before it ever shows (a stalled one is given up after 15 s).
   let loading = 0;
@@ -124,6 +128,17 @@
   }
 
   function render() {
+    for (const id of ["placement-release-how", "placement-release-button"]) document.getElementById(id).hidden = released;
+    for (const id of ["placement-released", "placement-take"]) document.getElementById(id).hidden = !released;
+    photo.hidden = released || elsewhere;
+    release.hidden = elsewhere && !released;
+    // Let go: the view, its findings and numbers are another game's now (the page says so and offers it back).
+    for (const part of [view, advice]) part.closest("section").hidden = released;
+    if (released) {
+      rows.closest("section").hidden = true;
+      state.textContent = "";
+      return;
+    }
     // "unavailable" (the camera's error) and "unreadable" (what is wrong with its latest picture) say why.
     const live = report && !["off", "waiting", "unavailable", "unreadable"].includes(report.state) && !failure;
     view.alt = t("placement_view_alt");
@@ -148,11 +163,17 @@
   }
 
   async function refresh() {
+    if (released) return render();
     try {
       report = await api("GET", `/camera/placement?frame=json&game=${encodeURIComponent(gameId)}&lang=${LANG}`, token);
       failure = null;
+      elsewhere = false;
     } catch (error) {
-      failure = error.status === 401 || error.status === 403 ? t("camera_view_bad_token") : t("placement_no_answer");
+      released = error.code === "CameraReleased";  // let go from the host's page meanwhile
+      elsewhere = error.code === "CameraOtherGame";
+      // Another game took the camera (this one let it go, or was left): how that game frees it, in the page's words.
+      failure = error.status === 401 || error.status === 403 ? t("camera_view_bad_token")
+        : error.code === "CameraOtherGame" ? t("camera.other game") : t("placement_no_answer");
     }
     render();
     if (!view.hidden && Date.now() - loading > 15000) {
@@ -160,6 +181,20 @@
       view.src = `/camera/placement?frame=jpg&${query}&t=${Date.now()}`;
     }
   }
+  // Done placing: the camera is let go for the game that will be played (its pages take it at their next look), or
+  // asked for again.
+  async function holder(path) {
+    try {
+      await api("POST", `/api/games/${encodeURIComponent(gameId)}/camera/${path}`, token);
+      released = path === "release";
+      if (!released) toast(t("camera_taken_toast"), "ok");
+    } catch (error) {
+      toast(error.message);
+    }
+    refresh();
+  }
+  document.getElementById("placement-release-button").addEventListener("click", () => holder("release"));
+  document.getElementById("placement-take").addEventListener("click", () => holder("take"));
   // The calibration photo: a full-resolution still, kept on the companion (for `camelup vision calibrate` there)
   // and downloaded to this device.
   const take = document.getElementById("placement-photo-take");

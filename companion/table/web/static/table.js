@@ -72,7 +72,7 @@
   function keepCameraRoom(slot) {
     const box = document.getElementById("camera");
     // No room kept where no verdict can come (a camera reading the other edition for another game, or one that failed).
-    if (box.hidden || ["other board", "other game", "not checked", "no colour", "unavailable"].includes(box.dataset.state)) return;
+    if (box.hidden || ["other board", "other game", "released", "not checked", "no colour", "unavailable"].includes(box.dataset.state)) return;
     const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
     const listed = ["roomy", "snug"].includes(panel.dataset.fit);
     // (and the line under the cause saying what the players can do: about two lines more)
