@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, Response, jsonify, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import HTTPException
 
-from companion.table.camera_watch import CameraWatch
 from companion.table.service import ApiError, DiceSource, GameService
 from companion.table.store import StorageError, Store
+
+if TYPE_CHECKING:  # a type only: the camera's modules import the web's catalogs, which import this package
+    from companion.table.camera_watch import CameraWatch
 
 
 def create_app(
