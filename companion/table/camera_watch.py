@@ -577,11 +577,6 @@ def save_learnt(calibration: Any, path: Path) -> Path:
     return path
 
 
-LEARNT_NAME = "camera-calibration.json"
-"""The single learnt calibration of earlier versions; it now learns per edition
-(``companion.table.camera_edition.learnt_name``) and reads this one for the edition its template says."""
-
-
 def wait_for(watch: CameraWatch, states: set[str], timeout: float = 10.0) -> CameraStatus:
     """Wait until the camera reaches one of ``states`` (for tests and start-up)."""
     deadline = time.monotonic() + timeout
