@@ -367,3 +367,44 @@ def test_the_games_board_carries_the_spaces_its_tiles_lie_on():
     game = loads(json.dumps(log))
     assert board_hypotheses(game.start(), log["actions"])[0].tiles == (9,)
     assert board_hypotheses(game.start(), TWO_DRAWS["actions"])[0].tiles == ()
+
+
+def depth_scorer(gain, outlines):
+    """A scorer whose judgement prefers the second board by ``gain`` and that finds each camel's outline on a
+    board where ``outlines`` says (board index, camel) -> rectangle."""
+    def judge(tracks, priors):
+        costs = [0.0, -gain, *[1.0] * (len(tracks) - 2)]
+        return Verdict("differs", 1, gain, (), (), costs)
+
+    boards = []
+
+    def camel_outline(track, camel):
+        return outlines[(boards.index(track), camel)]
+
+    scorer = SimpleNamespace(verify=VerifyConfig(), judge=judge, track_cost=lambda t: 0.0, spaces=list(range(1, 17)),
+                             space_costs=lambda track: dict.fromkeys(range(1, 17), 0.0),
+                             covered=lambda track, space: False, template=load_template("2018"),
+                             camel_outline=camel_outline)
+    return scorer, boards
+
+
+def test_a_camel_only_nearer_or_further_in_the_picture_is_no_difference_it_can_tell():
+    # Yellow on top of the stack on 7 falls where a yellow camel standing on 6 would: the picture tells the two
+    # apart only by how well each fits, and by less than three decisive margins it cannot tell.
+    game = Hypothesis({7: ["red", "purple", "yellow"], 8: ["blue"]}, "the game's board")
+    entry = Hypothesis({6: ["yellow"], 7: ["red", "purple"], 8: ["blue"]}, "Bob's pyramid ticket: yellow 2 → yellow 1",
+                       Amendment(0, {"player": "Bob", "type": "pyramid", "die": "yellow", "value": 2},
+                                 {"player": "Bob", "type": "pyramid", "die": "yellow", "value": 1}))
+    same_place = {(0, "yellow"): (100, 50, 120, 62), (1, "yellow"): (101, 51, 121, 64)}
+    scorer, boards = depth_scorer(0.88, same_place)
+    boards += [game.track, entry.track]
+    found = camera_verdict(scorer, [game, entry], game.track, (), CAMELS)
+    assert found.answer.startswith("cannot tell") and "yellow" in found.unseen and found.most_likely is None
+    # Far better explained, it is a difference...
+    scorer, boards = depth_scorer(1.8, same_place)
+    boards += [game.track, entry.track]
+    assert camera_verdict(scorer, [game, entry], game.track, (), CAMELS).answer.startswith("differs")
+    # ...and so is a camel the picture shows elsewhere.
+    scorer, boards = depth_scorer(0.88, {(0, "yellow"): (100, 50, 120, 62), (1, "yellow"): (60, 70, 80, 82)})
+    boards += [game.track, entry.track]
+    assert camera_verdict(scorer, [game, entry], game.track, (), CAMELS).answer.startswith("differs")

@@ -283,3 +283,16 @@ def test_a_camel_larger_than_the_model_s_is_no_patch_of_its_colour():
     box = scorer._box_area(window, len(scorer._offsets) // 2, 0)
     black = window.evidence[..., scorer.names.index("black")] >= scorer.fit.strong_evidence
     assert np.count_nonzero(black) > scorer.fit.patch_bodies * box  # a patch by area, yet kept
+
+
+def test_a_camels_outline_is_where_its_level_puts_it_in_the_picture(table, colours):
+    image, _ = render_scene(table, TRACK, seed=5, tier="clean")
+    scorer = scorer_of(table, colours, image)
+    blue, white = scorer.camel_outline(TRACK, "blue"), scorer.camel_outline(TRACK, "white")
+    assert white[3] < blue[3] and white[1] < blue[1]  # the upper camel stands higher in the picture
+    assert abs((white[0] + white[2]) - (blue[0] + blue[2])) / 2 < (blue[2] - blue[0])  # above it, not beside
+    # One space on along the track, it is somewhere else in the picture.
+    moved = {**{s: v for s, v in TRACK.items() if s != 9}, 10: ["orange"]}
+    here, there = scorer.camel_outline(TRACK, "orange"), scorer.camel_outline(moved, "orange")
+    assert min(here[2], there[2]) - max(here[0], there[0]) < 0.5 * (here[2] - here[0])
+    assert scorer.camel_outline(TRACK, "purple") is None  # not on the board

@@ -678,6 +678,20 @@ class SilhouetteScorer(SilhouetteGeometry):
     def judge(self, hypotheses: Sequence[Track], priors: Sequence[float] | None = None) -> Verdict:
         return judge_costs(self, hypotheses, priors)
 
+    def camel_outline(self, track: Track, camel: str) -> tuple[float, float, float, float] | None:
+        """Where ``camel``'s body falls in the picture on ``track`` (x0, y0, x1, y1, pixels of the read picture),
+        its stack at the offset where it fits best; None where the picture shows no space of it."""
+        place = next(((int(space), tuple(stack)) for space, stack in track.items() if camel in stack), None)
+        if place is None or place[0] not in self._windows:
+            return None
+        space, stack = place
+        window = self._windows[space]
+        _, offset = self._stack(space, stack, track)
+        box = self._box(window, offset, stack.index(camel)) / 4.0
+        x0, y0 = window.origin
+        return (float(box[:, 0].min() + x0), float(box[:, 1].min() + y0), float(box[:, 0].max() + x0),
+                float(box[:, 1].max() + y0))
+
     def camel_samples(self, track: Track, trim: float = 0.2) -> dict[str, np.ndarray]:
         """The light-corrected pixels each camel of ``track`` (a board known to be right) shows, where the
         fit puts it (its body, less what the stacks in front and the camels on it hide)."""

@@ -8,7 +8,7 @@ The hypotheses come from the game (:mod:`companion.table.board_hypotheses`); the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.table.board_check import differences
@@ -25,6 +25,15 @@ UNFORESEEN_PER_CAMEL = 0.5
 """... and at least this much per camel it places differently. With a hand or the pyramid over part of the
 board the reader's own search can find a board that moves several camels a little better than the truth
 (tuning seeds 106-107: four camels moved for 1.3); one camel carried off explains far more on its own."""
+DEPTH_MARGIN = 1.5
+"""A board that moves camels only nearer to the camera or further from it, onto the same pixels (the top of a
+stack on one space falls where a camel standing on the space behind it would), is told from the game's board by
+the picture only through how well each offset and level fits: it must explain the picture this much better (in
+camels of evidence; three decisive margins) to be called a difference. Fresh seed 85, light tier: yellow on top of
+a stack on 7 was read standing on 6 by 0.88, a false alarm on a matching board."""
+SAME_PLACE_OVERLAP = 0.5
+"""The share of two outlines of a camel (intersection over union) above which they are the same place in the
+picture."""
 CLEAR_SPACE_MARGIN = 0.25
 """With "cannot tell": a space in plain view where a close rival puts another stack is named unclear only when
 the two stacks cost within this much of each other there (half the decisive margin). A camel
@@ -120,6 +129,11 @@ def camera_verdict(
             candidates.append(Hypothesis(blind, "the camera's own reading of the board"))
             verdict = scorer.judge([hypothesis.track for hypothesis in candidates], priors())
     best = candidates[verdict.best]
+    if (verdict.answer == "differs" and best.pending is None and best.unmoved is None
+            and verdict.costs[0] - verdict.costs[verdict.best] < DEPTH_MARGIN
+            and _depth_only(scorer, expected, best.track)):
+        # The picture shows the camels where the game has them too, only at another depth: it cannot tell.
+        verdict = replace(verdict, answer="cannot tell", close=(0,))
     shown = set(scorer.spaces)
     if verdict.answer == "matches":
         # A space whose floor the picture cannot see (a hand, the pyramid over it) confirms nothing about its
@@ -186,6 +200,29 @@ def camera_verdict(
         seen, unseen, expected, None if agree else False, f"cannot tell ({words})", verdict.margin,
         None if agree else Hypothesis(best.track, best.why), found, tuple(spaces),
     )
+
+
+def _depth_only(scorer: Any, expected: Mapping[int, Sequence[str]], other: Mapping[int, Sequence[str]]) -> bool:
+    """Whether every camel ``other`` moves from where ``expected`` has it falls on the same place in the picture
+    on both boards (``SAME_PLACE_OVERLAP``): nearer or further along the camera's line of sight only."""
+    outline = getattr(scorer, "camel_outline", None)
+    moved = moved_camels(other, expected)
+    if outline is None or not moved:
+        return False
+    for camel in moved:
+        here, there = outline(expected, camel), outline(other, camel)
+        if here is None or there is None or _overlap(here, there) < SAME_PLACE_OVERLAP:
+            return False
+    return True
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """Intersection over union of two rectangles (x0, y0, x1, y1)."""
+    width = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    height = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    shared = width * height
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - shared
+    return shared / union if union > 0 else 0.0
 
 
 def _in_doubt(best: Mapping[int, Sequence[str]], rivals: Sequence[Mapping[int, Sequence[str]]]) -> set[str]:
