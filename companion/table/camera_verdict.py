@@ -129,7 +129,7 @@ def camera_verdict(
             candidates.append(Hypothesis(blind, "the camera's own reading of the board"))
             verdict = scorer.judge([hypothesis.track for hypothesis in candidates], priors())
     best = candidates[verdict.best]
-    if (verdict.answer == "differs" and best.pending is None and best.unmoved is None
+    if (verdict.answer == "differs" and best.pending is None and best.unmoved is None and verdict.costs
             and verdict.costs[0] - verdict.costs[verdict.best] < DEPTH_MARGIN
             and _depth_only(scorer, expected, best.track)):
         # The picture shows the camels where the game has them too, only at another depth: it cannot tell.
