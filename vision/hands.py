@@ -191,30 +191,27 @@ def foreground(template: BoardTemplate, pose, small: np.ndarray, scale: float, r
     """Pixels of ``small`` (``scale`` times the picture ``pose`` projects into) unlike the board's spaces and
     what lies around the board (uint8 mask)."""
     from vision.read import sample_colours
-    from vision.silhouette_evidence import ray_distances
+    from vision.silhouette_evidence import column_medians, ray_distance_rows
 
-    spaces = np.array([np.asarray(colour, np.float32) for colour in rims.values()], np.float32)
+    # The board prints its spaces in two alternating tones: each tone's median (the light across the board is
+    # within the shades allowed).
+    order = sorted(rims)
+    tones = np.array([column_medians(np.array([rims[space] for space in order[parity::2]], np.float32))
+                      for parity in (0, 1) if order[parity::2]], np.float32)
+    rings, which = _rings(template, config.rings_mm)
+    samples = sample_colours(small, pose.project(np.column_stack([rings, np.zeros(len(rings))])) * scale, 1)
     references = []
-    xs = [x for corners in template.spaces.values() for x, _ in corners]
-    ys = [y for corners in template.spaces.values() for _, y in corners]
-    for distance in config.rings_mm:
-        x0, y0, x1, y1 = min(xs) - distance, min(ys) - distance, max(xs) + distance, max(ys) + distance
-        steps = np.linspace(0, 1, 48, endpoint=False)
-        ring = np.concatenate([
-            np.column_stack([x0 + (x1 - x0) * steps, np.full(48, y0)]),
-            np.column_stack([np.full(48, x1), y0 + (y1 - y0) * steps]),
-            np.column_stack([x1 - (x1 - x0) * steps, np.full(48, y1)]),
-            np.column_stack([np.full(48, x0), y1 - (y1 - y0) * steps]),
-        ])
-        ring = ring[~_on_marker(template, ring, 15.0)]
-        samples = sample_colours(small, pose.project(np.column_stack([ring, np.zeros(len(ring))])) * scale, 1)
-        samples = samples[~np.isnan(samples[:, 0])]
-        if len(samples) >= 12:
-            references.append((np.median(samples, axis=0).astype(np.float32), _shades(samples, config)))
+    for index in range(len(config.rings_mm)):
+        seen = samples[(which == index) & ~np.isnan(samples[:, 0])]
+        if len(seen) >= 12:
+            references.append((np.median(seen, axis=0).astype(np.float32), _shades(seen, config)))
     pixels = small.reshape(-1, 3).astype(np.float32)
-    unlike = ray_distances(pixels, spaces, config.board_shading).min(axis=1) > config.unlike
+    squares = np.einsum("ij,ij->i", pixels, pixels)
+    unlike = np.ones(len(pixels), bool)
+    for row in ray_distance_rows(pixels, squares, tones, config.board_shading):
+        unlike &= row > config.unlike
     for colour, shading in references:
-        unlike &= ray_distances(pixels, colour[None], shading)[:, 0] > config.unlike
+        unlike &= ray_distance_rows(pixels, squares, colour[None], shading)[0] > config.unlike
     return unlike.reshape(small.shape[:2]).astype(np.uint8)
 
 
@@ -227,6 +224,31 @@ def _shades(samples: np.ndarray, config: HandConfig) -> tuple[float, float]:
     middle = max(float(middle), 1.0)
     lowest, highest = config.table_shading
     return (max(lowest, low / middle / config.table_slack), min(highest, high / middle * config.table_slack))
+
+
+def _rings(template: BoardTemplate, distances: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Points (mm) along squares around the track at ``distances`` (off the printed markers), and which
+    distance each is on."""
+    xs = [x for corners in template.spaces.values() for x, _ in corners]
+    ys = [y for corners in template.spaces.values() for _, y in corners]
+    steps = np.linspace(0, 1, RING_POINTS, endpoint=False)
+    rings = []
+    for distance in distances:
+        x0, y0, x1, y1 = min(xs) - distance, min(ys) - distance, max(xs) + distance, max(ys) + distance
+        rings.append(np.concatenate([
+            np.column_stack([x0 + (x1 - x0) * steps, np.full(RING_POINTS, y0)]),
+            np.column_stack([np.full(RING_POINTS, x1), y0 + (y1 - y0) * steps]),
+            np.column_stack([x1 - (x1 - x0) * steps, np.full(RING_POINTS, y1)]),
+            np.column_stack([np.full(RING_POINTS, x0), y1 - (y1 - y0) * steps]),
+        ]))
+    which = np.repeat(np.arange(len(distances)), 4 * RING_POINTS)
+    points = np.concatenate(rings)
+    off = ~_on_marker(template, points, 15.0)
+    return points[off], which[off]
+
+
+RING_POINTS = 48
+"""Samples along each side of a ring around the track."""
 
 
 def _on_marker(template: BoardTemplate, points: np.ndarray, margin: float) -> np.ndarray:
@@ -290,10 +312,9 @@ def _prism(template: BoardTemplate, pose, scale: float, shape: tuple[int, int], 
 
 def _px_per_mm(template: BoardTemplate, pose) -> float:
     """Pixels per millimetre on the track, on average (from the spaces' areas)."""
-    total_px = total_mm = 0.0
-    for corners in template.spaces.values():
-        outline = np.array(corners, float)
-        pixels = pose.project(np.column_stack([outline, np.zeros(len(outline))]))
-        total_px += abs(cv2.contourArea(pixels.astype(np.float32)))
-        total_mm += abs(cv2.contourArea(outline.astype(np.float32)))
+    outlines = np.array([corners for corners in template.spaces.values()], float)  # spaces × 4 × 2
+    flat = outlines.reshape(-1, 2)
+    pixels = pose.project(np.column_stack([flat, np.zeros(len(flat))])).reshape(outlines.shape)
+    total_px = sum(abs(cv2.contourArea(outline.astype(np.float32))) for outline in pixels)
+    total_mm = sum(abs(cv2.contourArea(outline.astype(np.float32))) for outline in outlines)
     return float(np.sqrt(total_px / total_mm)) if total_mm else 0.0
