@@ -69,6 +69,9 @@ class HandConfig:
     across), pointing at the board."""
     hand_height_mm: float = 150.0
     bar_ratio: float = 1.7
+    arm_width_mm: float = 200.0
+    """An arm's bar is at most this wide (its shadow beside it, the picture's perspective; a sleeve is 60 to
+    100 mm): the room behind the table fills the band far wider."""
     hand_mm: float = 250.0
     """A bare forearm and hand reach this far beyond a sleeve's end (see :func:`_add_hand`)…"""
     sleeve_mm: float = 300.0
@@ -148,7 +151,8 @@ def arm_mask(template: BoardTemplate, pose, image: np.ndarray, rims: dict[int, n
         edge = x == 0 or y == 0 or x + w == piece.shape[1] or y + h == piece.shape[0]
         if not edge and not cv2.countNonZero(cv2.bitwise_and(piece, 1 - near)):
             continue  # it lies on the table near the board: a phone, a box (an arm comes from further away)
-        if _reaches_in(cv2.bitwise_and(piece, crossing), 0.1 * min_area, centre_px, config.bar_ratio):
+        if _reaches_in(cv2.bitwise_and(piece, crossing), 0.1 * min_area, centre_px, config.bar_ratio,
+                       config.arm_width_mm * px_per_mm):
             arm |= piece
             _add_hand(arm, piece, near, centre_px, px_per_mm, config)
     if not arm.any():
@@ -271,19 +275,21 @@ def _clear_markers(template: BoardTemplate, pose, scale: float, mask: np.ndarray
         cv2.fillConvexPoly(mask, np.round(pixels * 4).astype(np.int32), 0, cv2.LINE_8, 2)
 
 
-def _reaches_in(part: np.ndarray, min_area: float, centre_px: np.ndarray, ratio: float) -> bool:
-    """Whether ``part`` (a piece's pixels in the band around the board's prism) is an arm reaching in: a bar
-    pointing at the board's middle (``centre_px``), not a lamp's bright spot, a box, or a band along the board's
-    edge (the room behind the table)."""
+def _reaches_in(part: np.ndarray, min_area: float, centre_px: np.ndarray, ratio: float, widest: float) -> bool:
+    """Whether ``part`` (a piece's pixels in the band around the board's prism) is an arm reaching in: a bar at
+    most ``widest`` wide (pixels) pointing at the board's middle (``centre_px``), not a lamp's bright spot, a
+    box, or the room behind the table (as wide as the band, or a band along the board's edge)."""
     ys, xs = np.nonzero(part)
     if len(xs) < max(min_area, 8):
         return False
     points = np.column_stack([xs, ys]).astype(np.float32)
     middle = points.mean(axis=0)
     _, spread, axes = np.linalg.svd(points - middle, full_matrices=False)
+    along = (points - middle) @ axes[0]
+    width = len(points) / max(float(along.max() - along.min()), 1.0)
     towards = centre_px - middle
     pointing = abs(float(axes[0] @ towards)) / max(float(np.linalg.norm(towards)), 1e-9)
-    return bool(spread[0] >= ratio * spread[1] and pointing >= POINTING)
+    return bool(spread[0] >= ratio * spread[1] and pointing >= POINTING and width <= widest)
 
 
 POINTING = 0.6
