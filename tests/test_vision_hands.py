@@ -90,7 +90,7 @@ def test_a_bar_from_the_picture_s_edge_onto_the_board_is_an_arm_and_hides_the_sp
     template, pose, picture, rims = scene
     cx, cy = template.space_centre(7)
     arm = picture.copy()
-    cv2.line(arm, _mm(pose, cx + 500, cy + 900), _mm(pose, cx, cy), colour, _width(pose, template, 90))
+    cv2.line(arm, _mm(pose, cx + 500, cy + 300), _mm(pose, cx, cy), colour, _width(pose, template, 90))
     hidden, mask = find_arm(template, pose, arm, rims)
     assert mask is not None and mask[_mm(pose, cx, cy)[::-1]] == 1
     assert 7 in hidden and 13 not in hidden and 1 not in hidden
