@@ -24,7 +24,6 @@ import cv2
 import numpy as np
 
 from vision.board import BoardTemplate
-from vision.hands import find_arm
 from vision.locate import BoardLocation, LocateConfig, fit_lens, locate_board
 from vision.silhouette_evidence import column_medians
 
@@ -264,10 +263,6 @@ class Observation:
     prints: dict[int, np.ndarray] = field(default_factory=dict)
     """Each space's usual rim sample, even where unlike its tone (see :func:`rim_samples`)."""
     problems: list[str] = field(default_factory=list)
-    arm: frozenset[int] = frozenset()
-    """The spaces a hand or an arm hides (:func:`vision.hands.find_arm`): their camels are not seen."""
-    arm_pixels: np.ndarray | None = None
-    """Where the arm is in ``image`` (uint8, 1 on it), None without one: those pixels show no camel."""
 
 
 def observe(
@@ -289,8 +284,7 @@ def observe(
     camera_at = -pose.rotation.T @ pose.translation
     rims, prints = rim_samples(config, template, pose, region)
     problems = [f"space {space} is outside the picture" for space in template.spaces if space not in rims]
-    arm, arm_pixels = find_arm(template, pose, region, rims)
-    return Observation(pose, camera_at, region, location, rims, prints, problems, arm, arm_pixels)
+    return Observation(pose, camera_at, region, location, rims, prints, problems)
 
 
 def read_board(

@@ -192,11 +192,6 @@ class SilhouetteScorer(SilhouetteGeometry):
             table = (column_medians(np.compress(beyond, corrected, axis=0)).astype(np.float32), beyond) if (
                 np.count_nonzero(beyond) >= TABLE_PIXELS) else None
             planes, boardlike, board_distance, surely = camel_evidence(self.fit, corrected, board, known, table)
-            if observation.arm_pixels is not None:  # what an arm shows counts for no camel, nor as clutter
-                arm = observation.arm_pixels[y0:y0 + pixels.shape[0], x0:x0 + pixels.shape[1]].ravel().view(bool)
-                planes[:, arm] = 0.0
-                if surely is not None:
-                    surely[:, arm[beyond]] = False
             index = spaces.index(space)
             tone = column_medians(np.array([rims[other] for other in (spaces[index - 2], space,
                                                                 spaces[(index + 2) % len(spaces)]) if other in rims]))
@@ -584,10 +579,7 @@ class SilhouetteScorer(SilhouetteGeometry):
     def _covered(self, window: Window, offset: int, count: int, in_front: Fronts) -> bool:
         """Whether the floor of the space that a stack of ``count`` at ``offset`` leaves in view, and the stacks
         ``in_front`` too, is mostly unlike the board (see ``FitConfig.covered_distance``): unlike its own colour
-        and the others it may have (``Window.others``) alike (one can mislead; a tile is unlike them all). A space
-        a hand or an arm hides (``Observation.arm``) is covered whatever its floor shows."""
-        if window.space in self.observation.arm:
-            return True
+        and the others it may have (``Window.others``) alike (one can mislead; a tile is unlike them all)."""
         if self._floor_unlike(window)[1] < 5:
             return False  # then no floor it leaves in view (8 pixels or more) is mostly unlike the board
         key = (offset, count, in_front)
@@ -607,8 +599,6 @@ class SilhouetteScorer(SilhouetteGeometry):
         """Per offset, whether a lone camel's space there can be covered at all, from areas alone (no drawing):
         only if the floor's pixels unlike the board outnumber half of what the camel's reach (at most its
         bounding rectangle) can leave of the floor."""
-        if window.space in self.observation.arm:
-            return np.ones(len(self._offsets), bool)
         floor, unlike = self._floor_unlike(window)
         if unlike < 5:
             return np.zeros(len(self._offsets), bool)
