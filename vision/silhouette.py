@@ -484,10 +484,8 @@ class SilhouetteScorer(SilhouetteGeometry):
 
     def _strong(self, window: Window) -> np.ndarray:
         """Which pixels are surely each camel's (height × width × camels, boolean): its evidence at least
-        ``strong_evidence``, or beyond the track ``Window.clutter``'s."""
-        camels = len(self.names)
-        if camels <= 8:
-            return self._strong_words(window).reshape(*window.boardlike.shape, 8)[..., :camels]
+        ``strong_evidence``, or beyond the track ``Window.clutter``'s (more than 8 camels; up to 8,
+        :meth:`_strong_words` gives the same faster)."""
         strong = window.evidence >= self.fit.strong_evidence
         if window.clutter is not None:
             beyond, surely = window.clutter
