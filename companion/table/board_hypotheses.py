@@ -71,7 +71,8 @@ def board_hypotheses(
     for obj in actions:
         before.append(apply(before[-1], action_from_json(obj)))
     expected = _board(before[-1])
-    found = [Hypothesis(expected, "the game's board", tiles=tuple(sorted(tile.space for tile in before[-1].tiles)))]
+    tiles = tuple(sorted(tile.space for tile in before[-1].tiles))
+    found = [Hypothesis(expected, "the game's board", tiles=tiles)]
     seen = {_key(expected)}
 
     def add(hypothesis: Hypothesis) -> None:
@@ -105,7 +106,6 @@ def board_hypotheses(
                 if state is not None:
                     amendment = Amendment(index, dict(actions[index]), becomes)
                     add(Hypothesis(_board(state), amendment.describe(), amendment))
-    tiles = {tile.space for tile in before[-1].tiles}
     # The camels the latest entry that moved any (a draw; a bet moves none): a slip of the hand is likeliest there.
     touched = next((moved for moved in reversed(moves) if moved), None)
     for hypothesis in hand_slips(expected, start.edition.track_length, tiles, put_back=not by_hand):

@@ -61,23 +61,33 @@ def placement_response(watch: Any, kind: str | None, page: Callable[..., str], l
     return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
-_last_view: tuple[Any, Any, bytes] | None = None
-"""The last annotated view, with its frame and template: drawn and encoded once per frame, however many times a
-page (or a flood of requests) asks for it."""
+_latest: dict[str, tuple[Any, Any, Any]] = {}
+"""Per kind of work (``"findings"``, ``"view"``), the last frame it was done on, with its template and result: the
+page asks for the findings and then the view of the same frame, and a flood of requests for the same frame costs
+one assessment (a tenth of a second here, more on a Pi) and one JPEG."""
+
+
+def _once_per_frame(kind: str, template: Any, frame: Any, make: Callable[[], Any]) -> Any:
+    """``make()``'s result for this frame and template, worked out once (a None result is not kept)."""
+    last = _latest.get(kind)
+    if last is not None and last[0] is frame and last[1] is template:
+        return last[2]
+    result = make()
+    if result is not None:
+        _latest[kind] = (frame, template, result)
+    return result
 
 
 def _view(template: Any, frame: Any, report: dict[str, Any]) -> bytes | None:
-    global _last_view
-    last = _last_view
-    if last is not None and last[0] is frame and last[1] is template:
-        return last[2]
-    import cv2
+    """The frame with the findings drawn over it, as a JPEG (None when it cannot be encoded)."""
 
-    ok, data = cv2.imencode(".jpg", draw_findings(frame, report), [cv2.IMWRITE_JPEG_QUALITY, 80])
-    if not ok:
-        return None
-    _last_view = (frame, template, data.tobytes())
-    return _last_view[2]
+    def encoded() -> bytes | None:
+        import cv2
+
+        ok, data = cv2.imencode(".jpg", draw_findings(frame, report), [cv2.IMWRITE_JPEG_QUALITY, 80])
+        return data.tobytes() if ok else None
+
+    return _once_per_frame("view", template, frame, encoded)
 
 
 def _still(watch: Any) -> Any:
@@ -110,21 +120,10 @@ def _still(watch: Any) -> Any:
     return Response(data, mimetype="image/jpeg", headers=headers)
 
 
-_last: tuple[Any, Any, dict[str, Any]] | None = None
-"""The last frame assessed, with its template and findings: the page asks for the findings and then the view of
-the same frame, which is assessed once (a tenth of a second here, more on a Pi)."""
-
-
 def _assessed(template: Any, frame: Any) -> dict[str, Any]:
-    global _last
-    last = _last
-    if last is not None and last[0] is frame and last[1] is template:
-        return last[2]
     from vision.placement import assess_placement
 
-    report = assess_placement(template, frame).as_json()
-    _last = (frame, template, report)
-    return report
+    return _once_per_frame("findings", template, frame, lambda: assess_placement(template, frame).as_json())
 
 
 def changes(report: dict[str, Any], language: str) -> dict[str, Any]:

@@ -181,9 +181,10 @@ def camera(game_id: str) -> Any:
     # Another game in play waits for it: the host may be done with it (a game made only to place the camera).
     wanted = {"wanted": True} if _camera_game().wanted(service().store.now()) else {}
     # The camera reads the edition of the game it checks (its template and that edition's colours).
-    elsewhere = watch.follow(game_id, edition, _played(game_id, game), game.state.game_over)
+    played = _played(game_id, game)
+    elsewhere = watch.follow(game_id, edition, played, game.state.game_over)
     lobby = current_app.extensions.get("camera_lobby_read")
-    if lobby is not None and lobby[0] == edition and _played(game_id, game) >= lobby[1]:
+    if lobby is not None and lobby[0] == edition and played >= lobby[1]:
         current_app.extensions.pop("camera_lobby_read", None)  # a game of it played since: the camera follows that
     if elsewhere is not None:
         return jsonify({"state": "other board", "message": _other_game(elsewhere, edition, watch), "edition": elsewhere,
@@ -298,7 +299,7 @@ def take_camera(game_id: str) -> Any:
     if caller(game_id).role != "host":
         raise ApiError(403, "only the host can ask for the camera")
     _camera_watch()
-    if _camera_game().take(game_id, _in_play, service().store.now(), asked=True):
+    if holds_camera(game_id, asked=True):
         return jsonify({"state": "taken"})
     raise ApiError(409, OTHER_GAME, "CameraOtherGame")
 
