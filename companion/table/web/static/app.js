@@ -574,6 +574,8 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
     box.dataset.state = camera.state || "";
     offered = kind === "differs" && verdict.correction ? verdict.correction : null;
     const open = box.querySelector(".camera-details[open]");  // a list someone unfolded stays unfolded
+    // Only while a game in play waits for the camera (its page asked lately): a game being played keeps the box short.
+    const offerRelease = host && camera.wanted && !NOT_HOLDING.includes(camera.state);
     // The placement assistant shows the room: its link carries the host's token, so only the host has it.
     // (not for a game the camera does not check: the view is for that game's host)
     const placement = host && !["other game", "released"].includes(camera.state) ? el("a", { class: `button-link${["board not found", "no colour", "unavailable"].includes(camera.state) ? " primary" : ""}`,
@@ -593,9 +595,8 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
       host && (camera.learnt_words || camera.learnt) ? el("p", { class: "muted camera-learnt" }, labelledEls(t("camera_learnt"), learntText(camera))) : null,
       // The game that holds the camera lets it go (made only to place it); one that let it go asks for it again.
       host && camera.state === "released" ? el("button", { type: "button", id: "camera-take", onclick: () => holder("take", "camera_taken_toast") }, t("camera_take")) : null,
-      // Only while a game in play waits for it (its page asked lately): a game being played keeps the box short.
-      host && camera.wanted && !NOT_HOLDING.includes(camera.state) ? el("p", { class: "camera-wanted" }, t("camera_wanted")) : null,
-      host && camera.wanted && !NOT_HOLDING.includes(camera.state) ? el("button", { type: "button", id: "camera-release", onclick: () => holder("release", "camera_released_toast") }, t("camera_release")) : null,
+      offerRelease ? el("p", { class: "camera-wanted" }, t("camera_wanted")) : null,
+      offerRelease ? el("button", { type: "button", id: "camera-release", onclick: () => holder("release", "camera_released_toast") }, t("camera_release")) : null,
     ].filter(Boolean));
     const details = box.querySelector(".camera-details");
     if (open && details) details.open = true;
