@@ -40,8 +40,8 @@ def camera_report(
 
     report = status.as_json()
     if status.whole is not None:  # what is wrong with the picture, in the page's language
+        from companion.table.catalogs import say
         from companion.table.placement_advice import in_language, whole_items
-        from companion.table.web.i18n import say
 
         report["picture_problem"] = "; ".join(say(language, key, **in_language(params, language))
                                               for key, params in whole_items(status.whole))

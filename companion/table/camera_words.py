@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.table.catalogs import say
+
 Words = dict[str, Any]
 
 
@@ -19,8 +21,6 @@ def text(said: Words | str | None, language: str = "en") -> str:
         return ""
     if isinstance(said, str):
         return said
-    from companion.table.web.i18n import say
-
     params = {name: text(value, language) if isinstance(value, dict) else value
               for name, value in said["params"].items()}
     return say(language, said["key"], **params)

@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from companion.table.catalogs import say
 from companion.table.placement_advice import in_language
 
 NUMBER = r"(\d+(?:\.\d+)?)"
@@ -38,8 +39,6 @@ SENTENCES: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
 
 def said(sentence: str, language: str) -> str | None:
     """One of vision's sentences in ``language`` (None: not a sentence known here)."""
-    from companion.table.web.i18n import say
-
     for pattern, key, names in SENTENCES:
         found = pattern.match(sentence)
         if found:
@@ -66,8 +65,6 @@ def not_found_said(message: str, language: str) -> str | None:
     """Why the board is not found (``vision.locate.BoardNotFound``'s words, as the camera watch says them: which
     markers are not seen, whether those seen disagree, whether the camera moved) in ``language``; None when the
     message is not one known here."""
-    from companion.table.web.i18n import say
-
     found = NOT_SEEN.match(message)
     if found is None:
         return None
@@ -100,8 +97,6 @@ def unavailable_said(message: str, language: str) -> str | None:
     """Why the camera is unavailable (``vision.sources.CameraError``'s words for a camera that cannot be opened
     or gives no frame, as the camera watch says them) in ``language``; None for any other message (a library's
     own error, a file's path: technical words for the host's English detail)."""
-    from companion.table.web.i18n import say
-
     for pattern, key in UNAVAILABLE:
         found = pattern.match(message)
         if found:

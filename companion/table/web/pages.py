@@ -90,8 +90,8 @@ def camera_placement() -> Any:
     refusal = _host_only(request.args.get("game", ""), kind is None)
     if refusal is not None:
         return refusal
+    from companion.table.catalogs import load_catalogs
     from companion.table.web.api import request_language
-    from companion.table.web.i18n import load_catalogs
 
     language = request_language(load_catalogs()) if kind == "json" else "en"  # the findings are said in it
     return placement_response(current_app.extensions.get("camera"), kind, _page, language)
