@@ -1,64 +1,53 @@
-"""The placement assistant's page (``/camera/placement``, the host's only): the camera's latest frame with the
-markers, the track and the hidden spaces drawn over it, and what to change in the host's language, from
-:mod:`vision.placement`'s findings."""
+"""What the placement assistant shows (its page is :mod:`companion.table.web.placement`): the camera's latest
+frame with the markers, the track and the hidden spaces drawn over it, and what to change in the host's language,
+from :mod:`vision.placement`'s findings; and the same in words for ``camelup doctor``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from flask import Response, jsonify
+from companion.table.catalogs import say
 
 
-def placement_response(watch: Any, kind: str | None, page: Callable[..., str], language: str = "en") -> Any:
-    """``kind``: None for the page, ``"jpg"`` for the annotated frame, ``"json"`` for the findings, with what
-    to change in ``language`` (``"changes"``), ``"still"`` for the calibration photo (a full-resolution still,
-    saved beside the games too: :mod:`companion.table.placement_still`)."""
-    if kind is None:
-        return page("placement.html")
-    if kind not in ("jpg", "json", "still"):
-        return jsonify({"error": "frame must be jpg, json or still"}), 400
-    if kind == "still":
-        return _still(watch)
-    frame = getattr(watch, "latest_frame", None) if watch is not None else None
+def no_frame(watch: Any) -> tuple[str, str]:
+    """Why there is no frame to look at: ``(state, message)``, ``"off"`` (no camera configured), ``"waiting"`` or
+    ``"unavailable"`` (the camera's own words)."""
     status = getattr(watch, "status", None)
-    if frame is None:
-        state, message = "off", "no camera is configured"
-        if watch is not None:
-            state, message = "waiting", "no frame from the camera yet"
-        if status is not None and status.state == "unavailable":  # why there is none: the camera's own words
-            state, message = "unavailable", status.message
-        if kind == "jpg":
-            return Response(message, status=404, mimetype="text/plain")
-        return jsonify({"state": state, "message": message})
+    state, message = "off", "no camera is configured"
+    if watch is not None:
+        state, message = "waiting", "no frame from the camera yet"
+    if status is not None and status.state == "unavailable":  # why there is none: the camera's own words
+        state, message = "unavailable", status.message
+    return state, message
+
+
+def assessed_frame(watch: Any, frame: Any) -> tuple[dict[str, Any] | None, str | None]:
+    """The findings on ``frame`` (once per frame), or why it cannot be checked: ``(report, None)`` or
+    ``(None, problem)``."""
     from companion.table.odd_frame import frame_problem, unreadable_words
 
     problem = frame_problem(frame)
-    if problem is None:
-        try:
-            report = _assessed(watch.template, frame)
-        except Exception as error:  # this frame only (an OpenCV assertion): said, and the next one is assessed
-            problem = unreadable_words(frame, error, "checked")
     if problem is not None:
-        if kind == "jpg":
-            return Response(problem, status=409, mimetype="text/plain")
-        return jsonify({"state": "unreadable", "message": problem})
-    if kind == "json":
-        from vision.guidance import start_hint
+        return None, problem
+    try:
+        return _assessed(watch.template, frame), None
+    except Exception as error:  # this frame only (an OpenCV assertion): said, and the next one is assessed
+        return None, unreadable_words(frame, error, "checked")
 
-        found = changes(report, language)
-        # Where to start this camera (the README's per-camera table) beside the limits the checks allow.
-        report = {**report, "start": start_hint(getattr(getattr(watch, "stills", None), "camera", None))}
-        from vision.image_file import colourless
 
-        if colourless(frame):  # well placed or not, a greyscale camera reads no camel: that first
-            found = _colour_first(found, language)
-            report = {**report, "ok": False, "colourless": True}
-        return jsonify({"state": "ok" if report["ok"] else "advice", **report, **found})
-    data = _view(watch.template, frame, report)
-    if data is None:
-        return Response("the frame could not be encoded", status=500, mimetype="text/plain")
-    return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+def findings(watch: Any, frame: Any, report: dict[str, Any], language: str) -> dict[str, Any]:
+    """The page's findings: the report, where to start this camera, and what to change in ``language``."""
+    from vision.guidance import start_hint
+    from vision.image_file import colourless
+
+    found = changes(report, language)
+    # Where to start this camera (the README's per-camera table) beside the limits the checks allow.
+    report = {**report, "start": start_hint(getattr(getattr(watch, "stills", None), "camera", None))}
+    if colourless(frame):  # well placed or not, a greyscale camera reads no camel: that first
+        found = _colour_first(found, language)
+        report = {**report, "ok": False, "colourless": True}
+    return {"state": "ok" if report["ok"] else "advice", **report, **found}
 
 
 _latest: dict[str, tuple[Any, Any, Any]] = {}
@@ -78,7 +67,7 @@ def _once_per_frame(kind: str, template: Any, frame: Any, make: Callable[[], Any
     return result
 
 
-def _view(template: Any, frame: Any, report: dict[str, Any]) -> bytes | None:
+def annotated_view(template: Any, frame: Any, report: dict[str, Any]) -> bytes | None:
     """The frame with the findings drawn over it, as a JPEG (None when it cannot be encoded)."""
 
     def encoded() -> bytes | None:
@@ -88,36 +77,6 @@ def _view(template: Any, frame: Any, report: dict[str, Any]) -> bytes | None:
         return data.tobytes() if ok else None
 
     return _once_per_frame("view", template, frame, encoded)
-
-
-def _still(watch: Any) -> Any:
-    """The calibration photo: taken by the camera's thread, saved beside the games, sent as a download."""
-    import time
-
-    from companion.table.placement_still import STILL_GAP, StillBusy, save_photo
-    from vision.sources import CameraError
-
-    if watch is None:
-        return Response("no camera is configured", status=404, mimetype="text/plain")
-    running = getattr(watch, "running", None)
-    if callable(running) and not running():  # refused at once: nothing would ever take it
-        status = getattr(watch, "status", None)
-        why = f": {status.message}" if status is not None and status.message else ""
-        return Response(f"the camera is not running{why}", status=503, mimetype="text/plain")
-    try:
-        picture = watch.stills.request(gap=STILL_GAP)
-        folder = watch.learnt_path.parent if getattr(watch, "learnt_path", None) is not None else None
-        data, saved = save_photo(picture, folder)
-    except StillBusy as error:  # one at a time: the second tap is told, not queued
-        return Response(str(error), status=409, mimetype="text/plain")
-    except CameraError as error:
-        return Response(str(error), status=503, mimetype="text/plain")
-    name = time.strftime("camelup-calibration-%Y%m%d-%H%M%S.jpg")
-    headers = {"Cache-Control": "no-store", "Content-Disposition": f'attachment; filename="{name}"',
-               "X-Picture-Size": f"{picture.shape[1]}x{picture.shape[0]}", "X-Board": str(watch.template.edition)}
-    if saved is not None:  # its name in the companion's data folder: no server path to whoever asks
-        headers["X-Saved-As"] = saved.name
-    return Response(data, mimetype="image/jpeg", headers=headers)
 
 
 def _assessed(template: Any, frame: Any) -> dict[str, Any]:
@@ -131,7 +90,6 @@ def changes(report: dict[str, Any], language: str) -> dict[str, Any]:
     ``"changes_language"``: vision's English sentences are given instead, without keys, when the facts do not
     explain all of them)."""
     from companion.table.placement_advice import advice_items, consistent, in_language
-    from companion.table.web.i18n import say
 
     items = advice_items(report)
     if not consistent(report, items):
@@ -156,8 +114,6 @@ def changes(report: dict[str, Any], language: str) -> dict[str, Any]:
 
 def _colour_first(found: dict[str, Any], language: str) -> dict[str, Any]:
     """What to change, with the camera's missing colour first (in the language the rest is said in)."""
-    from companion.table.web.i18n import say
-
     keys = found["change_keys"]
     said = say(found["changes_language"] if keys is None else language, "placement.no_colour")
     return {**found, "changes": [said, *found["changes"]],

@@ -84,7 +84,7 @@ def camera_placement() -> Any:
     so anyone else gets a 401 or 403 saying how to open it, never the frame, and the host of a game the camera does
     not check (:mod:`companion.table.camera_game`) a 409. Opening the page is the host asking for the camera: a game
     whose host let it go takes it again (when no other game in play holds it); its view and findings do not."""
-    from companion.table.placement_view import placement_response
+    from companion.table.web.placement import placement_response
 
     kind = request.args.get("frame")
     refusal = _host_only(request.args.get("game", ""), kind is None)
