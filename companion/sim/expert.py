@@ -38,7 +38,8 @@ from companion.rules import (
     Tile,
     apply,
 )
-from companion.sim.bots import DRAW, Choice, GreedyBot, _Draw
+from companion.sim.contract import DRAW, Choice, _Draw
+from companion.sim.simple_bots import GreedyBot
 
 
 class ExpertBot(GreedyBot):

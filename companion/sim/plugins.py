@@ -22,7 +22,7 @@ from pathlib import Path
 from types import ModuleType
 
 from companion.rules import GameState, LegalActions
-from companion.sim.bots import Bot, Choice
+from companion.sim.contract import Bot, Choice
 from companion.sim.protocol import parse_answer, request
 
 FORMS = "a built-in bot (random, greedy, strong, expert), module:Class, path/to/bot.py[:Class], exec:COMMAND"

@@ -17,7 +17,7 @@ from typing import Any
 
 from companion.gamelog import action_from_json, action_to_json
 from companion.rules import GameState, LegalActions, PyramidTicket
-from companion.sim.bots import DRAW, Choice
+from companion.sim.contract import DRAW, Choice
 
 PROTOCOL = "camelup-bot/1"
 PYRAMID = {"type": "pyramid"}
