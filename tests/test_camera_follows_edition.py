@@ -216,7 +216,8 @@ def test_with_several_games_the_camera_reads_the_edition_of_the_game_it_checks(t
     newer, newer_host = _game(client, "2014")
     assert _report(client, newer, newer_host)["state"] == "switching"  # the first to ask takes the camera
     waiting = _report(client, older, older_host)
-    assert waiting == {"state": "other game", "message": OTHER_GAME}
+    assert waiting == {"state": "other game", "message": OTHER_GAME, "holder": waiting["holder"]}
+    assert waiting["holder"]["edition"] == "2014"  # the game that holds it, named
     refused = client.post(f"/api/games/{older}/camera/correct", headers=older_host)
     assert refused.status_code == 409 and refused.get_json()["code"] == "CameraOtherGame"
     _until_verdict(client, watch, table.show("2014"), newer, newer_host)

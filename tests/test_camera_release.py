@@ -37,6 +37,15 @@ def _released(client) -> set[str]:
     return client.application.extensions["camelup"].store.camera_released()
 
 
+def _holding(client, game) -> dict:
+    """How another game's pages name ``game`` while it holds the camera: as the lobby lists it (when it was
+    created, its board, its players), and when it was last played."""
+    listed = next(row for row in client.get("/api/games").get_json()["games"] if row["game_id"] == game[0])
+    entries = client.application.extensions["camelup"].game(game[0]).entries
+    return {"holder": {"created": listed["created"], "edition": listed["edition"], "players": listed["players"],
+                       "last_played": max([listed["created"], *(entry.at for entry in entries)])}}
+
+
 def test_a_throwaway_game_released_by_its_host_lets_the_real_game_take_the_camera(tmp_path, board):
     watch, client, source, throwaway, make = _table(tmp_path, board)
     watch.step(source)
@@ -44,9 +53,10 @@ def test_a_throwaway_game_released_by_its_host_lets_the_real_game_take_the_camer
     assert _placement(client, throwaway, None).status_code == 200
     assert _placement(client, throwaway).get_json()["state"] in ("ok", "advice")
     real = make()  # the real game, made once the camera stands
-    assert _ask(client, real) == {"state": "other game", "message": OTHER_GAME}
+    assert _ask(client, real) == {"state": "other game", "message": OTHER_GAME, **_holding(client, throwaway)}
     refused = _placement(client, real)
-    assert refused.status_code == 409 and refused.get_json() == {"error": OTHER_GAME, "code": "CameraOtherGame"}
+    assert refused.status_code == 409
+    assert refused.get_json() == {"error": OTHER_GAME, "code": "CameraOtherGame", **_holding(client, throwaway)}
     assert "its host can release it" in OTHER_GAME  # the real game's pages say how to get it
     # The throwaway's host page is told a game in play waits for the camera (with the button that lets it go).
     assert _ask(client, throwaway)["wanted"] is True
@@ -66,7 +76,7 @@ def test_a_throwaway_game_released_by_its_host_lets_the_real_game_take_the_camer
     assert "wanted" not in report  # the released game's pages asking meanwhile want nothing
     assert _placement(client, real).get_json()["state"] in ("ok", "advice")
     # From now on the throwaway is a game like any other beside the game in play.
-    assert _ask(client, throwaway) == {"state": "other game", "message": OTHER_GAME}
+    assert _ask(client, throwaway) == {"state": "other game", "message": OTHER_GAME, **_holding(client, real)}
     taken = client.post(f"/api/games/{throwaway[0]}/camera/take", headers=throwaway[1])
     assert taken.status_code == 409 and taken.get_json()["code"] == "CameraOtherGame"
     assert _placement(client, throwaway, None).status_code == 409
@@ -210,3 +220,53 @@ def test_the_holder_itself_stores_a_release_before_it_counts():
     failing = False
     assert holder.take("a", in_play, 5.0, asked=True) and stored[-1] == ("a", False) and not holder.released("a")
     assert not holder.wanted(5.0)
+
+
+def test_another_game_s_pages_name_the_game_that_holds_the_camera(tmp_path, board):
+    """Every page of a game the camera does not check (its host's, a seat's, the table screen's, the placement
+    assistant, a tap on "Use the camera") names the game that holds it as the lobby does, and nothing that opens it."""
+    from tests.test_camera_follows_edition import STARTS
+
+    _, client, _, _, _ = _table(tmp_path, board)
+
+    setup = {"track": {str(space): stack for space, stack in STARTS["2018"].items()}}
+
+    def made(players: list[str]) -> tuple[str, dict[str, str], dict]:
+        body = {"edition": "2018", "players": players, "dice": "manual", "setup": setup}
+        game = client.post("/api/games", json=body).get_json()
+        return game["game_id"], _bearer(game["host_token"]), game
+
+    holder = made(["Ann", "Bob", "Cleo"])
+    assert _placement(client, holder, None).status_code == 200  # its host places the camera: it takes it
+    other = made(["Dan", "Eve"])
+    named = _ask(client, other)
+    assert named["state"] == "other game" and named["holder"]["players"] == ["Ann", "Bob", "Cleo"]
+    assert named["holder"]["edition"] == "2018" and set(named["holder"]) == {"created", "edition", "players",
+                                                                            "last_played"}
+    listed = {row["game_id"]: row for row in client.get("/api/games").get_json()["games"]}
+    assert named["holder"]["created"] == listed[holder[0]]["created"] != listed[other[0]]["created"]
+    # Nothing of the holder's that opens it: its id, its tokens.
+    secrets = [holder[0], holder[2]["host_token"], holder[2]["table_token"],
+               *(seat["token"] for seat in holder[2]["seats"])]
+    for answer in (named, _ask(client, (other[0], _bearer(other[2]["table_token"]))),
+                   _ask(client, (other[0], _bearer(other[2]["seats"][0]["token"])))):
+        assert answer["holder"] == named["holder"] and not any(secret in str(answer) for secret in secrets)
+    # The placement assistant's findings and page, and the host asking for the camera, name it too.
+    assert _placement(client, other).get_json()["holder"] == named["holder"]
+    page = _placement(client, other, None)
+    assert page.status_code == 409 and "Ann" in page.get_data(as_text=True)
+    taken = client.post(f"/api/games/{other[0]}/camera/take", headers=other[1])
+    assert taken.status_code == 409 and taken.get_json()["holder"] == named["holder"]
+    # An entry in the holder: when it was last played moves with it (the camera is free 15 minutes after that).
+    store = client.application.extensions["camelup"].store
+    clock = store._clock
+    store._clock = lambda: clock() + 60
+    entered = client.post(f"/api/games/{holder[0]}/actions", headers=holder[1],
+                          json={"type": "leg_bet", "player": "Ann", "camel": "blue"})
+    assert entered.status_code == 200, entered.get_json()
+    later, before = _ask(client, other)["holder"], named["holder"]
+    assert later["last_played"] >= before["last_played"] + 60 and later["created"] == before["created"]
+    # The holder's own pages name no holder; once it lets the camera go, the released game is told no holder either.
+    assert "holder" not in _ask(client, holder)
+    assert _release(client, holder[0], holder[1]).status_code == 200
+    assert "holder" not in _ask(client, holder) and _ask(client, other)["state"] != "other game"

@@ -177,7 +177,7 @@ def camera(game_id: str) -> Any:
             # Its host let the camera go, and no game in play took it since: the host may ask for it again.
             return jsonify({"state": "released", "message": RELEASED})
         # Another game in play has the camera: this one changes nothing of it (board, still run, lessons).
-        return jsonify({"state": "other game", "message": OTHER_GAME})
+        return jsonify({"state": "other game", "message": OTHER_GAME, **camera_holder(game_id)})
     # Another game in play waits for it: the host may be done with it (a game made only to place the camera).
     wanted = {"wanted": True} if _camera_game().wanted(service().store.now()) else {}
     # The camera reads the edition of the game it checks (its template and that edition's colours).
@@ -254,7 +254,7 @@ def correct_from_camera(game_id: str) -> Any:
     if edition in _unchecked():
         raise ApiError(409, _unchecked()[edition], "CameraNotChecked")
     if not holds_camera(game_id):
-        raise ApiError(409, OTHER_GAME, "CameraOtherGame")
+        return jsonify({"error": OTHER_GAME, "code": "CameraOtherGame", **camera_holder(game_id)}), 409
     elsewhere = watch.follow(game_id, edition, _played(game_id, game), game.state.game_over)
     if elsewhere is not None:
         raise ApiError(409, _other_game(elsewhere, edition, watch), "CameraOtherBoard")
@@ -301,7 +301,7 @@ def take_camera(game_id: str) -> Any:
     _camera_watch()
     if holds_camera(game_id, asked=True):
         return jsonify({"state": "taken"})
-    raise ApiError(409, OTHER_GAME, "CameraOtherGame")
+    return jsonify({"error": OTHER_GAME, "code": "CameraOtherGame", **camera_holder(game_id)}), 409
 
 
 @api.get("/api/camera")
@@ -399,6 +399,21 @@ def holds_camera(game_id: str, asked: bool = False) -> bool:
     """Whether the camera checks ``game_id``: it takes the camera when no other game in play holds it (a game whose
     host let it go: only when ``asked``, the host asking for it)."""
     return _camera_game().take(game_id, _in_play, service().store.now(), asked)
+
+
+def camera_holder(game_id: str) -> dict[str, Any]:
+    """``{"holder": …}``: the other game the camera checks, as the lobby lists it (when it was created, its board,
+    its players) and when it was last played, so that ``game_id``'s players recognise it and see when it frees the
+    camera; ``{}`` when no other game holds it. Nothing that opens it (no id, no link): the lobby shows as much."""
+    held = _camera_game().game_id
+    if held is None or held == game_id:
+        return {}
+    try:
+        game = service().game(held)
+    except ApiError:  # gone from the store meanwhile: nothing to name
+        return {}
+    return {"holder": {"created": game.row.created, "edition": game.row.edition, "players": list(game.row.players),
+                       "last_played": _last_played(game)}}
 
 
 def camera_released(game_id: str) -> bool:

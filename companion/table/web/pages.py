@@ -27,9 +27,10 @@ def lobby() -> str:
     return _page("lobby.html")
 
 
-def _message(title: str, text: str, status: int) -> tuple[str, int]:
-    """A page (never JSON) saying what went wrong; ``title`` and ``text`` are catalog keys."""
-    return _page("message.html", title=title, text=text), status
+def _message(title: str, text: str, status: int, holder: dict[str, Any] | None = None) -> tuple[str, int]:
+    """A page (never JSON) saying what went wrong; ``title`` and ``text`` are catalog keys; ``holder``: the game
+    that holds the camera (:func:`companion.table.web.api.camera_holder`), named on the page."""
+    return _page("message.html", title=title, text=text, holder=holder), status
 
 
 def _game_page(template: str, game_id: str) -> Any:
@@ -116,14 +117,15 @@ def _host_only(game_id: str, page: bool) -> Any:
         if role == "host" and (current_app.extensions.get("camera") is None or holds_camera(game_id, asked=page)):
             return None
         if role == "host":  # the host of a game the camera does not check: the room is not theirs to look at
-            if page:
-                return _message("camera_view_host_only", "camera_view_other_game", 409)
             from companion.table.camera_game import OTHER_GAME, RELEASED
-            from companion.table.web.api import camera_released
+            from companion.table.web.api import camera_holder, camera_released
 
+            holder = camera_holder(game_id)  # which game has it, as the lobby names it
+            if page:
+                return _message("camera_view_host_only", "camera_view_other_game", 409, holder.get("holder"))
             if camera_released(game_id):  # let go from this page: it shows the view again once asked for
                 return jsonify({"error": RELEASED, "code": "CameraReleased"}), 409
-            return jsonify({"error": OTHER_GAME, "code": "CameraOtherGame"}), 409
+            return jsonify({"error": OTHER_GAME, "code": "CameraOtherGame", **holder}), 409
         status, key = 403, "camera_view_not_host"
     if page:
         return _message("camera_view_host_only", key, status)

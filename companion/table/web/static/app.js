@@ -455,6 +455,20 @@ function verdictEls(verdict, { fold = false, hint = false } = {}) {
     folded ? el("details", { class: "camera-details" }, el("summary", {}, t("camera_differences", { n: differences.length })), said, list) : list];
 }
 
+// The game that holds the camera (the server's "holder"), named as the lobby lists it, so that another game's
+// players recognise it: its players, its board, when it began and when something was last entered (the camera is
+// free 15 minutes after that).
+function holderText(holder) {
+  const time = (seconds) => {
+    const when = new Date(seconds * 1000);
+    const today = when.toDateString() === new Date().toDateString();
+    // A time stays on one line ("5:03 PM"): a phone wraps the words around it instead.
+    return when.toLocaleString(LANG, today ? { timeStyle: "short" } : { dateStyle: "short", timeStyle: "short" }).replace(/\s/g, "\u00a0");
+  };
+  return t("camera_holder", { players: new Intl.ListFormat(LANG, { type: "conjunction" }).format(holder.players),
+    edition: holder.edition, started: time(holder.created), last: time(holder.last_played) });
+}
+
 // Today's words for the camera's state when there is no verdict: a reading's differences, or the state.
 function stateEls(camera, host = false) {
   const differences = camera.differences || [];
@@ -481,6 +495,7 @@ function stateEls(camera, host = false) {
     detail && !instead ? el("p", { class: "muted camera-detail" }, String(camera.message).replace(/^board not found: /, "")) : null,
     picture ? el("p", { class: "muted camera-detail camera-picture" }, camera.picture_problem) : null,
     reason ? el("p", { class: "muted camera-detail camera-reason" }, camera.reason) : null,
+    camera.state === "other game" && camera.holder ? el("p", { class: "muted camera-holder" }, holderText(camera.holder)) : null,
     differences.length ? el("ul", {}, differences.map((text) => el("li", {}, text))) : null];
 }
 
@@ -535,7 +550,8 @@ function watchCamera(box, gameId, token, { host = false, tv = false, onState = (
       toast(t(done), "ok");
     } catch (error) {
       const own = LANG !== "en" && error.detail && !hasText(`refusal.${error.code}`);
-      toast(own ? error.detail : error.message, "error", own ? "en" : null);
+      const holding = error.body && error.body.holder ? ` ${holderText(error.body.holder)}` : "";  // which game has it
+      toast((own ? error.detail : error.message) + holding, "error", own ? "en" : null);
     }
     show();
   }

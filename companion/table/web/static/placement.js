@@ -15,12 +15,14 @@
   const startList = document.getElementById("placement-start-list");
   const photo = document.getElementById("placement-photo");
   const release = document.getElementById("placement-release");
+  const holding = document.getElementById("placement-holder");
   const query = `game=${encodeURIComponent(gameId)}&token=${encodeURIComponent(token)}`;
   document.getElementById("placement-back").href = `/host/${encodeURIComponent(gameId)}`;
   let report = null;
   let failure = null;
   let released = false;  // this game let the camera go: the page stops asking (the view is another game's now)
   let elsewhere = false;  // another game holds the camera: nothing here to let go
+  let holdingGame = null;  // that game, as the lobby names it (players, board, when it began and was last played)
   // A new picture only once the last one has arrived: on a slow device (or a busy Pi) a picture that takes
   // longer than the refresh would otherwise be replaced before it ever shows (a stalled one is given up after 15 s).
   let loading = 0;
@@ -131,6 +133,8 @@
     for (const id of ["placement-release-how", "placement-release-button"]) document.getElementById(id).hidden = released;
     for (const id of ["placement-released", "placement-take"]) document.getElementById(id).hidden = !released;
     photo.hidden = released || elsewhere;
+    holding.hidden = !(elsewhere && holdingGame);
+    holding.textContent = elsewhere && holdingGame ? holderText(holdingGame) : "";
     release.hidden = elsewhere && !released;
     // Let go: the view, its findings and numbers are another game's now (the page says so and offers it back).
     for (const part of [view, advice]) part.closest("section").hidden = released;
@@ -171,6 +175,7 @@
     } catch (error) {
       released = error.code === "CameraReleased";  // let go from the host's page meanwhile
       elsewhere = error.code === "CameraOtherGame";
+      holdingGame = (error.body && error.body.holder) || null;
       // Another game took the camera (this one let it go, or was left): how that game frees it, in the page's words.
       failure = error.status === 401 || error.status === 403 ? t("camera_view_bad_token")
         : error.code === "CameraOtherGame" ? t("camera.other game") : t("placement_no_answer");
@@ -189,7 +194,7 @@
       released = path === "release";
       if (!released) toast(t("camera_taken_toast"), "ok");
     } catch (error) {
-      toast(error.message);
+      toast(error.body && error.body.holder ? `${error.message} ${holderText(error.body.holder)}` : error.message);
     }
     refresh();
   }
