@@ -410,7 +410,9 @@ def test_a_throwaway_game_of_the_other_edition_does_not_switch_the_board(tmp_pat
     watch, client, source, real, make = _table(tmp_path, board)
     _verdict(client, watch, source, real)
     stranger = make("2014", with_setup=False)
-    assert _ask(client, stranger) == {"state": "other game", "message": camera_game.OTHER_GAME}
+    told = _ask(client, stranger)
+    assert told == {"state": "other game", "message": camera_game.OTHER_GAME, "holder": told["holder"]}
+    assert told["holder"]["edition"] == "2018"  # the game that holds it, named
     watch.step(source)
     assert watch.edition == "2018" and not watch.switching()
     assert "verdict" in _verdict(client, watch, source, real)

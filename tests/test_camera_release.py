@@ -224,7 +224,8 @@ def test_the_holder_itself_stores_a_release_before_it_counts():
 
 def test_another_game_s_pages_name_the_game_that_holds_the_camera(tmp_path, board):
     """Every page of a game the camera does not check (its host's, a seat's, the table screen's, the placement
-    assistant, a tap on "Use the camera") names the game that holds it as the lobby does, and nothing that opens it."""
+    assistant, a tap on "Use the camera"), and the lobby's camera read, name the game that holds it as the lobby
+    does, and nothing that opens it."""
     from tests.test_camera_follows_edition import STARTS
 
     _, client, _, _, _ = _table(tmp_path, board)
@@ -257,6 +258,9 @@ def test_another_game_s_pages_name_the_game_that_holds_the_camera(tmp_path, boar
     assert page.status_code == 409 and "Ann" in page.get_data(as_text=True)
     taken = client.post(f"/api/games/{other[0]}/camera/take", headers=other[1])
     assert taken.status_code == 409 and taken.get_json()["holder"] == named["holder"]
+    # So does the lobby's refusal to read a 2014 start while this 2018 game is in play.
+    lobby = client.get("/api/camera/setup?edition=2014")
+    assert lobby.get_json()["code"] == "CameraInUse" and lobby.get_json()["holder"] == named["holder"]
     # An entry in the holder: when it was last played moves with it (the camera is free 15 minutes after that).
     store = client.application.extensions["camelup"].store
     clock = store._clock

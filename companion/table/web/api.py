@@ -333,9 +333,11 @@ def camera_setup() -> Any:
             current_app.extensions["camera_lobby_read"] = (edition, now)  # the other games' pages say why it switched
         elif service().game(held).row.edition != edition:
             # A GET (a web page's picture can send it) never takes the camera from a game in play: it waits.
-            raise ApiError(409, f"the camera checks a {service().game(held).row.edition} game in play: a {edition} "
-                                f"start is read once its host releases the camera (Place the camera page), or that "
-                                f"game is over or has had no entry for {IDLE_SECONDS // 60} minutes", "CameraInUse")
+            # The refusal names that game, as the lobby lists it (the host sees whom to ask).
+            return jsonify({"error": f"the camera checks a {service().game(held).row.edition} game in play: a "
+                                     f"{edition} start is read once its host releases the camera (Place the camera "
+                                     f"page), or that game is over or has had no entry for {IDLE_SECONDS // 60} "
+                                     "minutes", "code": "CameraInUse", **camera_holder("")}), 409
         _refuse_while_switching(watch, edition)
     track = _stable_camera_track()
     watch = current_app.extensions["camera"]

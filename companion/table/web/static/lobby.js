@@ -93,7 +93,9 @@
             return;
           }
           if (error.code !== "CameraNotReady" || Date.now() >= deadline) {
-            toast(error.code === "CameraNotReady" ? t("read_camera_again", { why: error.message }) : error.message);
+            // A game of the other edition holds the camera: which one, as listed below (its host can release it).
+            const holding = error.body && error.body.holder ? ` ${holderText(error.body.holder)}` : "";
+            toast(error.code === "CameraNotReady" ? t("read_camera_again", { why: error.message }) : error.message + holding);
             return;
           }
         }
