@@ -20,6 +20,10 @@ Rect = tuple[int, int, int, int]
 class ChangeConfig:
     cell: int = 2
     """Pixels a side averaged into one cell (noise, JPEG blocks and a little defocus average out)."""
+    blur: float = 1.0
+    """Both pictures are blurred this much (cells, a Gaussian's sigma) before they are compared: the camera's focus
+    and shake differ from frame to frame, which sharp edges (the start line's checks, a black camel's outline)
+    would show as change."""
     dark: float = 24.0
     """Added to each cell's brightness (0-255) before its logarithm: noise in the shadows is no change."""
     shift: int = 2
@@ -30,12 +34,14 @@ class ChangeConfig:
     still_cells: int = 6
     """A space's window with at most this many cells changed (in blobs of 2 by 2 cells at least: lone cells are
     noise) is unchanged; a camel set down or lifted changes several times more."""
-    arm_share: float = 0.04
+    arm_cell: int = 8
+    """The arm is looked for in coarser cells, across the whole picture (it is large)."""
+    arm_share: float = 0.025
     """A changed region at least this share of the picture, touching its edge, is an arm (or anything reaching in
     from outside the picture: a sleeve, a hand)."""
     arm_cover: float = 0.6
-    """A space whose window's changed cells are at least this share the arm's (and more than ``still_cells``) is
-    under the arm: what changed there is the arm."""
+    """A space whose window's changed cells (in ``arm_cell`` cells) are at least this share the arm's is under the
+    arm: what changed there is the arm."""
 
 
 @dataclass(frozen=True)
@@ -63,8 +69,7 @@ def change_since(
     height, width = frame.shape[0] // cell, frame.shape[1] // cell
     if height < 3 or width < 3:
         return NO_CHANGE_KNOWN
-    then, now = (np.log(cv2.resize(picture, (width, height), interpolation=cv2.INTER_AREA).astype(np.float32)
-                        + config.dark) for picture in (reference, frame))
+    then, now = (_cells_of(picture, width, height, config.blur, config.dark) for picture in (reference, frame))
     changed: dict[int, int] = {}
     unchanged: set[int] = set()
     for space, (x0, y0, w, h) in windows.items():
@@ -75,7 +80,15 @@ def change_since(
         changed[space] = count
         if count <= config.still_cells:
             unchanged.add(space)
-    return Change(changed, frozenset(unchanged), _under_arm(then, now, windows, config))
+    return Change(changed, frozenset(unchanged), _under_arm(reference, frame, windows, config))
+
+
+def _cells_of(picture: np.ndarray, width: int, height: int, blur: float, dark: float) -> np.ndarray:
+    """The picture averaged into ``width`` × ``height`` cells, blurred by ``blur`` cells, as log brightness."""
+    cells = cv2.resize(picture, (width, height), interpolation=cv2.INTER_AREA).astype(np.float32)
+    if blur > 0:
+        cells = cv2.GaussianBlur(cells, (0, 0), blur)
+    return np.log(cells + dark)
 
 
 def _cells(rect: Rect, cell: int, width: int, height: int) -> tuple[int, int, int, int] | None:
@@ -94,13 +107,15 @@ def _changed(then: np.ndarray, now: np.ndarray, box: tuple[int, int, int, int], 
     return _far(then, here - gain, (a, b), config)
 
 
-def _far(then: np.ndarray, here: np.ndarray, at: tuple[int, int], config: ChangeConfig) -> np.ndarray:
+def _far(
+    then: np.ndarray, here: np.ndarray, at: tuple[int, int], config: ChangeConfig, shift: int | None = None
+) -> np.ndarray:
     """Cells of ``here`` (placed at ``at`` in ``then``'s cells) that no reference cell within ``config.shift``
     matches in every channel."""
     a, b = at
     rows, cols = here.shape[:2]
     best = np.full((rows, cols), np.inf, np.float32)
-    s = config.shift
+    s = config.shift if shift is None else shift
     padded = cv2.copyMakeBorder(then, s, s, s, s, cv2.BORDER_REPLICATE)
     for dy in range(-s, s + 1):
         for dx in range(-s, s + 1):
@@ -110,17 +125,20 @@ def _far(then: np.ndarray, here: np.ndarray, at: tuple[int, int], config: Change
     return cv2.morphologyEx(far, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)) > 0
 
 
-def _under_arm(then: np.ndarray, now: np.ndarray, windows: Mapping[int, Rect], config: ChangeConfig) -> frozenset[int]:
+def _under_arm(
+    reference: np.ndarray, frame: np.ndarray, windows: Mapping[int, Rect], config: ChangeConfig
+) -> frozenset[int]:
     """The spaces whose change is mostly a large changed region touching the picture's edge
     (``ChangeConfig.arm_cover``). The gain is taken out per quarter of the picture: an arm moves the whole
     picture's median little."""
-    height, width = now.shape[:2]
+    height, width = frame.shape[0] // config.arm_cell, frame.shape[1] // config.arm_cell
+    then, now = (_cells_of(picture, width, height, 0.0, config.dark) for picture in (reference, frame))
     changed = np.zeros((height, width), bool)
     for ys in (slice(0, height // 2), slice(height // 2, height)):
         for xs in (slice(0, width // 2), slice(width // 2, width)):
             here = now[ys, xs]
             gain = np.median((here - then[ys, xs]).reshape(-1, 3), axis=0)
-            changed[ys, xs] = _far(then, here - gain, (xs.start, ys.start), config)
+            changed[ys, xs] = _far(then, here - gain, (xs.start, ys.start), config, shift=1)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), connectivity=8)
     arms = [label for label in range(1, count)
             if stats[label, cv2.CC_STAT_AREA] >= config.arm_share * height * width and _touches_edge(stats[label],
@@ -130,12 +148,12 @@ def _under_arm(then: np.ndarray, now: np.ndarray, windows: Mapping[int, Rect], c
     arm = np.isin(labels, arms)
     covered = set()
     for space, rect in windows.items():
-        box = _cells(rect, config.cell, width, height)
+        box = _cells(rect, config.arm_cell, width, height)
         if box is None:
             continue
         on_arm = int(np.count_nonzero(arm[box[1]:box[3], box[0]:box[2]]))
         count = int(np.count_nonzero(changed[box[1]:box[3], box[0]:box[2]]))
-        if count > config.still_cells and on_arm >= config.arm_cover * count:
+        if count and on_arm >= config.arm_cover * count:
             covered.add(space)
     return frozenset(covered)
 
