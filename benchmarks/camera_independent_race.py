@@ -39,7 +39,7 @@ board), on boards between two entries (pending / cannot tell / differs / matches
 draw it names is the one moved), and the watch's time per frame.
 
 Run: .venv/bin/python benchmarks/camera_independent_race.py [--tables N] [--seed S] [--tier light|props|all]
-     [--no-slips] [--between] [--tiles SHARE] [--reset-each-photo] [--keep DIR] [--json]
+     [--no-slips] [--between] [--tiles SHARE] [--reset-each-photo] [--keep DIR [--reuse-photos]] [--json]
 """
 
 from __future__ import annotations
