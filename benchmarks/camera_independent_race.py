@@ -26,6 +26,12 @@ the game has them, either side up):
   it). Either must be "pending" (no alarm: a draw still to be typed in, or a camel still to be moved); "differs"
   there is an alarm the players did not deserve, "matches" a board confirmed that is not the game's. At a
   leg's start the board moved before the entry must not teach the camera either.
+The camera stands still through a race (the default): each camel keeps its placement (offset, turn, its place on
+the one below) from photo to photo until it moves, a moved unit is set down afresh at its new space (the camels it
+carries keep their place on it), tiles and props keep their places, and the board is bumped now and then; the
+hand over the board, the light, the exposure, the noise and the JPEG are each photo's own. With
+``--reset-each-photo`` every camel, tile and prop is set down afresh in every photo, as the bench did before
+(the figures measured before 2026-11-27's round were).
 Printed per tier: tables that learnt their colours from the starting board (and from any board), legs whose
 start taught the camera, the verdicts on matching boards (confirmed / cannot tell / false alarm), on
 boards one entry off (caught / cannot tell / missed; caught boards whose "most likely" names the slip's
@@ -33,7 +39,7 @@ board), on boards between two entries (pending / cannot tell / differs / matches
 draw it names is the one moved), and the watch's time per frame.
 
 Run: .venv/bin/python benchmarks/camera_independent_race.py [--tables N] [--seed S] [--tier light|props|all]
-     [--no-slips] [--between] [--tiles SHARE] [--keep DIR] [--json]
+     [--no-slips] [--between] [--tiles SHARE] [--reset-each-photo] [--keep DIR [--reuse-photos]] [--json]
 """
 
 from __future__ import annotations
@@ -55,7 +61,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.camera_independent import HIDDEN, calibration_board
 from benchmarks.camera_verify import random_draw as draw
 from benchmarks.independent.logs import draw_entries, entry_words, rival_entries
-from benchmarks.independent.scene import render
+from benchmarks.independent.scene import TIERS as SCENE_TIERS
+from benchmarks.independent.scene import Still, render
 from benchmarks.independent.table import make_table
 from companion.gamelog import action_from_json, make_log
 from companion.rules import EDITIONS, PyramidTicket, apply, new_game
@@ -130,9 +137,13 @@ def lay_tile(state: Any, rng: random.Random) -> dict[str, Any] | None:
 
 
 def race(
-    index: int, seed: int, tier: str, folder: Path, slips: bool, tiles: float = TILE_TURNS, between: bool = False
+    index: int, seed: int, tier: str, folder: Path, slips: bool, tiles: float = TILE_TURNS, between: bool = False,
+    reset: bool = False, reuse: bool = False,
 ) -> dict[str, Any]:
-    """One table's race: its boards shown to the camera watch, and the watch's verdicts."""
+    """One table's race: its boards shown to the camera watch, and the watch's verdicts. ``reset``: every photo
+    sets the camels, tiles and props down afresh (else the camera and everything that did not move stays put);
+    ``reuse``: the photos already in ``folder`` are read again instead of rendered (the draws do not depend on the
+    camera, so the same seed and options give the same photos)."""
     edition = "2018" if index % 2 == 0 else "2014"
     names = [stack[0] for stack in calibration_board(edition).values()]
     table = make_table(seed * 1000 + index, edition, names)
@@ -145,6 +156,7 @@ def race(
     photos = [0]
     hidden: list[set[str]] = [set()]  # the camels the latest photo shows less than HIDDEN of
     frame_seconds: list[float] = []
+    still = None if reset else Still(seed * 10_000 + index * 10 + SCENE_TIERS.index(tier))
 
     def show(track: dict[int, list[str]], kind: str) -> dict[str, Any] | None:
         """Photograph ``track``, step the watch a frame a second and ask the page's questions after each frame;
@@ -152,8 +164,13 @@ def race(
         photos[0] += 1
         path = folder / f"t{index}-{tier}-{photos[0]:03d}-{kind}.jpg"
         laid = {tile.space: tile.side == state.edition.plus_side for tile in state.tiles}
-        truth = render(table, tier, track, photos[0], str(path), tiles=laid)
-        hidden[0] = {name for name, share in truth.visible.items() if share < HIDDEN}
+        seen = path.with_suffix(".hidden.json")  # the camels the photo hides, kept beside it
+        if reuse and path.exists() and seen.exists():
+            hidden[0] = set(json.loads(seen.read_text()))
+        else:
+            truth = render(table, tier, track, photos[0], str(path), tiles=laid, still=still)
+            hidden[0] = {name for name, share in truth.visible.items() if share < HIDDEN}
+            seen.write_text(json.dumps(sorted(hidden[0])))
         camera = ImageFiles(path)  # `[camera] mode = "files"`: the photo read afresh each frame
         verdict = None
         for _ in range(FRAMES_PER_BOARD):
@@ -352,13 +369,21 @@ def main() -> None:
                              "before it is moved): the verdict must say 'pending'")
     parser.add_argument("--tiles", type=float, default=TILE_TURNS, metavar="SHARE",
                         help=f"the share of turns a player lays or moves their tile (default {TILE_TURNS}; 0: none)")
+    parser.add_argument("--reset-each-photo", dest="reset", action="store_true",
+                        help="set every camel, tile and prop down afresh in every photo (the bench before 2026-11-27; "
+                             "default: the camera and what did not move stay put)")
     parser.add_argument("--keep", type=Path, default=None,
                         help="keep the photos in this folder (and, beside a wrong or unsure verdict, the game's log "
                              "and the calibration the camera had learnt)")
+    parser.add_argument("--reuse-photos", dest="reuse", action="store_true",
+                        help="with --keep: read the photos a run with the same seed and options kept there again "
+                             "instead of rendering them (to measure a change of the camera's code on the same photos)")
     parser.add_argument("--json", action="store_true", help="print the figures and every board's verdict as JSON")
     args = parser.parse_args()
     if args.tables < 1:
         parser.error("--tables must be at least 1")
+    if args.reuse and args.keep is None:
+        parser.error("--reuse-photos reads the photos kept by --keep DIR: give the folder")
     if not 0 <= args.tiles < 1:  # a tile every turn, no die would ever be drawn: the race would never end
         parser.error(f"--tiles is the share of turns a tile is laid: from 0 to below 1, not {args.tiles}")
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
@@ -369,7 +394,8 @@ def main() -> None:
         races: dict[str, list[dict[str, Any]]] = {tier: [] for tier in tiers}
         for tier in tiers:
             for index in range(args.tables):
-                races[tier].append(race(index, seed, tier, folder, args.slips, args.tiles, args.between))
+                races[tier].append(race(index, seed, tier, folder, args.slips, args.tiles, args.between, args.reset,
+                                        args.reuse))
                 if not args.json:
                     done = races[tier][-1]
                     print(f"{tier} table {index + 1}/{args.tables} ({done['edition']}): {done['draws']} draws, "

@@ -408,3 +408,69 @@ def test_a_camel_only_nearer_or_further_in_the_picture_is_no_difference_it_can_t
     scorer, boards = depth_scorer(0.88, {(0, "yellow"): (100, 50, 120, 62), (1, "yellow"): (60, 70, 80, 82)})
     boards += [game.track, entry.track]
     assert camera_verdict(scorer, [game, entry], game.track, (), CAMELS).answer.startswith("differs")
+
+
+CONFIRMED = {3: ["red"], 5: ["green", "yellow"], 9: ["purple"], 12: ["black", "white"], 14: ["blue"]}
+"""The board the game last confirmed (the camera's picture of it is the reference)."""
+
+
+def test_a_difference_seen_only_where_nothing_changed_since_the_confirmed_board_cannot_be_told() -> None:
+    from companion.table.camera_verdict import SinceConfirmed
+
+    # Nothing moved since the board was confirmed; the reader now prefers white under black on 12 (the lamp's
+    # glare), which a slip would give: "differs" without the still camera's cue.
+    swapped = {**CONFIRMED, 12: ["white", "black"]}
+    hypotheses = [Hypothesis(CONFIRMED, "the game's board"), Hypothesis(swapped, "black and white swapped on 12")]
+    judged = fake_scorer(Verdict("differs", 1, 0.9, (), (), [0.9, 0.0]))
+    assert camera_verdict(judged, hypotheses, {}, (), CAMELS).answer.startswith("differs")
+    still = SinceConfirmed(CONFIRMED, frozenset(range(1, 17)), frozenset())
+    found = camera_verdict(judged, hypotheses, {}, (), CAMELS, since=lambda: still)
+    assert found.answer == "cannot tell (space 12 not clear enough)" and found.matches is None
+    assert found.unseen == ("black", "white") and found.unclear == (12,)
+    assert found.track == {space: stack for space, stack in CONFIRMED.items() if space != 12}
+    # The picture changed on 12 since: the difference is evidence again.
+    moved = SinceConfirmed(CONFIRMED, frozenset(range(1, 17)) - {12}, frozenset())
+    assert camera_verdict(judged, hypotheses, {}, (), CAMELS, since=lambda: moved).answer.startswith("differs")
+
+
+def test_an_arm_over_stacks_the_game_has_not_moved_is_not_a_difference() -> None:
+    from companion.table.camera_verdict import SinceConfirmed
+
+    # An arm came in over 12 and 14 since the board was confirmed: the camera's own reading puts blue under it
+    # elsewhere (the sleeve's colour), better than any board the game foresaw.
+    armed = {**CONFIRMED, 13: ["blue"]}
+    del armed[14]
+    hypotheses = [Hypothesis(CONFIRMED, "the game's board")]
+    judged = fake_scorer(Verdict("differs", 1, 2.0, (), (), [2.0, 0.0]))
+    judged.track_cost = lambda track: 0.0 if track == armed else 2.0
+    judged.judge = lambda tracks, priors: (Verdict("differs", 1, 2.0, (), (), [2.0, 0.0]) if len(tracks) > 1
+                                           else Verdict("matches", 0, 2.0, (), (), [2.0]))
+    plain = camera_verdict(judged, hypotheses, armed, (), CAMELS)
+    assert plain.answer == "differs: most likely the camera's own reading of the board"
+    arm = SinceConfirmed(CONFIRMED, frozenset(range(1, 12)), frozenset({12, 13, 14}))
+    found = camera_verdict(judged, hypotheses, armed, (), CAMELS, since=lambda: arm)
+    assert found.answer == "cannot tell (spaces 13, 14 not clear enough)" and found.matches is None
+    assert found.unseen == ("blue",)
+
+
+def test_a_camel_really_moved_under_an_arm_is_still_caught() -> None:
+    from companion.table.camera_verdict import SinceConfirmed
+
+    # The latest draw moved red from 3 to 5 (the game's board); a hand set it on 6 instead, reaching in over 3 to
+    # 7: the picture changed there, and 5 has not received the camel the game says it should have.
+    expected = {5: ["green", "yellow", "red"], 9: ["purple"], 12: ["black", "white"], 14: ["blue"]}
+    slipped = {5: ["green", "yellow"], 6: ["red"], 9: ["purple"], 12: ["black", "white"], 14: ["blue"]}
+    hypotheses = [Hypothesis(expected, "the game's board"), Hypothesis(slipped, "red 3")]
+    judged = fake_scorer(Verdict("differs", 1, 1.5, (), (), [1.5, 0.0]))
+    for still in (SinceConfirmed(CONFIRMED, frozenset(range(8, 17)), frozenset(range(3, 8))),
+                  SinceConfirmed(CONFIRMED, frozenset(range(1, 17)), frozenset())):  # even where wrongly unchanged
+        found = camera_verdict(judged, hypotheses, {}, (), CAMELS, since=lambda still=still: still)
+        assert found.answer == "differs: most likely red 3" and found.matches is False
+    # A camel moved that the game does not know of, seen only where the picture is said unchanged: at worst
+    # "cannot tell", never "matches".
+    bumped = {**CONFIRMED, 9: [], 10: ["purple"]}
+    wrong = SinceConfirmed(CONFIRMED, frozenset(range(1, 17)), frozenset())
+    found = camera_verdict(fake_scorer(Verdict("differs", 1, 1.5, (), (), [1.5, 0.0])),
+                           [Hypothesis(CONFIRMED, "the game's board"), Hypothesis(bumped, "purple one further")], {},
+                           (), CAMELS, since=lambda: wrong)
+    assert found.answer.startswith("cannot tell") and found.matches is None

@@ -765,3 +765,48 @@ def test_a_lesson_whose_leg_start_was_corrected_is_judged_afresh_and_its_old_rea
     watch.step(source)
     assert watch.learnt == "calibrated from a board the game confirmed", watch.learnt
     assert watch.profiles != profiles()
+
+
+def sleeve(image, truth, template, space):
+    """The picture with an arm reaching in from the picture's left edge to ``space``."""
+    import numpy as np
+
+    x, y = template.space_centre(space)
+    at = np.array(truth["board_to_image"]) @ np.array([x, y, 1.0])
+    u, v = int(at[0] / at[2]), int(at[1] / at[2])
+    armed = image.copy()
+    cv2.line(armed, (0, v + 120), (u, v), (60, 70, 140), 55)
+    return armed
+
+
+def test_the_watch_judges_a_still_board_against_the_frame_the_game_last_confirmed(tmp_path, monkeypatch):
+    import companion.table.camera_verdict as camera_verdict
+    from companion.rules import EDITION_2018, new_game
+
+    template = load_template("2018")
+    image, truth = render_scene(template, TRACK, 3, CLEAN)
+    armed = sleeve(image, truth, template, 7)
+    seen = []
+    real = camera_verdict.camera_verdict
+
+    def judged(*args, since=None, **kwargs):
+        seen.append(since and since())
+        return real(*args, since=since, **kwargs)
+
+    monkeypatch.setattr(camera_verdict, "camera_verdict", judged)
+    start = new_game(EDITION_2018, ["A", "B"], TRACK)
+    watch = CameraWatch(lambda: None, template, profiles(), agree=2)
+    source = Frames(image, image, armed, armed, armed)
+    watch.verdict("g", start, [])
+    answers = []
+    for _ in range(5):
+        watch.step(source)
+        verdict = watch.verdict("g", start, [])
+        answers.append(verdict and verdict["answer"])
+    assert answers[1] == "matches" and not any(answer and answer.startswith("differs") for answer in answers)
+    assert seen[0] is None  # nothing confirmed before the first steady frame
+    since = seen[1]  # the first steady frame with the arm (its "matches" then confirms the board, arm and all)
+    assert since.board == TRACK
+    assert 7 in since.under_arm and 7 not in since.unchanged
+    assert {2, 5, 9} <= since.unchanged, since  # far from the arm: the picture as it was confirmed
+    assert watch.verdict("h", start, []) is None or seen[-1] is None  # another game confirmed nothing yet

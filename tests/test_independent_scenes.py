@@ -210,3 +210,45 @@ def test_the_race_bench_tells_a_cannot_tell_of_hidden_camels_from_one_of_camels_
     assert not hidden_doubt({"answer": "cannot tell (the board is not clear enough)", "unseen": []}, {"red"})
     assert not hidden_doubt({"answer": "matches", "unseen": ["red"]}, {"red"})
     assert not hidden_doubt(None, {"red"})
+
+
+def test_a_still_race_keeps_every_camel_that_did_not_move_where_it_stood(tmp_path) -> None:
+    """In a still race (the race bench's default) only the camels that moved are set down afresh: the others keep
+    their offset, turn and place on the one below, and the picture around them does not change beyond the photo's
+    own light and noise; a moved unit carries its camels with their places on it."""
+    from benchmarks.independent.scene import Still
+    from vision.change import change_since
+    from vision.read import ReadConfig, observe
+
+    table = make_table(11, "2018", NAMES)
+    before = {2: ["green", "yellow"], 6: ["red"], 10: ["blue", "purple", "black"], 14: ["white"]}
+    after = {2: ["green"], 6: ["red"], 8: ["yellow"], 10: ["blue"], 11: ["purple", "black"], 14: ["white"]}
+    still = Still(5, bump_share=0.0)
+    render(table, "light", before, 1, str(tmp_path / "a.png"), tiles={4: True}, still=still)
+    placed = dict(still.camels)
+    render(table, "light", before, 2, str(tmp_path / "b.png"), tiles={4: True}, still=still)
+    assert all(still.camels[name] is placed[name] for name in placed)  # another photo, the same placements
+    render(table, "light", after, 3, str(tmp_path / "c.png"), tiles={4: True}, still=still)
+    for name in ("green", "red", "blue", "white"):
+        assert still.camels[name] is placed[name]
+    for name in ("yellow", "purple"):  # moved: set down afresh at their new space
+        assert still.camels[name].space != placed[name].space
+    carried = still.camels["black"].offset - still.camels["purple"].offset
+    assert np.allclose(carried, placed["black"].offset - placed["purple"].offset)  # black rode on purple
+
+    pictures = [cv2.imread(str(tmp_path / name)) for name in ("a.png", "b.png", "c.png")]
+    from vision.board import load_template
+    from vision.calibrate import reading_colours
+    from vision.change import space_windows
+    from vision.read import read_with_scorer
+
+    colours = reading_colours("2018", None)
+    observation = observe(ReadConfig(), load_template("2018"), pictures[0])
+    _, scorer = read_with_scorer(ReadConfig(), colours.template, colours.profiles, pictures[0], colours.board_bgr,
+                                 observation)
+    windows = space_windows(scorer)
+    same = change_since(pictures[0], pictures[1], windows)
+    assert same.unchanged == set(windows), same.changed
+    moved = change_since(pictures[1], pictures[2], windows)
+    assert {2, 8, 10, 11} <= set(windows) - moved.unchanged, moved.changed  # where camels left and landed
+    assert {14, 4} <= moved.unchanged, moved.changed  # white and the tile stood still, far from them

@@ -5,7 +5,7 @@ board, and how much of each camel and marker the camera really sees."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -42,6 +42,39 @@ class Truth:
     props: list[str]
 
 
+@dataclass
+class Placement:
+    """Where a camel stands in a still scene, kept until it moves."""
+
+    space: int
+    level: int
+    below: str | None
+    offset: np.ndarray
+    """From its space's middle on the board (mm)."""
+    turn: float
+    """Off the race's heading (radians)."""
+    tilt: tuple[float, float]
+
+
+@dataclass
+class Still:
+    """One table through a race, photographed by a camera that does not move: each camel keeps its placement until
+    it moves (a moved unit is set down afresh at its new space, the camels it carries keep their place on the one
+    below), the tiles keep theirs, the pyramid, palm tree, cards, coins and phone stay put, and the board is bumped
+    now and then (``bump_share`` of the photos). The hand, the light, the exposure and the noise are per photo.
+    Pass the same one to :func:`render` for each photo of the race, in order."""
+
+    seed: int
+    bump_share: float = 0.1
+    pose: tuple[np.ndarray, float] | None = None
+    """The board's shift and turn since the markers were taped (as :func:`bumped` draws them)."""
+    camels: dict[str, Placement] = field(default_factory=dict)
+    rng: np.random.Generator = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rng = np.random.default_rng([self.seed, 1])
+
+
 def sensor_for(tier: str, light: Light, rng: np.random.Generator) -> Sensor:
     if tier == "clean":
         return Sensor(defocus=0.45)
@@ -68,6 +101,11 @@ def bumped(table: Table, rng: np.random.Generator, tier: str) -> tuple[Table, np
         return table, MIDDLE.copy(), 0.0
     shift = np.array([*np.clip(rng.normal(0, 1.5, 2), -4, 4), 0.0])
     turn = float(np.radians(np.clip(rng.normal(0, 0.4), -1, 1)))
+    return pushed(table, shift, turn)
+
+
+def pushed(table: Table, shift: np.ndarray, turn: float) -> tuple[Table, np.ndarray, float]:
+    """The table with its board shifted by ``shift`` (mm) and turned by ``turn`` about its middle."""
     rot = rotation_z(turn)
 
     def move(p: np.ndarray) -> np.ndarray:
@@ -103,6 +141,50 @@ def _camels(
             shapes += camel(base, facing, table.paint[name], len(names), table.scale, seed=len(names), tilt=tilt)
             level[name] = k
             names.append(name)
+    return shapes, names, level
+
+
+def _still_camels(
+    table: Table, track: dict[int, list[str]], still: Still, reach: float
+) -> tuple[list[Shape], list[str], dict[str, int]]:
+    """As :func:`_camels`, but each camel that has not moved since the previous photo (same space, level and camel
+    below) stands exactly where it stood; a camel carried by a moved one keeps its place on it; the rest are set
+    down afresh."""
+    rng = still.rng
+    shapes: list[Shape] = []
+    names: list[str] = []
+    level: dict[str, int] = {}
+    placed: dict[str, Placement] = {}
+    for space, stack in track.items():
+        centre = table.centre(space)
+        for k, name in enumerate(stack):
+            below = stack[k - 1] if k else None
+            was = still.camels.get(name)
+            if was is not None and (was.space, was.level, was.below) == (space, k, below):
+                place = was
+            elif was is not None and below is not None and was.below == below and below in still.camels:
+                # Carried: its place on the camel below, wherever that was set down.
+                offset = placed[below].offset + (was.offset - still.camels[below].offset)
+                place = Placement(space, k, below, offset, was.turn, was.tilt)
+            else:
+                if below is None:
+                    r, a = reach * np.sqrt(rng.uniform()), rng.uniform(0, 2 * np.pi)
+                    offset = np.array([r * np.cos(a), r * np.sin(a), 0.0])
+                else:
+                    offset = placed[below].offset + np.array([*rng.uniform(-2.5, 2.5, 2), 0.0])
+                    offset *= min(1.0, reach / max(np.linalg.norm(offset), 1e-9))
+                turn = float(np.radians(np.clip(rng.normal(0, 4), -8, 8)))
+                tilt = (float(np.radians(rng.normal(0, 1.5))) if k else 0.0,
+                        float(np.radians(rng.normal(0, 1.5))) if k else 0.0)
+                place = Placement(space, k, below, offset, turn, tilt)
+            placed[name] = place
+            base = centre + place.offset + np.array([0, 0, BOARD_TOP + k * table.step])
+            facing = table.heading(space) + (np.pi if table.edition == "2018" and name in CRAZY else 0.0) + place.turn
+            grain = list(table.paint).index(name)  # its own wood whatever the order it is drawn in
+            shapes += camel(base, facing, table.paint[name], len(names), table.scale, seed=grain, tilt=place.tilt)
+            level[name] = k
+            names.append(name)
+    still.camels = placed
     return shapes, names, level
 
 
@@ -202,14 +284,26 @@ def render(
     calibration: bool = False,
     hand: bool | None = None,
     tiles: bool | dict[int, bool] = True,
+    still: Still | None = None,
 ) -> Truth:
-    """Render the board ``track`` (space -> camels bottom first) at ``table`` and save it to ``path``."""
+    """Render the board ``track`` (space -> camels bottom first) at ``table`` and save it to ``path``. ``still``:
+    the photo is the next of a race at a camera that does not move (see :class:`Still`); without it every camel,
+    tile and prop is set down afresh."""
     if tier not in TIERS:
         raise ValueError(f"tier {tier!r}: choose one of {', '.join(TIERS)}")
+    if still is not None and (calibration or tier == "clean"):
+        raise ValueError("a still race is rendered in the light or props tier, never as a calibration photo")
     rng = np.random.default_rng([table.seed, seed, TIERS.index(tier), int(calibration)])
     light = table.lights["clean" if tier == "clean" else "light"]
-    table, middle, turn = bumped(table, rng, tier)
-    camel_shapes, names, level = _camels(table, track, rng, CALIBRATION_REACH if calibration else REACH)
+    if still is None:
+        table, middle, turn = bumped(table, rng, tier)
+        camel_shapes, names, level = _camels(table, track, rng, CALIBRATION_REACH if calibration else REACH)
+    else:
+        if still.pose is None or still.rng.random() < still.bump_share:
+            _, middle, turn = bumped(table, still.rng, tier)
+            still.pose = (middle - MIDDLE, turn)
+        table, middle, turn = pushed(table, *still.pose)
+        camel_shapes, names, level = _still_camels(table, track, still, REACH)
     decals: list = []
     for m in table.markers:
         tex = marker_texture(m.marker_id, m.size, np.random.default_rng([table.seed, m.marker_id]))
@@ -219,11 +313,21 @@ def render(
         decals.append((tex, (float(origin[0]), float(origin[1])), m.angle, tex.shape[1] / (2 * half)))
     extra: list[Shape] = []
     labels: list[str] = []
-    if isinstance(tiles, dict):  # the game's own tiles: space -> plus side up
+    if isinstance(tiles, dict) and still is not None:  # each tile where it was laid, until it is moved
+        extra += [_one_tile(table, space, np.random.default_rng([still.seed, 2, space]), plus)
+                  for space, plus in sorted(tiles.items())]
+    elif isinstance(tiles, dict):  # the game's own tiles: space -> plus side up
         extra += _tiles_at(table, tiles, rng)
     elif tiles and not calibration and tier != "clean":
         extra += _tiles(table, track, rng)
-    if tier == "props" and not calibration:
+    if tier == "props" and not calibration and still is not None:
+        # The same props in the same places all race; only the hand comes and goes.
+        props, labels = _props(table, np.random.default_rng([still.seed, 3]), decals, False)
+        if rng.random() < 0.15 if hand is None else hand:
+            props += _arm(table, rng)
+            labels.append("hand")
+        extra += props
+    elif tier == "props" and not calibration:
         props, labels = _props(table, rng, decals, hand)
         extra += props
     lo, hi = BOARD_EDGE

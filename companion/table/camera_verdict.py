@@ -7,7 +7,7 @@ The hypotheses come from the game (:mod:`companion.table.board_hypotheses`); the
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -39,6 +39,19 @@ CLEAR_SPACE_MARGIN = 0.25
 the two stacks cost within this much of each other there (half the decisive margin). A camel
 put on a bare space in view costs about 0.55 there (arms over 75 rendered 2018 boards, 3 tables); a space whose
 floor is mostly hidden is covered (``SilhouetteScorer.covered``) and named whatever it costs."""
+
+
+@dataclass(frozen=True)
+class SinceConfirmed:
+    """The picture against the frame that showed the board the game last confirmed, from a camera that stands still
+    (``vision.change``)."""
+
+    board: Board
+    """The board the game confirmed then."""
+    unchanged: frozenset[int]
+    """The spaces whose part of the picture looks as it did then."""
+    under_arm: frozenset[int]
+    """The spaces a large change reaching in from the picture's edge lies over (an arm, a sleeve)."""
 
 
 @dataclass(frozen=True)
@@ -95,11 +108,15 @@ def camera_verdict(
     reading_unseen: Sequence[str],
     camels: Sequence[str],
     language: str = "en",
+    since: Callable[[], SinceConfirmed | None] | None = None,
 ) -> CameraVerdict:
     """Judge the game's ``hypotheses`` (the expected board first) against the picture (``scorer``: a
     ``vision.silhouette.SilhouetteScorer``). The blind ``reading`` joins them, completed from the expected board
     where it missed camels, so that a board nobody foresaw is still answered "differs". A camel it reads on a
-    space the game has a tile on is a tile's print, not a camel (none stands on a tile): it counts as not seen."""
+    space the game has a tile on is a tile's print, not a camel (none stands on a tile): it counts as not seen.
+    ``since``: the picture against the frame of the board the game last confirmed (asked only for a difference):
+    a difference seen only where the game's board is still the one confirmed and the picture has not changed
+    since, or lies under an arm that came since, is "cannot tell" (see :func:`_not_evidence`)."""
     expected = hypotheses[0].track
     candidates = list(hypotheses)
     on_tiles = sorted(set(hypotheses[0].tiles) & set(reading))
@@ -161,6 +178,16 @@ def camera_verdict(
         # course of play, no alarm.
         return CameraVerdict(_on(best.track, shown), (), expected, None, f"pending: {best.why}", verdict.margin, best,
                              pending=best.pending, unmoved=best.unmoved)
+    if verdict.answer == "differs" and since is not None and (
+            (spaces := _not_evidence(expected, best.track, since())) is not None):
+        unsure = {camel for space in spaces for camel in (*expected.get(space, ()), *best.track.get(space, ()))}
+        unseen = tuple(camel for camel in camels if camel in unsure)
+        seen = {space: stack for space, stack in _on(expected, shown).items() if space not in spaces}
+        clear = sorted(set(spaces) & set(scorer.template.spaces))
+        words = (f"space{'s' if len(clear) > 1 else ''} {', '.join(map(str, clear))} not clear enough" if clear
+                 else "the board is not clear enough")
+        return CameraVerdict(seen, unseen, expected, None, f"cannot tell ({words})", verdict.margin,
+                             unclear=tuple(clear))
     if verdict.answer == "differs":
         seen = _on(best.track, shown)
         unseen: tuple[str, ...] = ()
@@ -200,6 +227,29 @@ def camera_verdict(
         seen, unseen, expected, None if agree else False, f"cannot tell ({words})", verdict.margin,
         None if agree else Hypothesis(best.track, best.why), found, tuple(spaces),
     )
+
+
+def _not_evidence(
+    expected: Mapping[int, Sequence[str]], best: Mapping[int, Sequence[str]], since: SinceConfirmed | None
+) -> list[int] | None:
+    """The spaces where ``best`` differs from the game's board, when none of them can be the evidence of a
+    difference: on each the game's board is still the board confirmed, and the picture there has not changed since
+    (the same stack in the same picture: a reader's doubt, not a move) or lies under a large change reaching in
+    from the picture's edge (an arm over it). Else None. A camel really moved changes the picture where it left and
+    where it landed, and a slip of the latest entry differs where the game's board has changed since: both stay
+    evidence. A wrong "unchanged" can only make a difference "cannot tell", never "matches"."""
+    if since is None:
+        return None
+    spaces = sorted({int(space) for space in (*expected, *best)
+                     if tuple(expected.get(space, ())) != tuple(best.get(space, ()))})
+    if not spaces:
+        return None
+    for space in spaces:
+        if tuple(expected.get(space, ())) != tuple(since.board.get(space, ())):
+            return None
+        if space not in since.unchanged and space not in since.under_arm:
+            return None
+    return spaces
 
 
 def _depth_only(scorer: Any, expected: Mapping[int, Sequence[str]], other: Mapping[int, Sequence[str]]) -> bool:

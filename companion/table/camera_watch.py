@@ -164,6 +164,9 @@ class CameraWatch:
         a new game must never be judged against it)."""
         self._restart = False
         """A game changed: the next frame starts a new still run, whatever the picture shows."""
+        self._confirmed: dict[object, tuple[Any, dict[int, list[str]]]] = {}
+        """Per game: the picture of the latest steady frame its board was confirmed on ("matches"), and that board:
+        what did not change since cannot be the evidence of a difference (:class:`camera_verdict.SinceConfirmed`)."""
 
     def verdict(self, game: object, start: Any, actions: list[Any], language: str = "en",
                 dice: str = "manual", edition: str | None = None) -> dict[str, Any] | None:
@@ -196,10 +199,11 @@ class CameraWatch:
 
             return board_hypotheses(start, actions, dice, in_play=True)
 
-        return self._judged(steady, (game, digest, language, dice), hypotheses, language)
+        return self._judged(steady, (game, digest, language, dice), hypotheses, language, game)
 
     def _judged(
-        self, steady: SteadyFrame, key: object, hypotheses: Callable[[], list[Any]], language: str
+        self, steady: SteadyFrame, key: object, hypotheses: Callable[[], list[Any]], language: str,
+        game: object = None,
     ) -> dict[str, Any]:
         from companion.table.camera_verdict import camera_verdict
 
@@ -210,7 +214,12 @@ class CameraWatch:
             if cached is not None:
                 return cached
             reading = steady.reading
-            found = camera_verdict(steady.scorer, hypotheses(), reading.track, reading.unseen, steady.camels, language)
+            found = camera_verdict(steady.scorer, hypotheses(), reading.track, reading.unseen, steady.camels, language,
+                                   since=lambda: self._since_confirmed(game, steady))
+            if found.matches is True and game is not None:
+                self._confirmed[game] = (steady.scorer.observation.image, found.expected)
+                if len(self._confirmed) > 8:  # many games over a long evening: the oldest are forgotten
+                    del self._confirmed[next(iter(self._confirmed))]
             result = {name: value for name, value in found.as_json().items() if name not in ("track", "expected")}
             result["answer"] = result.pop("verdict")
             result["problems"] = list(steady.problems)  # "matches" on a frame too dark to trust is said with why
@@ -218,6 +227,18 @@ class CameraWatch:
                 self._verdicts.clear()
             self._verdicts[key] = result
             return result
+
+    def _since_confirmed(self, game: object, steady: SteadyFrame) -> Any:
+        """The steady frame against the latest frame ``game``'s board was confirmed on (None before any)."""
+        from companion.table.camera_verdict import SinceConfirmed
+        from vision.change import change_since, space_windows
+
+        confirmed = self._confirmed.get(game)
+        if confirmed is None:
+            return None
+        picture, board = confirmed
+        change = change_since(picture, steady.scorer.observation.image, space_windows(steady.scorer))
+        return SinceConfirmed(board, change.unchanged, change.under_arm)
 
     @property
     def edition(self) -> str:
@@ -354,7 +375,7 @@ class CameraWatch:
             key: object = (lesson.game, _digest(lesson.actions), "en", lesson.dice)
         else:
             key = ("lesson", _digest(sorted(lesson.track.items())))
-        verdict = self._judged(steady, key, hypotheses, "en")
+        verdict = self._judged(steady, key, hypotheses, "en", lesson.game if lesson.actions is not None else None)
         if verdict["matches"] is False or "pending" in verdict or "unmoved" in verdict:
             # In short: the camera box above it says the verdict in full (the host's line stays a line or two).
             why = said.UNMOVED if "unmoved" in verdict else said.PENDING if "pending" in verdict else said.DIFFERS
