@@ -220,6 +220,13 @@ def _calibrate(
     behind = [camel for camel in camels if camel not in hidden and camel not in unseen
               and behind_middle(observation, template, where[camel])]
     hidden += [camel for camel in behind if unlike_its_paint(camel, measured[camel], camels, board_colour)]
+    # On a game's board (not the calibration layout, set out for the photo with nothing in the middle), one
+    # measured as the board where the camera looks over the middle is as likely behind the pyramid's sandy face
+    # as a camel as pale as its space: either way its colour is not learnt here. Left out, if the rest may be
+    # learnt without it, rather than the whole board refused: the game's starting board hides one so.
+    if not layout:
+        hidden += [camel for camel in unseen if camel not in hidden
+                   and behind_middle(observation, template, where[camel])]
     # Once the photo shows something hiding camels, one behind the middle only somewhat unlike its paint is
     # more likely half hidden than oddly painted: left out rather than learnt from what is in front of it.
     if hidden:
@@ -327,7 +334,41 @@ def _may_leave_out(
     if len(camels) - len(set(left_out)) < MEASURED_SHARE * len(camels):
         return False
     empty = [space for space in template.spaces if space not in track]
-    return _standing(observation, template, camels, track, board_colour, empty) is None
+    if _standing(observation, template, camels, track, board_colour, empty, could_be=left_out) is not None:
+        return False
+    return _fits_elsewhere(observation, template, camels, track, board_colour, left_out, start) is None
+
+
+STANDS_ELSEWHERE = 0.3
+"""A camel left out (hidden where the board puts it) that explains the photo this much better on a space the
+board leaves empty (in camels of evidence: one in plain view scores mostly 0.2 to 0.7) stands there: the board is
+another one. ``disputed_margin`` of :class:`vision.verify.VerifyConfig`, the lead a blind reading asks of a camel
+it moves."""
+
+
+def _fits_elsewhere(
+    observation: Observation,
+    template: BoardTemplate,
+    camels: Sequence[str],
+    track: Mapping[int, Sequence[str]],
+    board_colour: tuple[float, float, float],
+    left_out: Sequence[str],
+    start: Mapping[str, tuple[float, float, float]] | None,
+) -> tuple[str, int] | None:
+    """A camel of ``left_out`` and an empty space where, in the colours the camels had (``start``, else their
+    paint's), it explains the photo better by ``STANDS_ELSEWHERE`` than where the board puts it, if any. Faint or
+    only half in relief, it is still found by its colour (a blue camel in the pyramid's shadow)."""
+    colours = _stand_ins(camels, start, board_colour)
+    scorer = SilhouetteScorer(observation, colours, template, board_bgr=board_colour)
+    told = scorer.track_cost(track)
+    empty = [space for space in scorer.spaces if space not in track]
+    for camel in left_out:
+        rest = {space: [other for other in stack if other != camel] for space, stack in track.items()}
+        rest = {space: stack for space, stack in rest.items() if stack}
+        for space in empty:
+            if scorer.track_cost({**rest, space: [camel]}) < told - STANDS_ELSEWHERE:
+                return camel, space
+    return None
 
 
 def _layout_edition(camels: Sequence[str]) -> str | None:
@@ -395,8 +436,12 @@ def _standing(
     board_colour: tuple[float, float, float],
     spaces: Sequence[int],
     fit: FitConfig = ANYWHERE,
+    could_be: Sequence[str] = (),
 ) -> int | None:
-    """The first of these empty spaces where a camel clearly stands (see ``STANDING``), if any."""
+    """The first of these empty spaces where a camel clearly stands (see ``STANDING``), if any; with
+    ``could_be``, only where what stands there looks like one of these camels' paint (see
+    :func:`vision.calibrate_colours.unlike_its_paint`): the camels left out, hidden where the board puts them,
+    which would stand there if the board were one of theirs off."""
     spaces = [space for space in sorted(spaces) if space in observation.rims]
     probes = {space: f"space {space}?" for space in spaces}  # whatever stands there, unlike the board
     if not probes:
@@ -404,9 +449,15 @@ def _standing(
     scorer = SilhouetteScorer(observation, {**dict.fromkeys(camels), **dict.fromkeys(probes.values())}, template,
                               fit=fit, board_bgr=board_colour)
     for space in spaces:
-        found = scorer.camel_samples({**track, space: [probes[space]]}).get(probes[space])
+        probed = {**track, space: [probes[space]]}
+        if could_be and scorer.covered(probed, space):
+            continue  # the pyramid's foot, a hand over it: a camel there would be as hidden as where the board has it
+        found = scorer.camel_samples(probed).get(probes[space])
         if found is not None and len(found) >= 3 and relief(found) >= STANDING \
                 and not board_like(lit_colour(found), board_colour):
+            if could_be and all(unlike_its_paint(camel, lit_colour(found), camels, board_colour)
+                                for camel in could_be):
+                continue  # none of them: the palm tree's trunk, the pyramid's shaded foot
             return space
     return None
 

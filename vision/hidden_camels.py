@@ -71,11 +71,22 @@ def not_seen_message(
     template: BoardTemplate,
 ) -> str:
     """The message for camels not seen where the board puts them, with where and why they may be hidden."""
-    said = ", nor ".join(f"on space {where[camel]}, where the {camel} camel should stand" for camel in unseen)
+    spaces: dict[int, list[str]] = {}
+    for camel in unseen:  # a stack's camels named once with their space, not the space once per camel
+        spaces.setdefault(where[camel], []).append(camel)
+    said = ", nor ".join(
+        f"on space {space}, where the {_names(camels)} camel{'s' if len(camels) > 1 else ''} should stand"
+        for space, camels in spaces.items()
+    )
     why = _why_hidden(sorted({where[camel] for camel in unseen}), covered, observation, template)
     if not why:
         return f"no camel is seen {said}"
     return f"no camel is seen {said}: {why}"
+
+
+def _names(camels: Sequence[str]) -> str:
+    """``["blue", "green", "white"]`` → ``"blue, green and white"``."""
+    return camels[0] if len(camels) == 1 else f"{', '.join(camels[:-1])} and {camels[-1]}"
 
 
 def left_out_note(
