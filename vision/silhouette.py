@@ -115,6 +115,11 @@ class FitConfig:
     """Where more than this share of a window's pixels beyond the track (the board's border, the table) is surely
     of a camel's colour, that colour tells nothing there: a blue tablecloth is no blue camel, nor clutter around
     it (the far row's stacks stand against it). On tuning seeds 100-101, 0.35 to 0.55 read alike; 0.2 misread."""
+    table_distance: float = 0.06
+    """Where the table beyond the track is of a camel's colour (``table_share``), only its pixels this near the
+    table's own colour (a share of full white, under a board's range of shading) tell nothing for or against that
+    camel: a camel standing against it, brighter or darker than the table, still counts (a white camel on top of
+    a far stack against a grey table, which reads as white in shadow: it was unseen)."""
     covered_distance: float = 0.06
     """A space whose floor (where its stack leaves it in view) is mostly this far from the board's colour is
     covered: a tile (no camel stands on one), a card, a hand, the pyramid. Its camels cannot be seen: what the
@@ -228,8 +233,9 @@ class SilhouetteScorer(SilhouetteGeometry):
         """A tablecloth (or a card, a phone) in a camel's colour beside the board, behind the far row's stacks:
         where most of the window's pixels beyond the track are surely of a known camel's colour (``table_share``)
         and the track's part of it has no more of that colour than a camel or two, that colour's pixels beyond the
-        track tell nothing, neither for that camel nor against it. (A palm tree's fronds over the track spread
-        their colour over both parts: they stay evidence, and clutter around a camel fitted onto them.)"""
+        track that look like the table (``table_distance``) tell nothing, neither for that camel nor against it.
+        (A palm tree's fronds over the track spread their colour over both parts: they stay evidence, and clutter
+        around a camel fitted onto them.)"""
         if window.clutter is None:
             return  # too little of the window lies beyond the track
         beyond2d, surely = window.clutter
@@ -240,11 +246,23 @@ class SilhouetteScorer(SilhouetteGeometry):
         if not shares:
             return  # mostly: no camel's colour covers the table
         camel = self._box_area(window, len(self._offsets) // 2, 0)
+        like_table: np.ndarray | None = None
         for label in shares:
             if np.count_nonzero(window.planes[label, ~beyond] >= self.fit.strong_evidence) <= 2 * camel:
-                window.planes[label, beyond] = 0.0
-                window.evidence[..., label][beyond2d] = 0.0
-                surely[:, label] = False
+                if like_table is None:
+                    like_table = self._like_table(window)
+                window.planes[label, beyond] = np.where(like_table, 0.0, window.planes[label, beyond])
+                window.evidence[..., label][beyond2d] = window.planes[label, beyond]
+                surely[like_table, label] = False
+
+    def _like_table(self, window: Window) -> np.ndarray:
+        """Which of the window's pixels beyond the track look like the table there (within ``table_distance`` of
+        its colour, under a board's range of shading): a camel standing against it, brighter or darker than any
+        of it, does not."""
+        assert window.clutter is not None
+        pixels = np.compress(window.clutter[0].ravel(), window.corrected.reshape(-1, 3), axis=0)
+        table = column_medians(pixels).astype(np.float32)
+        return ray_distances(pixels, table[None, :], self.fit.board_shading)[:, 0] < self.fit.table_distance
 
     def _forget_large_patches(self, window: Window) -> None:
         """Each camel's colour is on one piece only, and no piece is larger than a camel: a patch of a camel's

@@ -136,6 +136,35 @@ def best_swap(scorer: Any, track: Track, cost: float) -> tuple[float, dict[int, 
     return best
 
 
+def best_carry(scorer: Any, track: Track, cost: float) -> tuple[float, dict[int, list[str]]] | None:
+    """The board with the top of one stack of ``track`` (one camel or more, up to the whole stack) carried onto
+    the space before or after it (on top of its stack) that costs least, when it costs less than ``cost``: moving
+    one camel at a time cannot get there when the top of a tall stack was read on the space behind it, the camels
+    together (a camel moved alone is left standing on nothing, or leaves the one it carried floating). Only to a
+    neighbour: there the top of a stack and a stack on the next space fall on the same pixels; carried further,
+    a board that fits a little better is as often wrong (independent dev seed 600, props tier)."""
+    base = scorer.space_costs(track)
+    best: tuple[float, dict[int, list[str]]] | None = None
+    for source, stack in track.items():
+        if len(stack) < 2:
+            continue  # a lone camel: single moves reach every place it can go
+        for cut in range(len(stack)):
+            rest, carried = list(stack[:cut]), list(stack[cut:])
+            for target in (source - 1, source + 1):
+                if target not in scorer.spaces:
+                    continue
+                candidate = {space: list(other) for space, other in track.items() if space != source}
+                if rest:
+                    candidate[source] = rest
+                candidate[target] = [*candidate.get(target, []), *carried]
+                affected = {source, target, *scorer.behind(source), *scorer.behind(target)}
+                total = cost + sum(scorer.stack_cost(other, candidate.get(other, ()), candidate) - base[other]
+                                   for other in affected if other in base)
+                if total < cost - 1e-9 and (best is None or total < best[0]):
+                    best = (total, candidate)
+    return best
+
+
 SWAP_LONE_SLACK = -0.2
 """A swap is weighed only when the two camels, each alone at the other's place, lose at most this much (on
 seeds 100-101 and the independent renderer's seed 600, the same boards as weighing every swap)."""
@@ -162,11 +191,12 @@ def refine(
     scorer: Any, track: Track, camels: Sequence[str], rounds: int = 3, margin: float | None = None
 ) -> tuple[dict[int, list[str]], tuple[str, ...]]:
     """Blind reading made sure: starting from ``track`` (camels missing from it are placed too), move one camel
-    at a time to where the picture says it fits best, or when none helps swap two (:func:`best_swap`), until
-    nothing improves; then each camel whose best place does not beat its next best by ``margin`` is reported
-    unseen instead of guessed. Unless ``margin`` is given, it is ``agreed_margin`` for a camel ``track`` already
-    had there (same space, same level) and ``disputed_margin`` for any other: where the blind reading and the
-    scorer agree, a smaller lead suffices (measured on the photo bench's seeds 100-109).
+    at a time to where the picture says it fits best, or when none helps swap two (:func:`best_swap`) or carry
+    the top of a stack onto the space next to it (:func:`best_carry`), until nothing improves; then each camel
+    whose best place does not beat its next best by ``margin`` is reported unseen instead of guessed. Unless
+    ``margin`` is given, it is ``agreed_margin`` for a camel ``track`` already had there (same space, same level)
+    and ``disputed_margin`` for any other: where the blind reading and the scorer agree, a smaller lead suffices
+    (measured on the photo bench's seeds 100-109).
 
     Returns the track of the camels placed surely, and the camels left unseen."""
     current: dict[int, list[str]] = {int(space): list(stack) for space, stack in track.items() if stack}
@@ -185,11 +215,11 @@ def refine(
             if best_cost < cost - 1e-9:
                 current, cost, improved = best, best_cost, True
         if not improved:
-            swapped = best_swap(scorer, current, cost)
-            if swapped is None:
+            moved = best_swap(scorer, current, cost) or best_carry(scorer, current, cost)
+            if moved is None:
                 settled = weighed
                 break
-            cost, current = swapped
+            cost, current = moved
     first, final = camel_places(track), camel_places(current)
     unsure = []
     for camel in camels:
