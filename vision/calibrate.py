@@ -339,11 +339,13 @@ def _may_leave_out(
     return _fits_elsewhere(observation, template, camels, track, board_colour, left_out, start) is None
 
 
-STANDS_ELSEWHERE = 0.3
+STANDS_ELSEWHERE = 0.5
 """A camel left out (hidden where the board puts it) that explains the photo this much better on a space the
 board leaves empty (in camels of evidence: one in plain view scores mostly 0.2 to 0.7) stands there: the board is
-another one. ``disputed_margin`` of :class:`vision.verify.VerifyConfig`, the lead a blind reading asks of a camel
-it moves."""
+another one. ``decisive_margin`` of :class:`vision.verify.VerifyConfig`: a blue camel set down in plain view on the
+near row while the board has it behind the pyramid gains 0.73 there (tests/test_calibrate_game_start.py); a white
+camel's usual paint gains 0.38 on a pale empty space it does not stand on (tests/test_vision_calibrate_hidden.py;
+0.3 refused that board)."""
 
 
 def _fits_elsewhere(
