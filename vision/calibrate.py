@@ -324,8 +324,9 @@ def _may_leave_out(
     start: Mapping[str, tuple[float, float, float]] | None,
 ) -> bool:
     """Whether a calibration may leave out these camels, hidden where the board puts them: each has a colour to
-    keep, at least ``MEASURED_SHARE`` of the camels are measured, and no space the board leaves empty shows a
-    camel standing (see ``STANDING``): a board with a camel one space off onto a covered space is another board.
+    keep, at least ``MEASURED_SHARE`` of the camels are measured, and no space the board leaves empty shows one of
+    them standing (``_standing`` with ``could_be``, and ``_fits_elsewhere``): a board with a camel one space off
+    onto a covered space is another board.
     (A looser test, anything unlike the board in relief 0.25 or more, refuses more such boards, 59 rather than 56
     of 60 on seeds 1-3 of benchmarks/calibration_wrong_board.py, but leaves out the hidden camels of 8 rather than
     19 of the 36 boards of benchmarks/calibration_hidden_camels.py, refusing the rest.)"""
@@ -358,8 +359,8 @@ def _fits_elsewhere(
     start: Mapping[str, tuple[float, float, float]] | None,
 ) -> tuple[str, int] | None:
     """A camel of ``left_out`` and an empty space where, in the colours the camels had (``start``, else their
-    paint's), it explains the photo better by ``STANDS_ELSEWHERE`` than where the board puts it, if any. Faint or
-    only half in relief, it is still found by its colour (a blue camel in the pyramid's shadow)."""
+    paint's), it explains the photo better by ``STANDS_ELSEWHERE`` than where the board puts it, if any. Found by
+    its colour, even in less relief than ``STANDING`` asks (a blue camel in plain view on the near row: 0.33)."""
     colours = _stand_ins(camels, start, board_colour)
     scorer = SilhouetteScorer(observation, colours, template, board_bgr=board_colour)
     told = scorer.track_cost(track)
@@ -441,9 +442,9 @@ def _standing(
     could_be: Sequence[str] = (),
 ) -> int | None:
     """The first of these empty spaces where a camel clearly stands (see ``STANDING``), if any; with
-    ``could_be``, only where what stands there looks like one of these camels' paint (see
-    :func:`vision.calibrate_colours.unlike_its_paint`): the camels left out, hidden where the board puts them,
-    which would stand there if the board were one of theirs off."""
+    ``could_be`` (the camels left out, hidden where the board puts them, which would stand there if the board were
+    one of theirs off), only a space in view where what stands there looks like one of these camels' paint (see
+    :func:`vision.calibrate_colours.unlike_its_paint`)."""
     spaces = [space for space in sorted(spaces) if space in observation.rims]
     probes = {space: f"space {space}?" for space in spaces}  # whatever stands there, unlike the board
     if not probes:
