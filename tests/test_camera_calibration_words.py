@@ -7,6 +7,7 @@ import cv2
 
 from companion.cli import _make_camera
 from companion.table.camera_watch import CameraWatch
+from companion.table.camera_words import text
 from companion.table.config import load_settings
 from vision.board import load_template
 from vision.calibrate import reading_colours, save_calibration
@@ -44,3 +45,34 @@ def test_a_configured_calibration_file_is_named_not_called_no_calibration(tmp_pa
     watch.forget("game")
     assert watch.learnt == ("calibrated from my-table.json; not yet from a board of this game: it learns from the "
                             "next board the game confirms (a leg's start)")
+
+
+def test_the_line_names_the_camels_a_lesson_left_out(tmp_path, monkeypatch):
+    """A camel hidden on the board the camera learnt from (behind the pyramid at a 2018 start) keeps the colour it
+    had: the host is told which, since a camel that read badly before still will."""
+    import vision.calibrate
+
+    image, _ = render_scene(load_template("2018"), TRACK, 3, CLEAN)
+    photo = tmp_path / "board.png"
+    cv2.imwrite(str(photo), image)
+    profiles = {camel: CAMEL_BGR[camel] for camel in EDITION_CAMELS["2018"]}
+    learnt = vision.calibrate.calibrate_from_board
+
+    for hidden, english, french in (
+        ((), "calibrated from a board the game confirmed", "étalonnée sur un plateau confirmé par la partie"),
+        (("white",), "calibrated from a board the game confirmed; the white camel was hidden there and keeps the "
+         "colour it had", "étalonnée sur un plateau confirmé par la partie ; le chameau blanc, caché, garde la "
+         "couleur qu'il avait"),
+        (("blue", "green", "white"), "calibrated from a board the game confirmed; the blue, green and white camels "
+         "were hidden there and keep the colours they had", "étalonnée sur un plateau confirmé par la partie ; les "
+         "chameaux bleu, vert et blanc, cachés, gardent les couleurs qu'ils avaient"),
+    ):
+        def hiding(*args, left_out=hidden, **kwargs):  # the real lesson, as if these camels stood behind the pyramid
+            return dataclasses.replace(learnt(*args, **kwargs), left_out=left_out)
+
+        monkeypatch.setattr(vision.calibrate, "calibrate_from_board", hiding)
+        watch = CameraWatch(lambda: ImageFiles(photo), load_template("2018"), profiles, agree=1)
+        watch.learn("game", 1, TRACK)
+        watch.step(ImageFiles(photo))
+        assert watch.learnt == english, watch.learnt
+        assert text(watch.learnt_words, "fr") == f"édition 2018 : {french}", text(watch.learnt_words, "fr")

@@ -405,7 +405,7 @@ class CameraWatch:
         self.calibration = calibration
         self._calibrated = True
         self._note = None
-        self._state = self._settled = said.words(said.CONFIRMED)
+        self._state = self._settled = said.confirmed(calibration.left_out)
         if self.learnt_path is not None:
             try:
                 save_learnt(calibration, self.learnt_path)

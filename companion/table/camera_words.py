@@ -4,6 +4,7 @@ words (said first, in the same language). The English is the English catalog's."
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from companion.table.catalogs import say
@@ -39,9 +40,30 @@ def with_note(state: Words | None, note: Words | None) -> Words | None:
     return words("camera_learnt.with_note", state=state, note=note)
 
 
+def confirmed(left_out: Sequence[str] = ()) -> Words:
+    """Calibrated from a board the game confirmed; the camels hidden on it (``left_out``) kept the colours they had,
+    which the host should know: a camel that read wrongly before still does."""
+    if not left_out:
+        return words(CONFIRMED)
+    if len(left_out) == 1:
+        return words(CONFIRMED_LEFT_OUT_ONE, camel=camel_names(left_out))
+    return words(CONFIRMED_LEFT_OUT_MANY, camels=camel_names(left_out))
+
+
+def camel_names(camels: Sequence[str]) -> Words:
+    """"blue", "blue and green", "blue, green and white": each colour in the page's language."""
+    if len(camels) == 1:
+        return words(f"camel.{camels[0]}")
+    if len(camels) == 2:
+        return words("list_two", first=words(f"camel.{camels[0]}"), second=words(f"camel.{camels[1]}"))
+    return words("list_more", first=words(f"camel.{camels[0]}"), rest=camel_names(camels[1:]))
+
+
 BEFORE = "camera_learnt.before"
 FROM_FILE = "camera_learnt.file"
 CONFIRMED = "camera_learnt.confirmed"
+CONFIRMED_LEFT_OUT_ONE = "camera_learnt.confirmed_left_out_one"
+CONFIRMED_LEFT_OUT_MANY = "camera_learnt.confirmed_left_out_many"
 NOT_YET = "camera_learnt.not_yet"
 FILE_NOT_YET = "camera_learnt.file_not_yet"
 EARLIER_NOT_YET = "camera_learnt.earlier_not_yet"
@@ -53,7 +75,8 @@ DIFFERS = "camera_learnt.differs"
 REFUSED = "camera_learnt.refused"
 NOT_SAVED = "camera_learnt.not_saved"
 
-KEYS = (BEFORE, FROM_FILE, CONFIRMED, NOT_YET, FILE_NOT_YET, EARLIER_NOT_YET, WAITING, NEXT_BOARD, UNMOVED, PENDING,
+KEYS = (BEFORE, FROM_FILE, CONFIRMED, CONFIRMED_LEFT_OUT_ONE, CONFIRMED_LEFT_OUT_MANY,
+        NOT_YET, FILE_NOT_YET, EARLIER_NOT_YET, WAITING, NEXT_BOARD, UNMOVED, PENDING,
         DIFFERS, REFUSED, NOT_SAVED, "camera_learnt.usual", "camera_learnt.with_note", "camera_learnt.line",
-        "camera_learnt.other_edition")
+        "camera_learnt.other_edition", "list_two", "list_more")
 """Every key the line is made of (each in every catalog)."""
