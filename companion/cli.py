@@ -458,7 +458,8 @@ def _vision_read(args: argparse.Namespace) -> int:
 
 def _vision_capture(args: argparse.Namespace) -> int:
     """The calibration photo from the configured camera (or where to get it while the service holds it)."""
-    from companion.doctor import _service_active, doctor_settings
+    from companion.doctor import doctor_settings
+    from companion.doctor_machine import service_is_active
     from companion.table.config import SettingsError
     from companion.table.placement_still import capture
 
@@ -467,7 +468,7 @@ def _vision_capture(args: argparse.Namespace) -> int:
     except SettingsError as error:
         print(f"camelup vision capture: {error}", file=sys.stderr)
         return 2
-    status, said = capture(settings, Path(args.out), _service_active())
+    status, said = capture(settings, Path(args.out), service_is_active())
     print(said if status == 0 else f"camelup vision capture: {said}", file=sys.stdout if status == 0 else sys.stderr)
     return status
 

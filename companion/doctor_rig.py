@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from companion.doctor import SERVICE_USER, Check
+from companion.doctor_machine import SERVICE_USER, Check
 
 if TYPE_CHECKING:
-    from companion.doctor import Machine
+    from companion.doctor_machine import Machine
     from companion.table.config import Settings
 
 
