@@ -127,9 +127,13 @@ def light_of(tier: str) -> str:
 def calibrate(table: Table, board: dict[int, list[str]], light: str, folder: Path, i: int) -> dict:
     photo = folder / f"t{i}-{light}-calibration.{'png' if light == 'clean' else 'jpg'}"
     render(table, light, board, 0, str(photo), calibration=True)
-    cal = folder / f"t{i}-{light}-cal.json"
+    return calibrate_photo(photo, table.edition, folder / f"t{i}-{light}-cal.json", i)
+
+
+def calibrate_photo(photo: Path, edition: str, cal: Path, i: int) -> dict:
+    """`camelup vision calibrate PHOTO --board E --out CAL`, as the README says, and what it answered."""
     done = subprocess.run(
-        [CAMELUP, "vision", "calibrate", str(photo), "--board", table.edition, "--out", str(cal)],
+        [CAMELUP, "vision", "calibrate", str(photo), "--board", edition, "--out", str(cal)],
         capture_output=True,
         text=True,
     )
