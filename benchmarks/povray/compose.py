@@ -42,7 +42,8 @@ def table_look(table: Table) -> dict:
     brightness = rng.uniform(0.85, 1.1)
     paints = {}
     for name, srgb in PAINT_SRGB.items():
-        c = to_linear(np.clip(np.array(srgb) + rng.normal(0, 9, 3), 0, 255)) * brightness
+        # a batch of paint is lighter or darker as a whole, its hue drifts only a little
+        c = to_linear(np.clip(np.array(srgb) + rng.normal(0, 8) + rng.normal(0, 4, 3), 0, 255)) * brightness
         paints[name] = (
             f"pigment {{ wood turbulence 0.25 color_map {{ [0 {rgb(c * 0.9)}] [0.6 {rgb(c)}] [1 {rgb(c * 1.04)}] }} "
             f"scale {rng.uniform(2, 5):.2f} rotate <{rng.uniform(0, 90):.0f},{rng.uniform(0, 90):.0f},0> }} "
