@@ -13,6 +13,8 @@ POV-Ray runs on one thread, one render at a time (the readers run beside the nex
 
 Run: .venv/bin/python benchmarks/camera_povray.py [--tables N] [--scenes-per-table K] [--seed S]
      [--tier clean|light|props|all] [--json] [--keep DIR]
+     .venv/bin/python benchmarks/camera_povray.py --reread RESULT.json --keep DIR [--json]
+     (the same photos read again by the reader as it is now: before and after a change, on the very same scenes)
 Needs `povray` (Debian: apt-get install povray; `make tools` installs it).
 """
 
@@ -42,6 +44,7 @@ from benchmarks.camera_independent import (
     random_board,
     read,
     report,
+    reread,
     summarise,
 )
 from benchmarks.independent.scene import Truth
@@ -126,6 +129,11 @@ def run(tables: int, per_table: int, seed: int, tiers: list[str], keep: Path | N
     }
 
 
+def titled(table: str) -> str:
+    """camera_independent's report, its first line naming this renderer."""
+    return table.replace("independent renderer", "POV-Ray", 1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=2)
@@ -134,7 +142,20 @@ def main() -> None:
     parser.add_argument("--tier", choices=("all", *TIERS), default="all")
     parser.add_argument("--json", action="store_true", help="print the figures and every scene's verdict as JSON")
     parser.add_argument("--keep", type=Path, default=None, help="keep the photos and calibrations in this folder")
+    parser.add_argument("--reread", type=Path, default=None, metavar="RESULT.json",
+                        help="read the photos of an earlier run again (its --json output; its photos in --keep) with "
+                             "the code as it is now, instead of rendering")
     args = parser.parse_args()
+    if args.reread is not None:
+        if args.keep is None:
+            parser.error("--reread needs --keep DIR: the folder that run kept its photos and calibrations in")
+        try:
+            earlier = json.loads(args.reread.read_text())
+        except (OSError, json.JSONDecodeError) as error:
+            parser.error(f"--reread {args.reread}: {error}")
+        result = reread(earlier, args.keep)
+        print(json.dumps(result, indent=1) if args.json else titled(report(result)))
+        return
     if args.tables < 1 or args.scenes_per_table < 1:
         parser.error("--tables and --scenes-per-table must be at least 1")
     if not povray_available():
@@ -149,7 +170,7 @@ def main() -> None:
     if args.json:
         print(json.dumps(result, indent=1))
         return
-    print(report(result).replace("independent renderer", "POV-Ray", 1))
+    print(titled(report(result)))
     r = result["render_seconds"]
     print(f"POV-Ray render (one thread) per photo: median {r['median']:.1f} s, slowest {r['max']:.1f} s over "
           f"{r['photos']} photos; whole run {result['wall_seconds']:.0f} s")
