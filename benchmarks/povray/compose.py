@@ -84,11 +84,12 @@ def table_surface(kind: str, rng: np.random.Generator) -> str:
             f"finish {{ diffuse 0.8 specular 0.25 roughness 0.02 reflection {{ 0.03 }} }} }}"
         )
     if kind == "cloth":
+        # felt: a soft nap a few millimetres across (a finer weave only draws moire rings at this distance)
         base = to_linear(np.clip(np.array([(40, 92, 62), (62, 62, 112), (124, 124, 124), (140, 42, 42)]
                                           [int(rng.integers(4))]) + rng.normal(0, 12, 3), 0, 255))
         return (
             f"texture {{ pigment {{ granite color_map {{ [0 {rgb(base * 0.85)}] [1 {rgb(base * 1.1)}] }} scale 40 }} "
-            f"normal {{ quilted 0.5 control0 1 control1 1 scale 1.4 }} finish {{ diffuse 0.9 specular 0 }} }}"
+            f"normal {{ bumps 0.25 scale <2.5,1,2.5> }} finish {{ diffuse 0.9 specular 0 }} }}"
         )
     base = to_linear(np.clip(np.array([(226, 226, 220), (202, 190, 168), (92, 92, 98)][int(rng.integers(3))])
                              + rng.normal(0, 8, 3), 0, 255))
