@@ -40,10 +40,7 @@ class Lens:
     maps: tuple[np.ndarray, np.ndarray]
     """For each photo pixel, where in the render it comes from (x and y, float32)."""
     camera: str
-
-    @property
-    def centre(self) -> tuple[float, float]:
-        return self.width / 2 - 0.5, self.height / 2 - 0.5
+    """The POV-Ray camera statement: the table's camera, its principal point at the render's centre."""
 
 
 _LENSES: dict[tuple, Lens] = {}
