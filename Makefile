@@ -40,7 +40,8 @@ lint: setup
 # Test tools from Debian: Chromium for the real-browser test (Playwright never downloads a browser of its
 # own), shellcheck for deploy/install.sh, iptables to cut a simulated phone off the network (in a network
 # namespace of the test's own); systemd-analyze comes with systemd; openscad renders the pyramid's printable
-# parts (about 55 MB without its recommends).
+# parts (about 55 MB without its recommends); povray renders benchmarks/povray's photos of a table (the camera
+# measured on a second independent renderer).
 TOOLS := chromium fonts-noto-color-emoji shellcheck iptables
 tools:
 	@if ! command -v chromium >/dev/null 2>&1 || ! command -v shellcheck >/dev/null 2>&1 \
@@ -59,6 +60,15 @@ tools:
 				{ apt-get update -q && apt-get install -y -q --no-install-recommends openscad; }; \
 		else \
 			echo "openscad is missing and cannot be installed here: the render test will be skipped"; \
+		fi; \
+	fi
+	@if ! command -v povray >/dev/null 2>&1; then \
+		if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+			echo "installing povray for the tests"; \
+			apt-get install -y -q --no-install-recommends povray || \
+				{ apt-get update -q && apt-get install -y -q --no-install-recommends povray; }; \
+		else \
+			echo "povray is missing and cannot be installed here: the POV-Ray renderer's tests will fail"; \
 		fi; \
 	fi
 
