@@ -104,17 +104,3 @@ def test_the_command_refuses_an_empty_board_with_exit_1_and_writes_nothing(tmp_p
     assert "no camels are seen on the board: put them as `camelup vision calibrate --board 2018` says (green on 1" \
         in capsys.readouterr().err
     assert not out.exists()
-
-
-def test_a_dark_green_and_a_black_camel_whose_hues_cross_in_a_lamps_light_are_not_called_swapped():
-    """In a warm lamp's light a green camel can come out a dull grey and a black one greenish: their hues fit
-    their names crossed over. Their brightness does not cross over: the green still the lighter. A true swap puts
-    the black camel, the darker, where the green should stand."""
-    from vision.calibrate_colours import check_not_swapped
-    from vision.read import BOARD_BGR
-
-    board = tuple(float(channel) for channel in BOARD_BGR)
-    told = {1: ["green"], 11: ["black"]}
-    check_not_swapped({"green": (50.0, 62.0, 48.0), "black": (18.0, 50.0, 12.0)}, board, told)  # as told
-    with pytest.raises(CalibrationError, match="the green and black camels look swapped"):
-        check_not_swapped({"green": (30.0, 32.0, 30.0), "black": (55.0, 150.0, 40.0)}, board, told)
