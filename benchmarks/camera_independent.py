@@ -19,7 +19,8 @@ board a different entry (another value or another die) gives must be answered fa
 Run: .venv/bin/python benchmarks/camera_independent.py [--tables N] [--scenes-per-table K] [--seed S]
      [--tier clean|light|props|all] [--expect K] [--json] [--keep DIR]
      .venv/bin/python benchmarks/camera_independent.py --reread RESULT.json --keep DIR [--json]
-     (the same photos read again by the code as it is now: before and after a change, on the very same scenes)
+     (the same photos read again by the code as it is now: before and after a change, on the very same scenes;
+     add --recalibrate to calibrate its calibration photos again too)
 """
 
 from __future__ import annotations
@@ -240,10 +241,21 @@ def expect_outcome(case: str, reading: dict) -> str:
     return "right" if answer is False else "miss"
 
 
-def reread(result: dict, folder: Path) -> dict:
+def reread(result: dict, folder: Path, recalibrate: bool = False) -> dict:
     """The photos a run with ``--keep folder`` left, read again by the code as it is now, with the calibrations that
-    run made (as they were): the very same scenes before and after a change to the reader."""
-    for found in result["details"].values():
+    run made (as they were), or with ``recalibrate`` its calibration photos calibrated again by the code as it is
+    now: the very same scenes before and after a change to the reader (or to the calibration)."""
+    again: dict[tuple[int, str], dict] = {}
+    for tier, found in result["details"].items():
+        if recalibrate:
+            light = light_of(tier)
+            for cal in found["calibrations"]:
+                i = cal["table"]
+                if (i, light) not in again:
+                    edition = next((s["edition"] for s in found["scenes"] if s["table"] == i), "2018")
+                    photo = folder / f"t{i}-{light}-calibration.{'png' if light == 'clean' else 'jpg'}"
+                    again[(i, light)] = calibrate_photo(photo, edition, folder / f"t{i}-{light}-cal.json", i)
+            found["calibrations"] = [again[(cal["table"], light)] for cal in found["calibrations"]]
         calibrations = {c["table"]: folder / Path(c["file"]).name if c["file"] else None
                         for c in found["calibrations"]}
         edition = {s["table"]: s["edition"] for s in found["scenes"]}
@@ -410,7 +422,12 @@ def main() -> None:
     parser.add_argument("--reread", type=Path, default=None, metavar="RESULT.json",
                         help="read the photos of an earlier run again (its --json output; its photos in --keep) with "
                              "the code as it is now, instead of rendering")
+    parser.add_argument("--recalibrate", action="store_true",
+                        help="with --reread: calibrate that run's calibration photos again with the code as it is now "
+                             "(else its calibrations are used as they were)")
     args = parser.parse_args()
+    if args.recalibrate and args.reread is None:
+        parser.error("--recalibrate goes with --reread")
     if args.reread is not None:
         if args.keep is None:
             parser.error("--reread needs --keep DIR: the folder that run kept its photos and calibrations in")
@@ -418,7 +435,7 @@ def main() -> None:
             earlier = json.loads(args.reread.read_text())
         except (OSError, json.JSONDecodeError) as error:
             parser.error(f"--reread {args.reread}: {error}")
-        result = reread(earlier, args.keep)
+        result = reread(earlier, args.keep, args.recalibrate)
         print(json.dumps(result, indent=1) if args.json else report(result))
         return
     if args.tables < 1 or args.scenes_per_table < 1:
