@@ -18,10 +18,6 @@ MIN_CHROMA_GAP = 0.02
 """Two camels whose colours (each channel's share) differ less than this cannot be told apart."""
 SWAPPED = 0.5
 """Two camels' colours that fit their names crossed over at most this share as far off as told are swapped."""
-LIGHTER = 2.0
-"""Two paints this many times apart in brightness (black and green 2.9, black and white 6.7, red and blue 1.05)
-are told apart by it too: hues can cross over in a lamp's light, where both of two dark camels come out nearly
-grey, but the darker paint does not come out the lighter camel (see :func:`lit_as_told`)."""
 RELIEF = 0.15
 """A camel's pixels vary in brightness (lit top, shaded sides) by more than this share of their mean; an empty
 space's do not (measured: an empty space 0.09; camels 0.2 to 0.73, one as pale as its space 0.28)."""
@@ -82,24 +78,7 @@ def _swaps(
     distance = ray_distances(colours, nominal, FitConfig().camel_shading)  # measured × named
     return [(names[first], names[second]) for first in range(len(names)) for second in range(first + 1, len(names))
             if distance[first, second] + distance[second, first]
-            < SWAPPED * (distance[first, first] + distance[second, second])
-            and not lit_as_told(measured[names[first]], measured[names[second]], tuple(nominal[first]),
-                                tuple(nominal[second]))]
-
-
-def lit_as_told(
-    first: tuple[float, float, float],
-    second: tuple[float, float, float],
-    first_paint: tuple[float, float, float],
-    second_paint: tuple[float, float, float],
-) -> bool:
-    """Whether two camels measured ``first`` and ``second``, whose paints differ clearly in brightness
-    (``LIGHTER``), are lit as they were told to stand: the lighter paint measured the lighter. Then they are not
-    swapped, whatever their hues say (a true swap puts the darker camel where the lighter should stand)."""
-    lighter, darker = sorted((_brightness(first_paint), _brightness(second_paint)), reverse=True)
-    if lighter < LIGHTER * darker:
-        return False
-    return (_brightness(first) > _brightness(second)) == (_brightness(first_paint) > _brightness(second_paint))
+            < SWAPPED * (distance[first, first] + distance[second, second])]
 
 
 def _nearest_names(

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from vision.board import BoardTemplate
-from vision.calibrate_colours import board_like, board_not_camel, check_distinct, lit_as_told, paint_colour
+from vision.calibrate_colours import board_like, board_not_camel, check_distinct, paint_colour
 from vision.calibration_file import CalibrationError
 from vision.read import Observation
 from vision.silhouette import FitConfig, SilhouetteScorer, ray_distances
@@ -196,8 +196,6 @@ def _crossed(
         check_distinct({a: measured[a], b: measured[b]})
     except CalibrationError:
         return False  # alike: neither is in the other's colour more than its own
-    if lit_as_told(measured[a], measured[b], *paints):
-        return False  # green and black in a lamp's light: their hues may cross over, their brightness does not
     colours = np.array([measured[a], measured[b]], np.float32)
     distance = ray_distances(colours, np.array(paints, np.float32), FitConfig().camel_shading)
     return float(distance[0, 1] + distance[1, 0]) < CROSSED * float(distance[0, 0] + distance[1, 1])
