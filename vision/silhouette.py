@@ -271,7 +271,9 @@ class SilhouetteScorer(SilhouetteGeometry):
         else (a palm tree's fronds or trunk, a card, a phone), and its pixels tell nothing for or against that
         camel; a camel standing against it is not seen there (unseen, not guessed). The board's border and the
         table beyond the track are left to :meth:`_table_colours` and :meth:`_forget_bands`, whose bands are found
-        apart from the track's pixels: a camel on the track against a border of its colour stays one piece."""
+        apart from the track's pixels: a camel on the track against a border of its colour stays one piece. A patch
+        on the track larger than the limit that goes on beyond the track is judged with what lies beyond
+        (:meth:`_overhanging`: a frond's tip over a space)."""
         middle = len(self._offsets) // 2
         limit = self.fit.patch_bodies * self._box_area(window, middle, 0)
         beyond = window.clutter[0] if window.clutter is not None else None
@@ -284,9 +286,39 @@ class SilhouetteScorer(SilhouetteGeometry):
             if np.count_nonzero(strong) <= limit:
                 continue  # mostly: too little of the colour for any patch to be large
             patches = self._wider_than_a_camel(window, strong.view(np.uint8), limit)
+            if beyond is not None:
+                overhang = self._overhanging(window, strong, beyond, label, limit)
+                if overhang is not None:
+                    patches = overhang if patches is None else patches | overhang
             if patches is not None:
                 window.evidence[..., label][patches] = 0.0
                 window.planes[label, patches.ravel()] = 0.0
+
+    def _overhanging(
+        self, window: Window, strong: np.ndarray, beyond: np.ndarray, label: int, limit: float
+    ) -> np.ndarray | None:
+        """The patches of a camel's colour on the track (``strong``: its pixels surely of it there) larger than
+        ``limit`` that go on beyond the track into one piece reaching further than a camel's pieces can: the tip
+        of a palm frond hanging over a space from beside the board, within a camel's reach on the track alone
+        (as a mask; None if none). A camel against a border of its colour stays: its part on the track is no
+        larger than a camel."""
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(strong.view(np.uint8), connectivity=8)
+        large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > limit) + 1
+        if not len(large):
+            return None
+        whole = (window.evidence[..., label] >= self.fit.strong_evidence).view(np.uint8)
+        _, pieces, extents, _ = cv2.connectedComponentsWithStats(whole, connectivity=8)
+        reach = self._widest_reach(window)
+        chosen = np.zeros(len(stats), bool)
+        for patch in large:
+            x, y, width, height = stats[patch, :4]
+            ys, xs = np.nonzero(labels[y : y + height, x : x + width] == patch)
+            piece = pieces[y + ys[0], x + xs[0]]  # the piece of the whole window it belongs to
+            if not np.any(beyond[pieces == piece]):
+                continue  # all on the track: :meth:`_wider_than_a_camel` judges it
+            chosen[patch] = bool(extents[piece, cv2.CC_STAT_WIDTH] > reach[0]
+                                 or extents[piece, cv2.CC_STAT_HEIGHT] > reach[1])
+        return chosen[labels] if chosen.any() else None
 
     def _forget_bands(self, window: Window) -> None:
         """Beyond the track, a band of a camel's colour (pixels surely of it, touching) larger than ``band_bodies``
