@@ -89,7 +89,10 @@ def test_an_empty_space_half_under_the_sleeve_is_no_camels(table, colours):
     image, _ = render_scene(table, without_orange, seed=5, tier="clean")
     _, plain = read_with_scorer(CONFIG, table.template, colours.profiles, image, colours.board_bgr)
     painted = sleeve_over(table, image, half_of_space(table, 10, 1), plain.pose)
-    reading, _ = read_with_scorer(CONFIG, table.template, colours.profiles, painted, colours.board_bgr)
+    reading, scorer = read_with_scorer(CONFIG, table.template, colours.profiles, painted, colours.board_bgr)
     assert 10 not in reading.track and "orange" in reading.unseen, reading
+    behind = {**without_orange, 10: ["orange"]}
+    assert scorer.covered(behind, 10)  # hidden there: not seen, as on a covered space
+    assert scorer.stack_cost(10, ["orange"], behind) == scorer.fit.covered_cost
     for space, stack in reading.track.items():  # the rest is read right, or unseen: nothing guessed
         assert [camel for camel in without_orange.get(space, []) if camel in stack] == stack, reading
