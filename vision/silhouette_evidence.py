@@ -19,11 +19,12 @@ if TYPE_CHECKING:
 def camel_evidence(
     fit: FitConfig, corrected: np.ndarray, board: np.ndarray, known: list[np.ndarray | None],
     table: tuple[np.ndarray, np.ndarray] | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
     """Each camel's evidence (camels × pixels), the board-likeness and the distance from the board's colour
-    (pixels) of ``corrected`` (pixels × 3), and, with a ``table`` (its colour, and which pixels lie beyond the
+    (pixels) of ``corrected`` (pixels × 3), with a ``table`` (its colour, and which pixels lie beyond the
     track) for a rival, which of those pixels beyond the track would surely be each camel's without it (camels ×
-    those pixels): what a camel's colour around it counts as clutter.
+    those pixels): what a camel's colour around it counts as clutter; and which pixels are neither board nor any
+    known camel (``FitConfig.occluder_distance`` from all: an arm's sleeve, a phone), whose evidence is 0.
     Worked out camels × pixels: numpy is many times faster along a few long rows than many short ones."""
     squares = np.einsum("ij,ij->i", corrected, corrected)
     board_distance = ray_distance_rows(corrected, squares, board[None, :], fit.board_shading)[0]
@@ -53,6 +54,14 @@ def camel_evidence(
     else:
         evidence -= distances
     evidence /= fit.evidence_scale
+    # What is far from the board and from every camel tells nothing for or against any of them (else each such
+    # pixel counts for whichever camel, or the board, happens to be least far). Not while calibrating: a colour
+    # not known yet is anything unlike the board.
+    occluded = (board_distance > fit.occluder_distance) & (nearest > fit.occluder_distance)
+    if len(have) < len(known):
+        occluded[:] = False
+    elif occluded.any():
+        evidence[:, occluded] = 0.0
     unknown = [index for index, profile in enumerate(known) if profile is None]
     if unknown:
         evidence[unknown] = ((board_distance - fit.unknown_margin) / fit.evidence_scale)[None, :]
@@ -63,12 +72,12 @@ def camel_evidence(
     np.clip(evidence, -1.0, 1.0, out=evidence)
     np.multiply(evidence, fit.unlike_weight, out=evidence, where=evidence < 0)
     if table is None or not np.count_nonzero(table[1]):
-        return evidence, np.clip(boardlike, -1.0, 1.0).astype(np.float32), board_distance, None
+        return evidence, np.clip(boardlike, -1.0, 1.0).astype(np.float32), board_distance, None, occluded
     # The table's pixels of a camel's colour still count as clutter around it: a board's border or a cloth of
     # its colour is no place to read it on, however little each pixel tells.
     if unknown:  # (only while calibrating: the rows of known colours are as worked out above)
         surely[unknown] = evidence[unknown][:, table[1]] >= fit.strong_evidence
-    return evidence, np.clip(boardlike, -1.0, 1.0).astype(np.float32), board_distance, surely
+    return evidence, np.clip(boardlike, -1.0, 1.0).astype(np.float32), board_distance, surely, occluded
 
 
 def ray_distances(samples: np.ndarray, profiles: np.ndarray, shading: tuple[float, float]) -> np.ndarray:
