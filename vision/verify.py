@@ -8,7 +8,7 @@ the game that produces them lives in the companion.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,6 +93,17 @@ def _without(track: Track, camel: str) -> dict[int, list[str]]:
     return {space: stack for space, stack in out.items() if stack}
 
 
+def _cost_with(
+    scorer: Any, base: Mapping[int, float], cost: float, candidate: Track, affected: Iterable[int]
+) -> float:
+    """The cost of ``candidate``, a board that differs from one costing ``cost`` (its stacks costing ``base``,
+    space by space) only on the ``affected`` spaces: a stack's cost depends on it and the stacks in front, so
+    only those spaces (a changed one and the spaces behind it) are scored again. Spaces the picture does not
+    show (not in ``base``) cost nothing either way."""
+    return cost + sum(scorer.stack_cost(other, candidate.get(other, ()), candidate) - base[other]
+                      for other in affected if other in base)
+
+
 def placements(scorer: Any, track: Track, camel: str) -> list[tuple[float, dict[int, list[str]]]]:
     """Every place ``camel`` could stand with the rest of ``track`` as it is (each space of the picture, each
     level of its stack), cheapest first, with the whole track's cost."""
@@ -105,10 +116,7 @@ def placements(scorer: Any, track: Track, camel: str) -> list[tuple[float, dict[
         affected = [space, *scorer.behind(space)]
         for level in range(len(stack) + 1):
             candidate = {**rest, space: [*stack[:level], camel, *stack[level:]]}
-            cost = total + sum(
-                scorer.stack_cost(other, candidate.get(other, ()), candidate) - base[other] for other in affected
-            )
-            options.append((cost, candidate))
+            options.append((_cost_with(scorer, base, total, candidate, affected), candidate))
     options.sort(key=lambda option: option[0])
     return options
 
@@ -129,8 +137,7 @@ def best_swap(scorer: Any, track: Track, cost: float) -> tuple[float, dict[int, 
             candidate = {space: list(stack) for space, stack in track.items()}
             candidate[space_a][level_a], candidate[space_b][level_b] = second, first
             affected = {space_a, space_b, *scorer.behind(space_a), *scorer.behind(space_b)}
-            total = cost + sum(scorer.stack_cost(other, candidate.get(other, ()), candidate) - base[other]
-                               for other in affected if other in base)
+            total = _cost_with(scorer, base, cost, candidate, affected)
             if total < cost - 1e-9 and (best is None or total < best[0]):
                 best = (total, candidate)
     return best
@@ -158,8 +165,7 @@ def best_carry(scorer: Any, track: Track, cost: float) -> tuple[float, dict[int,
                     candidate[source] = rest
                 candidate[target] = [*candidate.get(target, []), *carried]
                 affected = {source, target, *scorer.behind(source), *scorer.behind(target)}
-                total = cost + sum(scorer.stack_cost(other, candidate.get(other, ()), candidate) - base[other]
-                                   for other in affected if other in base)
+                total = _cost_with(scorer, base, cost, candidate, affected)
                 if total < cost - 1e-9 and (best is None or total < best[0]):
                     best = (total, candidate)
     return best
