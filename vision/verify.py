@@ -42,7 +42,8 @@ class VerifyConfig:
     carried_margin: float = 0.2
     """Each camel of the top of a stack (the camel and those on it) must fit there this much better than with
     them carried onto the space before or after it (:func:`carries`), which no single move reaches (dev seed
-    600, light: the top two of a 4-high stack on 7 read on 6 by 0.15; right tops led by 0.21 and more)."""
+    600, light: the top two of a 4-high stack on 7 read on 6 by 0.15; on dev seeds 88, 600 and 603, clean and
+    light, one camel read right led by less, 0.16: unseen now)."""
 
 
 @dataclass(frozen=True)
