@@ -219,10 +219,12 @@ def _close_beside(
     if carried - best < config.carried_margin:
         return True
     space, level = camel_places(options[0][1])[camel]
-    for cost, board in options[1:]:  # cheapest first: the first place beside is the best there
+    for cost, board in options[1:]:  # cheapest first: past the margin, no place beside can be close
+        if cost - best >= max(needed, config.beside_margin):
+            return False
         other, height = camel_places(board)[camel]
         if other in (space - 1, space + 1) and (height == 0) != (level == 0):
-            return cost - best < max(needed, config.beside_margin)
+            return True
     return False
 
 
