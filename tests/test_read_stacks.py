@@ -86,3 +86,32 @@ def test_a_carry_is_only_to_a_neighbouring_space_and_only_when_it_fits_better():
     assert best_carry(scorer, TRUTH, scorer.track_cost(TRUTH)) is None
     far = {12: ["yellow", "orange"], 7: ["blue", "green"], 10: ["white"]}
     assert best_carry(scorer, far, scorer.track_cost(far)) is None  # 7 is no neighbour of 12
+
+
+def test_the_top_of_a_stack_that_fits_the_space_behind_it_nearly_as_well_is_unseen_not_guessed():
+    """Carried onto 6, the top two of the stack on 7 explain the picture only 0.1 worse: no single move weighs that
+    board, yet the picture cannot tell them apart, so both are reported unseen (dev seed 600's light tier read
+    such a top on 6 by 0.15)."""
+    close = MadeUpPicture(TRUTH, {(6, 0, "yellow"): 0.95, (6, 1, "orange"): 0.95})
+    track, unseen = refine(close, TRAPPED, CAMELS)
+    assert sorted(unseen) == ["orange", "yellow"]
+    assert track == {7: ["blue", "green"], 10: ["white"]}
+    # Without the carried board as a rival, the same picture reads them on 7 as sure.
+    lenient = MadeUpPicture(TRUTH, close.trap, verify=VerifyConfig(carried_margin=0.0, beside_margin=0.0))
+    assert refine(lenient, TRAPPED, CAMELS) == (TRUTH, ())
+
+
+def test_a_camel_alone_beside_a_stack_it_could_top_needs_the_larger_margin_even_where_the_first_reading_agreed():
+    """Orange alone on 6 fits 0.2 better than on top of the stack on 7: enough for a place the first reading
+    agreed on (``agreed_margin``), not for one beside a stack (dev seed 88, clean: the top of a 3-high stack on 6
+    read alone on 5 by 0.22)."""
+    beside = {6: ["orange"], 7: ["blue", "green", "yellow"], 10: ["white"]}
+    picture = MadeUpPicture(TRUTH, {(6, 0, "orange"): 1.2})
+    track, unseen = refine(picture, beside, CAMELS)
+    assert unseen == ("orange",)
+    assert track == {7: ["blue", "green", "yellow"], 10: ["white"]}
+    lenient = MadeUpPicture(TRUTH, picture.trap, verify=VerifyConfig(beside_margin=0.0))
+    assert refine(lenient, beside, CAMELS) == (beside, ())
+    # Further than the space beside, the first reading's agreement is enough, as before.
+    far = {12: ["orange"], 7: ["blue", "green", "yellow"], 10: ["white"]}
+    assert refine(MadeUpPicture(TRUTH, {(12, 0, "orange"): 1.2}), far, CAMELS) == (far, ())

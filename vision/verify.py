@@ -8,7 +8,7 @@ the game that produces them lives in the companion.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +34,16 @@ class VerifyConfig:
     only by this much to be kept."""
     disputed_margin: float = 0.3
     """When the first reading put a camel elsewhere (or nowhere), its best place must beat the next by this."""
+    beside_margin: float = 0.3
+    """A camel on top of a stack must beat its best place alone on the space before or after it by this much (and
+    a camel alone there its best place on top of a stack there), even where the first reading agreed: the two fall
+    on much the same pixels, and the first reading and the search err alike there (independent dev seed 88,
+    clean: the top of a 3-high stack on 6 read alone on 5 by 0.22 and 0.26)."""
+    carried_margin: float = 0.2
+    """Each camel of the top of a stack (the camel and those on it) must fit there this much better than with
+    them carried onto the space before or after it (:func:`carries`), which no single move reaches (dev seed
+    600, light: the top two of a 4-high stack on 7 read on 6 by 0.15; on dev seeds 88, 600 and 603, clean and
+    light, one camel read right led by less, 0.16: unseen now)."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +103,17 @@ def _without(track: Track, camel: str) -> dict[int, list[str]]:
     return {space: stack for space, stack in out.items() if stack}
 
 
+def _cost_with(
+    scorer: Any, base: Mapping[int, float], cost: float, candidate: Track, affected: Iterable[int]
+) -> float:
+    """The cost of ``candidate``, a board that differs from one costing ``cost`` (its stacks costing ``base``,
+    space by space) only on the ``affected`` spaces: a stack's cost depends on it and the stacks in front, so
+    only those spaces (a changed one and the spaces behind it) are scored again. Spaces the picture does not
+    show (not in ``base``) cost nothing either way."""
+    return cost + sum(scorer.stack_cost(other, candidate.get(other, ()), candidate) - base[other]
+                      for other in affected if other in base)
+
+
 def placements(scorer: Any, track: Track, camel: str) -> list[tuple[float, dict[int, list[str]]]]:
     """Every place ``camel`` could stand with the rest of ``track`` as it is (each space of the picture, each
     level of its stack), cheapest first, with the whole track's cost."""
@@ -105,10 +126,7 @@ def placements(scorer: Any, track: Track, camel: str) -> list[tuple[float, dict[
         affected = [space, *scorer.behind(space)]
         for level in range(len(stack) + 1):
             candidate = {**rest, space: [*stack[:level], camel, *stack[level:]]}
-            cost = total + sum(
-                scorer.stack_cost(other, candidate.get(other, ()), candidate) - base[other] for other in affected
-            )
-            options.append((cost, candidate))
+            options.append((_cost_with(scorer, base, total, candidate, affected), candidate))
     options.sort(key=lambda option: option[0])
     return options
 
@@ -129,8 +147,7 @@ def best_swap(scorer: Any, track: Track, cost: float) -> tuple[float, dict[int, 
             candidate = {space: list(stack) for space, stack in track.items()}
             candidate[space_a][level_a], candidate[space_b][level_b] = second, first
             affected = {space_a, space_b, *scorer.behind(space_a), *scorer.behind(space_b)}
-            total = cost + sum(scorer.stack_cost(other, candidate.get(other, ()), candidate) - base[other]
-                               for other in affected if other in base)
+            total = _cost_with(scorer, base, cost, candidate, affected)
             if total < cost - 1e-9 and (best is None or total < best[0]):
                 best = (total, candidate)
     return best
@@ -143,8 +160,20 @@ def best_carry(scorer: Any, track: Track, cost: float) -> tuple[float, dict[int,
     together (a camel moved alone is left standing on nothing, or leaves the one it carried floating). Only to a
     neighbour: there the top of a stack and a stack on the next space fall on the same pixels; carried further,
     a board that fits a little better is as often wrong (independent dev seed 600, props tier)."""
-    base = scorer.space_costs(track)
     best: tuple[float, dict[int, list[str]]] | None = None
+    for total, candidate, _ in carries(scorer, track, cost):
+        if total < cost - 1e-9 and (best is None or total < best[0]):
+            best = (total, candidate)
+    return best
+
+
+def carries(
+    scorer: Any, track: Track, cost: float
+) -> Iterator[tuple[float, dict[int, list[str]], tuple[str, ...]]]:
+    """Every board with the top of one stack of ``track`` (costing ``cost``; one camel or more, up to the whole
+    stack, of a stack of two or more) carried onto the top of the space before or after it: its cost, the board,
+    and the camels carried (see :func:`best_carry`)."""
+    base = scorer.space_costs(track)
     for source, stack in track.items():
         if len(stack) < 2:
             continue  # a lone camel: single moves reach every place it can go
@@ -158,11 +187,7 @@ def best_carry(scorer: Any, track: Track, cost: float) -> tuple[float, dict[int,
                     candidate[source] = rest
                 candidate[target] = [*candidate.get(target, []), *carried]
                 affected = {source, target, *scorer.behind(source), *scorer.behind(target)}
-                total = cost + sum(scorer.stack_cost(other, candidate.get(other, ()), candidate) - base[other]
-                                   for other in affected if other in base)
-                if total < cost - 1e-9 and (best is None or total < best[0]):
-                    best = (total, candidate)
-    return best
+                yield _cost_with(scorer, base, cost, candidate, affected), candidate, tuple(carried)
 
 
 SWAP_LONE_SLACK = -0.2
@@ -182,6 +207,27 @@ def _lone_gain(scorer: Any, first: str, second: str, place_a: tuple[int, int], p
                  - lone_a[:, level_a, a].max() - lone_b[:, level_b, b].max())
 
 
+def _close_beside(
+    config: VerifyConfig, camel: str, options: Sequence[tuple[float, Track]], carried: float, needed: float
+) -> bool:
+    """Whether ``camel``'s best place (the first of its ``options``, cheapest first) fails to beat the board with
+    it carried onto the space before or after it with the camels on it (costing ``carried``) by
+    ``VerifyConfig.carried_margin``, or its best place there by ``beside_margin`` (and ``needed``) when one of the
+    two is on top of a stack and the other on the board: the top of a stack and a camel alone on the space next
+    to it fall on much the same pixels."""
+    best = options[0][0]
+    if carried - best < config.carried_margin:
+        return True
+    space, level = camel_places(options[0][1])[camel]
+    for cost, board in options[1:]:  # cheapest first: past the margin, no place beside can be close
+        if cost - best >= max(needed, config.beside_margin):
+            return False
+        other, height = camel_places(board)[camel]
+        if other in (space - 1, space + 1) and (height == 0) != (level == 0):
+            return True
+    return False
+
+
 def camel_places(track: Track) -> dict[str, tuple[int, int]]:
     """Each camel's (space, level) in ``track``."""
     return {camel: (int(space), level) for space, stack in track.items() for level, camel in enumerate(stack)}
@@ -196,7 +242,9 @@ def refine(
     whose best place does not beat its next best by ``margin`` is reported unseen instead of guessed. Unless
     ``margin`` is given, it is ``agreed_margin`` for a camel ``track`` already had there (same space, same level)
     and ``disputed_margin`` for any other: where the blind reading and the scorer agree, a smaller lead suffices
-    (measured on the photo bench's seeds 100-109).
+    (measured on the photo bench's seeds 100-109). A camel whose rival is on the space before or after its own
+    needs ``beside_margin`` too, and the top of a stack ``carried_margin`` over the board with it carried there
+    (:func:`carries`): there the picture tells the two apart worst, and a guess would be a camel placed wrongly.
 
     Returns the track of the camels placed surely, and the camels left unseen."""
     current: dict[int, list[str]] = {int(space): list(stack) for space, stack in track.items() if stack}
@@ -221,6 +269,10 @@ def refine(
                 break
             cost, current = moved
     first, final = camel_places(track), camel_places(current)
+    carried_rival: dict[str, float] = {}
+    for carried_cost, _, carried in carries(scorer, current, cost):
+        for camel in carried:
+            carried_rival[camel] = min(carried_rival.get(camel, float("inf")), carried_cost)
     unsure = []
     for camel in camels:
         options = settled[camel] if camel in settled else placements(scorer, current, camel)
@@ -230,7 +282,8 @@ def refine(
             needed = scorer.verify.agreed_margin
         else:
             needed = scorer.verify.disputed_margin
-        if len(options) > 1 and options[1][0] - options[0][0] < needed:
+        close = len(options) > 1 and options[1][0] - options[0][0] < needed
+        if close or _close_beside(scorer.verify, camel, options, carried_rival.get(camel, float("inf")), needed):
             unsure.append(camel)
     sure = {space: [camel for camel in stack if camel not in unsure] for space, stack in current.items()}
     return {space: stack for space, stack in sure.items() if stack}, tuple(unsure)
