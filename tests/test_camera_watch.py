@@ -434,9 +434,11 @@ def test_a_still_board_is_steady_though_its_uncalibrated_reading_flickers_and_a_
     from vision.photo import render_scene as render_photo
     from vision.synth import camel_profiles
 
-    table = make_table(45, "2018")
+    # (Table 45's blind reading no longer flickers with the reader of 2026-11-27's third round: table 47's
+    # still does, so the test still shows what it is about.)
+    table = make_table(47, "2018")
     track = {1: ["green", "yellow"], 3: ["red", "purple", "blue"], 16: ["white", "black"]}
-    still, _ = render_photo(table, track, 45, "props", hand=False)
+    still, _ = render_photo(table, track, 47, "props", hand=False)
     watch = CameraWatch(lambda: None, table.template, camel_profiles("2018"), agree=3)
     source = Frames(*noisy_frames(still, 3, 1))
     states = [watch.step(source).state for _ in range(3)]
@@ -451,7 +453,7 @@ def test_a_still_board_is_steady_though_its_uncalibrated_reading_flickers_and_a_
     assert set(status.unseen) == set(camel_profiles("2018")) - placed
 
     # An arm reaching in over the board, moving a little every frame: the board is not steady, whatever is read.
-    hand, _ = render_photo(table, track, 45, "props", hand=True)
+    hand, _ = render_photo(table, track, 47, "props", hand=True)
     mask = cv2.dilate((np.abs(hand.astype(np.int16) - still.astype(np.int16)).max(axis=2) > 40).astype(np.uint8),
                       np.ones((5, 5), np.uint8))
     arm = []
