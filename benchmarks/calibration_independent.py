@@ -23,8 +23,7 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.camera_independent import calibrate, calibrate_photo, calibration_board
-from benchmarks.independent.table import make_table
+from benchmarks.camera_independent import bench_table, calibrate, calibrate_photo, calibration_board
 
 LIGHTS = ("clean", "light")
 
@@ -33,11 +32,9 @@ def run(tables: int, seed: int, folder: Path) -> dict:
     placements = {edition: calibration_board(edition) for edition in ("2014", "2018")}
     results: dict[str, list[dict]] = {light: [] for light in LIGHTS}
     for i in tqdm(range(tables), unit="table", file=sys.stderr):
-        edition = "2018" if i % 2 == 0 else "2014"
-        board = placements[edition]
-        table = make_table(seed * 1000 + i, edition, [stack[0] for stack in board.values()])
+        table, board = bench_table(seed, i, placements)
         for light in LIGHTS:
-            results[light].append({**calibrate(table, board, light, folder, i), "edition": edition,
+            results[light].append({**calibrate(table, board, light, folder, i), "edition": table.edition,
                                    "surface": table.surface})
     return {"seed": seed, "tables": tables, "calibrations": results}
 

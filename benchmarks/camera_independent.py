@@ -284,6 +284,14 @@ def reread(result: dict, folder: Path, recalibrate: bool = False) -> dict:
     return {**result, "tiers": {tier: summarise(found) for tier, found in result["details"].items()}}
 
 
+def bench_table(seed: int, i: int, placements: dict[str, dict[int, list[str]]]) -> tuple[Table, dict[int, list[str]]]:
+    """Table ``i`` of ``seed`` as every camera bench sets it up (editions alternating, 2018 first), with the
+    calibration layout its edition asks for (``placements``: :func:`calibration_board` of each edition)."""
+    edition = "2018" if i % 2 == 0 else "2014"
+    board = placements[edition]
+    return make_table(seed * 1000 + i, edition, [stack[0] for stack in board.values()]), board
+
+
 def run(
     tables: int, per_table: int, seed: int, tiers: list[str], keep: Path | None, progress: bool, expect: int = 0
 ) -> dict:
@@ -294,10 +302,8 @@ def run(
         folder = keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
         for i in range(tables):
-            edition = "2018" if i % 2 == 0 else "2014"
-            board = placements[edition]
-            names = [stack[0] for stack in board.values()]
-            table = make_table(seed * 1000 + i, edition, names)
+            table, board = bench_table(seed, i, placements)
+            edition, names = table.edition, [stack[0] for stack in board.values()]
             setups.append({"table": i, "edition": edition, "surface": table.surface, **table.pose})
             calibrations = {light: calibrate(table, board, light, folder, i) for light in {light_of(t) for t in tiers}}
             rng = np.random.default_rng([seed, i])

@@ -36,6 +36,7 @@ from tqdm import tqdm
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.camera_independent import (
+    bench_table,
     calibrate_photo,
     calibration_board,
     collect,
@@ -48,7 +49,6 @@ from benchmarks.camera_independent import (
     summarise,
 )
 from benchmarks.independent.scene import Truth
-from benchmarks.independent.table import make_table
 from benchmarks.povray.compose import TIERS
 from benchmarks.povray.render import povray_available, render
 
@@ -86,10 +86,8 @@ def run(tables: int, per_table: int, seed: int, tiers: list[str], keep: Path | N
         folder = keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
         for i in range(tables):
-            edition = "2018" if i % 2 == 0 else "2014"
-            board = placements[edition]
-            names = [stack[0] for stack in board.values()]
-            table = make_table(seed * 1000 + i, edition, names)
+            table, board = bench_table(seed, i, placements)
+            edition, names = table.edition, [stack[0] for stack in board.values()]
             setups.append({"table": i, "edition": edition, "surface": table.surface, **table.pose})
             calibrations = {}
             for light in lights:
