@@ -238,6 +238,7 @@ class SilhouetteScorer(SilhouetteGeometry):
         self._stack_cache: dict[tuple[Any, ...], tuple[float, int]] = {}
         self._lone: dict[tuple[int, float], np.ndarray] = {}
         self._lone_parts: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._doubt_shift: dict[tuple[int, int], np.ndarray] = {}
         self.covered_cost = self.fit.covered_cost
         """What each camel on a covered space costs (see :meth:`reading_blind`)."""
         self._behind = {space: self._spaces_behind(space) for space in self.spaces}
@@ -418,6 +419,18 @@ class SilhouetteScorer(SilhouetteGeometry):
             self._lone[(space, self.covered_cost)] = scores
         return scores
 
+    def _stack_doubt_shift(self, window: Window, space: int, count: int) -> np.ndarray:
+        """Per offset, a lone camel's ground doubt less a stack of ``count``'s (in plain view; 0 where covered)."""
+        key = (space, count)
+        shift = self._doubt_shift.get(key)
+        if shift is None:
+            _, covered, lone_doubts, _ = self._lone_parts[space]
+            shift = np.array([0.0 if covered[offset] else
+                              lone_doubts[offset] - self._ground_doubt(window, offset, count, None)
+                              for offset in range(len(covered))], np.float32)
+            self._doubt_shift[key] = shift
+        return shift
+
     def behind(self, space: int) -> list[int]:
         return self._behind.get(space, [])
 
@@ -451,6 +464,11 @@ class SilhouetteScorer(SilhouetteGeometry):
             # The offsets where the stack's camels, each alone at its level, fit best.
             lone = self.lone(space)
             alone = sum(lone[:, level, label] for level, label in enumerate(labels[: lone.shape[1]]))
+            if len(labels) > 1:
+                # A lone camel's ground is not a stack's: the camels above hide more of it, and what is left
+                # may be the true stack's camels beside it (a black camel under a white one, fitted too far
+                # forward). Ranked with the stack's own ground doubt, not a lone camel's.
+                alone = alone + self._stack_doubt_shift(window, space, len(labels))
             tried = np.argsort(-alone, kind="stable")[: self.fit.offsets_tried]
             best = min(((-self._score(window, labels, int(offset), visible, in_front), int(offset))
                         for offset in tried),
