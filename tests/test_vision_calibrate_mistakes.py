@@ -104,3 +104,18 @@ def test_the_command_refuses_an_empty_board_with_exit_1_and_writes_nothing(tmp_p
     assert "no camels are seen on the board: put them as `camelup vision calibrate --board 2018` says (green on 1" \
         in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_one_colour_measured_far_from_both_paints_is_no_swap():
+    # Independent renderer, seed 90 table 0 in lamp light: the black camel stood at the edge of space 11 and the
+    # board in the lamp's glare was measured in its place, far from every paint; green was measured dark green.
+    # The crossed distances still summed under CROSSED times the told ones, and the host was told to swap two
+    # camels that were right.
+    from vision.calibrate_colours import paint_colour
+    from vision.calibrate_mistakes import _crossed
+
+    board = (144.0, 189.0, 231.0)
+    glare = {"green": (21.4, 45.5, 23.7), "black": (183.5, 226.9, 240.5)}
+    assert not _crossed(glare, "green", "black", board)
+    swapped = {"green": paint_colour("black", board), "black": paint_colour("green", board)}
+    assert _crossed(swapped, "green", "black", board)
