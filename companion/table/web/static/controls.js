@@ -1,16 +1,26 @@
 // The actions the engine allows now, as buttons: shared by the phone and the scorekeeper (host) page.
 // `send` returns a promise; every control is disabled while an action is on its way, so a double tap sends
 // one action, not one action and a refusal.
+//
+// The page draws the same game state more than once (its own tap's answer, then the live update of it, late on a
+// busy table; a reconnection's read; the pyramid's notice): drawing it again keeps what the player has chosen in
+// the lists (a die picked, then "green 1" sent instead), and an action on its way keeps the controls disabled.
 "use strict";
 
 function renderControls(container, state, send) {
+  const sameState = container.dataset.version === String(state.version);
+  const chosen = sameState ? [...container.querySelectorAll("select[id]")].map((list) => [list.id, list.value]) : [];
+  container.dataset.version = state.version;
   container.replaceChildren();
   const legal = state.legal;
   if (state.game_over) { container.appendChild(el("p", { class: "turn" }, t("race_over"))); return; }
   if (!legal) { container.appendChild(el("p", { class: "muted" }, t("waiting", { player: state.next_player }))); return; }
+  const disable = (yes) => container.querySelectorAll("button, select").forEach((control) => { control.disabled = yes; });
   const go = (action) => {
-    container.querySelectorAll("button, select").forEach((control) => { control.disabled = true; });
-    return send(action);
+    container.dataset.sending = "yes";
+    disable(true);
+    // Settled: the answer (or the game read again after a refusal) is drawn already; its controls come alive.
+    return Promise.resolve(send(action)).finally(() => { delete container.dataset.sending; disable(false); });
   };
 
   // Draw: the pyramid draws by itself, or the players say what the die showed.
@@ -82,4 +92,12 @@ function renderControls(container, state, send) {
         if (confirm(t("confirm_partnership", { player: p }))) go({ type: "partnership", with: p });
       } }, t("partner_with", { player: p })))));
   }
+
+  for (const [id, value] of chosen) {
+    const list = container.querySelector(`select#${id}`);
+    if (!list || ![...list.options].some((option) => option.value === value)) continue;  // no longer a choice
+    list.value = value;
+    list.dispatchEvent(new Event("change"));  // what follows the list (the grey die's colour) follows it again
+  }
+  if (container.dataset.sending) disable(true);
 }
