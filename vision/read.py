@@ -155,8 +155,8 @@ def rim_samples(
     """Each space's own colour where no camel stands, from samples all around its rim (``RIM_POINTS`` along each
     edge). What stands on a space covers some of them: a white camel near a corner is brighter than any board,
     a tall stack of dark camels or a shadow darker. So a space's usual sample (the one at ``RIM_RANK`` by
-    brightness) is checked against the two spaces of its tone on either side (boards print the spaces in two
-    alternating tones, see :func:`light_at`): its colour is its own sample nearest to the middle of the three.
+    brightness) is checked against the spaces of its tone on either side (``TONE_STEPS``; boards print the spaces
+    in two alternating tones, see :func:`light_at`): its colour is its own sample nearest to their middle.
     Spaces outside the picture are left out.
 
     Returns each space's colour, and its usual sample as it is (a start space printed lighter than its tone, a
@@ -179,8 +179,10 @@ def rim_samples(
     for index, space in enumerate(spaces):
         if space not in seen:
             continue
-        tone = [usual[other] for other in (spaces[index - 2], space, spaces[(index + 2) % len(spaces)])
-                if other in usual]
+        # Two of its tone on each side: a median of three was the tiles' when tiles lay on both spaces two away
+        # (a blue one and a purple one: a grey no space had, and the space between them, bare, taken as covered).
+        tone = [usual[spaces[(index + step) % len(spaces)]] for step in TONE_STEPS
+                if spaces[(index + step) % len(spaces)] in usual]
         middle = column_medians(np.array(tone))
         nearest = seen[space][int(np.argmin(np.linalg.norm(seen[space] - middle, axis=1)))]
         # Nothing of the board's tone all around it: a tile, a card or a hand covers the space; its board
@@ -201,6 +203,11 @@ RIM_POINTS = 4
 """Samples along each edge of a space's rim (from each corner on)."""
 RIM_RANK = 0.55
 """Which of a space's rim samples is its colour, from the darkest (0) to the brightest (1)."""
+TONE_STEPS = (-4, -2, 0, 2, 4)
+"""The spaces (steps along the track from a space) whose rims, printed in its tone, tell what its tone looks like:
+their median holds while two of them are covered (a tile, a card), as long as the others show the board. With
+the two spaces two away only (a median of three), a space between two tiles was taken for covered and given a
+colour no space had: the 4-high stack standing on it was read nowhere (independent dev seed 600, light tier)."""
 RIM_COVERED = 0.08
 """A space whose rim has no sample this near a shade of its tone (a share of white) is covered."""
 
