@@ -180,6 +180,39 @@ def test_a_space_covered_by_a_tile_takes_its_tone_from_its_neighbours():
     assert all(np.abs(after[other] - seen.rims[other]).max() < 20 for other in (10, 12))
 
 
+def _paint_tile(image, seen, template, space, colour):
+    outline = seen.pose.project(np.array([(*corner, 0.0) for corner in template.spaces[space]]))
+    cv2.fillConvexPoly(image, np.rint(outline).astype(np.int32), colour)
+
+
+def test_a_bare_space_between_two_tiles_keeps_its_own_colour():
+    # Tiles of two colours on both spaces of its tone two away: the median of those three rims was a colour no
+    # space had (each channel from another), the bare space between them was taken for covered, and a 4-high stack
+    # on it was read nowhere (independent dev seed 600, light tier).
+    template = load_template("2014")
+    config = ReadConfig()
+    image, _ = render_scene(template, {}, 5, SceneVariation(hand_chance=0.0))
+    seen = observe(config, template, image)
+    painted = image.copy()
+    _paint_tile(painted, seen, template, 9, (150, 40, 120))
+    _paint_tile(painted, seen, template, 13, (60, 120, 40))
+    after = rim_colours(config, template, seen.pose, painted)
+    assert np.abs(after[11] - seen.rims[11]).max() < 20, (after[11], seen.rims[11])
+
+
+@pytest.mark.parametrize("seed", [6, 9])
+def test_a_tall_stack_between_two_tiles_is_read(seed):
+    # The white camel at its bottom, on the pale space taken for covered, was left unseen.
+    template = load_template("2014")
+    track = {11: ["white", "green", "blue", "orange"], 3: ["yellow"]}
+    image, truth = render_scene(template, track, seed, SceneVariation(hand_chance=0.0))
+    seen = observe(ReadConfig(), template, image)
+    for space, colour in ((9, (150, 40, 120)), (13, (60, 120, 40))):
+        _paint_tile(image, seen, template, space, colour)
+    reading = read_board(ReadConfig(), template, camel_profiles(template.edition), image)
+    assert {str(space): stack for space, stack in reading.track.items()} == truth["track"]
+
+
 @pytest.mark.parametrize("radial", [0.0, -0.2, 0.1])
 def test_a_pose_projects_points_exactly_as_the_plain_formula_does(radial):
     """Pose.project divides a column at a time (a speed-up): bit for bit the plain pinhole-and-k1 arithmetic."""

@@ -16,7 +16,7 @@ Stages, each ``(config, ...) -> result`` with its thresholds in :class:`ReadConf
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -155,8 +155,9 @@ def rim_samples(
     """Each space's own colour where no camel stands, from samples all around its rim (``RIM_POINTS`` along each
     edge). What stands on a space covers some of them: a white camel near a corner is brighter than any board,
     a tall stack of dark camels or a shadow darker. So a space's usual sample (the one at ``RIM_RANK`` by
-    brightness) is checked against the two spaces of its tone on either side (boards print the spaces in two
-    alternating tones, see :func:`light_at`): its colour is its own sample nearest to the middle of the three.
+    brightness) is checked against the spaces of its tone on either side (``TONE_STEPS``; boards print the spaces
+    in two alternating tones, see :func:`light_at`): its colour is its own sample nearest to their middle; a space
+    that looks like none of their shades is covered, and its colour their middle (the spaces two away's).
     Spaces outside the picture are left out.
 
     Returns each space's colour, and its usual sample as it is (a start space printed lighter than its tone, a
@@ -179,14 +180,25 @@ def rim_samples(
     for index, space in enumerate(spaces):
         if space not in seen:
             continue
-        tone = [usual[other] for other in (spaces[index - 2], space, spaces[(index + 2) % len(spaces)])
-                if other in usual]
-        middle = column_medians(np.array(tone))
-        nearest = seen[space][int(np.argmin(np.linalg.norm(seen[space] - middle, axis=1)))]
-        # Nothing of the board's tone all around it: a tile, a card or a hand covers the space; its board
-        # is its neighbours' tone (what covers it is then unlike the board, as it is).
-        found[space] = nearest if _shade_apart(nearest, middle) <= RIM_COVERED else middle
+        tones = ([spaces[(index + step) % len(spaces)] for step in steps] for steps in TONE_STEPS)
+        found[space] = _own_colour(seen[space], (column_medians(np.array([usual[other] for other in tone
+                                                                          if other in usual])) for tone in tones))
     return found, usual
+
+
+def _own_colour(samples: np.ndarray, middles: Iterable[np.ndarray]) -> np.ndarray:
+    """A space's colour from its rim's ``samples``: the one nearest to the first of ``middles`` (its tone, as ever
+    more spaces show it) it is a shade of. Nothing of the board's tone all around it: a tile, a card or a hand
+    covers the space; its board is then its neighbours' tone, the first (what covers it is unlike the board, as
+    it is)."""
+    first = None
+    for middle in middles:
+        first = middle if first is None else first
+        nearest = samples[int(np.argmin(np.linalg.norm(samples - middle, axis=1)))]
+        if _shade_apart(nearest, middle) <= RIM_COVERED:
+            return nearest
+    assert first is not None
+    return first
 
 
 def _shade_apart(colour: np.ndarray, board: np.ndarray) -> float:
@@ -201,6 +213,14 @@ RIM_POINTS = 4
 """Samples along each edge of a space's rim (from each corner on)."""
 RIM_RANK = 0.55
 """Which of a space's rim samples is its colour, from the darkest (0) to the brightest (1)."""
+TONE_STEPS = ((-2, 0, 2), (-4, -2, 0, 2, 4))
+"""The spaces (steps along the track from a space) whose rims, printed in its tone, tell what its tone looks like:
+the two spaces two away first (the light nearest alike), and only when the space looks like none of their shades
+(covered, or between two covered spaces), two of its tone on each side, whose median holds while two of them are
+covered (a tile, a card). With the spaces two away only, a space between two tiles (a blue one, a purple one)
+was taken for covered and given a colour no space had, each channel another's median: the 4-high stack standing
+on it was read nowhere (independent dev seed 600, light tier). With the five always, a lamp brighter on one side
+of the board made its bare spaces there look covered (seed 600's props tier: 5 camels placed wrongly -> 14)."""
 RIM_COVERED = 0.08
 """A space whose rim has no sample this near a shade of its tone (a share of white) is covered."""
 
