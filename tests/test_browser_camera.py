@@ -12,6 +12,7 @@ import time
 import pytest
 
 from tests.browser_kit import PHONE, SHOTS, new_page, said
+from tests.test_camera_watch import one_space_too_far
 from tests.test_crash import request, start_with_camera
 from vision.board import load_template
 from vision.synth import SceneVariation, render_scene
@@ -485,15 +486,8 @@ def test_a_pyramid_draw_is_never_judged_on_the_picture_before_it_and_a_slip_is_p
         host.screenshot(path=SHOTS / "camera-pyramid-unmoved-host.png")
         assert "differs" not in host.evaluate("window.verdicts"), host.evaluate("window.verdicts")
         # A hand sets the drawn camel (and what it carries) down one space too far.
-        move = drawn["state"]["last_movement"]
-        camel, end = move["camel"], move["end"]
-        start = next(space for space, stack in APART.items() if camel in stack)
-        beyond = end + (1 if end > start else -1)
-        board = {int(space): list(stack) for space, stack in drawn["state"]["track"].items()}
-        unit = board[end][board[end].index(camel):]
-        board[end] = [other for other in board[end] if other not in unit]
-        board[beyond] = board.get(beyond, []) + unit
-        show_board(picture, {space: stack for space, stack in board.items() if stack})
+        camel, end, beyond, board = one_space_too_far(drawn["state"], APART)
+        show_board(picture, board)
         expect(box).to_have_attribute("data-verdict", "differs", timeout=15000)
         expect(box.locator(".camera-why")).to_contain_text(f"To put it right: put {camel} back")
         expect(box.locator(".camera-why")).to_contain_text(f"on {end}")

@@ -563,6 +563,21 @@ def test_a_pyramid_game_s_draw_is_a_fact_the_camera_says_which_camel_to_put_back
     assert drawn == [{"player": "A", "type": "pyramid", "die": "red", "value": 1}]  # the pyramid's draw stands
 
 
+def one_space_too_far(state, before):
+    """The board a hand leaves when it sets the camel the latest draw moved (and what it carries) down one space
+    beyond where the draw put it, from a game's ``state`` after the draw and the board ``before`` it: the camel, the
+    space it belongs on, the space it stands on, and that board (non-empty stacks)."""
+    move = state["last_movement"]
+    camel, end = move["camel"], move["end"]
+    start = next(space for space, stack in before.items() if camel in stack)
+    beyond = end + (1 if end > start else -1)
+    board = {int(space): list(stack) for space, stack in state["track"].items()}
+    unit = board[end][board[end].index(camel):]
+    board[end] = [other for other in board[end] if other not in unit]
+    board[beyond] = board.get(beyond, []) + unit
+    return camel, end, beyond, {space: stack for space, stack in board.items() if stack}
+
+
 FIRST_DRAWS = [(die, value, None) for die in ("blue", "green", "red", "yellow", "purple") for value in (1, 2, 3)] + [
     ("grey", value, crazy) for value in (1, 2, 3) for crazy in ("black", "white")]
 
@@ -580,15 +595,8 @@ def test_every_first_draw_set_down_one_space_too_far_is_named(tmp_path, draw):
     drawn = client.post(f"/api/games/{game['game_id']}/actions", json={"player": "A", "type": "pyramid"},
                         headers=host).get_json()
     assert "verdict" not in client.get(url, headers=host).get_json()
-    move = drawn["state"]["last_movement"]
-    camel, end = move["camel"], move["end"]
-    start = next(space for space, stack in TRACK.items() if camel in stack)
-    beyond = end + (1 if end > start else -1)
-    board = {int(space): list(stack) for space, stack in drawn["state"]["track"].items()}
-    unit = board[end][board[end].index(camel):]
-    board[end] = [other for other in board[end] if other not in unit]
-    board[beyond] = board.get(beyond, []) + unit
-    image, _ = render_scene(template, {space: stack for space, stack in board.items() if stack}, 3, CLEAN)
+    camel, end, beyond, board = one_space_too_far(drawn["state"], TRACK)
+    image, _ = render_scene(template, board, 3, CLEAN)
     watch.step(Frames(image))
     watch.step(Frames(image))
     verdict = client.get(url, headers=host).get_json()["verdict"]
