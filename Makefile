@@ -53,24 +53,17 @@ tools:
 			echo "chromium or shellcheck is missing and cannot be installed here: those tests will be skipped"; \
 		fi; \
 	fi
-	@if ! command -v openscad >/dev/null 2>&1; then \
+	@# openscad renders the pyramid's printed parts, povray the second independent camera renderer's scenes.
+	@for tool in openscad povray; do \
+		command -v $$tool >/dev/null 2>&1 && continue; \
 		if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-			echo "installing openscad for the tests"; \
-			apt-get install -y -q --no-install-recommends openscad || \
-				{ apt-get update -q && apt-get install -y -q --no-install-recommends openscad; }; \
+			echo "installing $$tool for the tests"; \
+			apt-get install -y -q --no-install-recommends $$tool || \
+				{ apt-get update -q && apt-get install -y -q --no-install-recommends $$tool; }; \
 		else \
-			echo "openscad is missing and cannot be installed here: the render test will be skipped"; \
+			echo "$$tool is missing and cannot be installed here: the tests that need it will be skipped or fail"; \
 		fi; \
-	fi
-	@if ! command -v povray >/dev/null 2>&1; then \
-		if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-			echo "installing povray for the tests"; \
-			apt-get install -y -q --no-install-recommends povray || \
-				{ apt-get update -q && apt-get install -y -q --no-install-recommends povray; }; \
-		else \
-			echo "povray is missing and cannot be installed here: the POV-Ray renderer's tests will fail"; \
-		fi; \
-	fi
+	done
 
 test: lint tools
 	$(BIN)/python -m pytest -q
