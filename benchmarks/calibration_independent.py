@@ -23,7 +23,7 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.camera_independent import bench_table, calibrate, calibrate_photo, calibration_board
+from benchmarks.camera_independent import bench_table, calibrate, calibrate_photo, calibration_board, suffix
 
 LIGHTS = ("clean", "light")
 
@@ -45,7 +45,7 @@ def recalibrate(earlier: dict, folder: Path) -> dict:
         results[light] = []
         for found in tqdm(calibrations, unit="photo", file=sys.stderr, desc=light):
             i = found["table"]
-            photo = folder / f"t{i}-{light}-calibration.{'png' if light == 'clean' else 'jpg'}"
+            photo = folder / f"t{i}-{light}-calibration.{suffix(light)}"
             if not photo.exists():
                 raise SystemExit(f"--recalibrate: {photo} is missing: --keep must be the folder that run kept")
             again = calibrate_photo(photo, found["edition"], folder / f"t{i}-{light}-cal.json", i)

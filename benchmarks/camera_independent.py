@@ -35,8 +35,10 @@ import sys
 import tempfile
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
+from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -132,9 +134,24 @@ def light_of(tier: str) -> str:
     return "clean" if tier == "clean" else "light"
 
 
-def calibrate(table: Table, board: dict[int, list[str]], light: str, folder: Path, i: int) -> dict:
-    photo = folder / f"t{i}-{light}-calibration.{'png' if light == 'clean' else 'jpg'}"
-    render(table, light, board, 0, str(photo), calibration=True)
+class Photographer(Protocol):
+    """A renderer as the benches call it: the photo of board ``track`` at ``table`` in ``tier``'s conditions saved to
+    ``path``, and the truth about it (the independent renderer's ``render``, or POV-Ray's through
+    ``camera_povray.PovrayPhotographer``)."""
+
+    def __call__(self, table: Table, tier: str, track: dict[int, list[str]], seed: int, path: str, *,
+                 calibration: bool = False, tiles: bool = True) -> Truth: ...
+
+
+def suffix(tier: str) -> str:
+    """A clean tier's photos are lossless; every other tier's are JPEG, as a camera saves them."""
+    return "png" if tier == "clean" else "jpg"
+
+
+def calibrate(table: Table, board: dict[int, list[str]], light: str, folder: Path, i: int,
+              photograph: Photographer = render) -> dict:
+    photo = folder / f"t{i}-{light}-calibration.{suffix(light)}"
+    photograph(table, light, board, 0, str(photo), calibration=True)
     return calibrate_photo(photo, table.edition, folder / f"t{i}-{light}-cal.json", i)
 
 
@@ -162,29 +179,31 @@ def blind_scenes(
     folder: Path,
     i: int,
     rng: np.random.Generator,
+    photograph: Photographer = render,
 ) -> list[dict]:
     pending = []
     for k in range(count):
         track = random_board(rng, names)
-        image = folder / f"t{i}-{tier}-{k}.{'png' if tier == 'clean' else 'jpg'}"
-        truth = render(table, tier, track, k + 1, str(image))
+        image = folder / f"t{i}-{tier}-{k}.{suffix(tier)}"
+        truth = photograph(table, tier, track, k + 1, str(image))
         pending.append((truth, image, read(str(image), calibration, table.edition)))
-    verdicts = []
-    for truth, image, proc in pending:
-        reading = collect(proc)
-        verdict = judge(truth, reading)
-        verdict.update(
-            table=i,
-            edition=table.edition,
-            image=image.name,
-            props=truth.props,
-            truth={str(s): v for s, v in truth.track.items()},
-            visible={name: round(float(v), 3) for name, v in truth.visible.items()},
-            hidden_markers=list(truth.hidden_markers),
-            reading=reading,
-        )
-        verdicts.append(verdict)
-    return verdicts
+    return [scene_verdict(truth, collect(reading), i, table.edition, image) for truth, image, reading in pending]
+
+
+def scene_verdict(truth: Truth, reading: dict, i: int, edition: str, image: Path) -> dict:
+    """:func:`judge`'s verdict on one reading, with what a later look at the scene (or ``--reread``) needs."""
+    verdict = judge(truth, reading)
+    verdict.update(
+        table=i,
+        edition=edition,
+        image=image.name,
+        props=truth.props,
+        truth={str(s): v for s, v in truth.track.items()},
+        visible={name: round(float(v), 3) for name, v in truth.visible.items()},
+        hidden_markers=list(truth.hidden_markers),
+        reading=reading,
+    )
+    return verdict
 
 
 def expect_scenes(
@@ -196,6 +215,7 @@ def expect_scenes(
     folder: Path,
     i: int,
     rng: np.random.Generator,
+    photograph: Photographer = render,
 ) -> list[dict]:
     """Photos of the board a log leads to, and of the board a different entry gives, verified with --expect."""
     pending = []
@@ -206,8 +226,8 @@ def expect_scenes(
         log = folder / f"t{i}-{tier}-x{k}.log.json"
         log.write_text(json.dumps(draw.log))
         for case, track, seed in (("matching", draw.expected, 100 + k), ("differing", draw.other, 200 + k)):
-            image = folder / f"t{i}-{tier}-x{k}-{case}.{'png' if tier == 'clean' else 'jpg'}"
-            truth = render(table, tier, track, seed, str(image), tiles=False)
+            image = folder / f"t{i}-{tier}-x{k}-{case}.{suffix(tier)}"
+            truth = photograph(table, tier, track, seed, str(image), tiles=False)
             proc = read(str(image), calibration, table.edition, str(log))
             pending.append((case, truth, image, draw.other_entry, proc))
     verdicts = []
@@ -253,7 +273,7 @@ def reread(result: dict, folder: Path, recalibrate: bool = False) -> dict:
                 i = cal["table"]
                 if (i, light) not in again:
                     edition = next((s["edition"] for s in found["scenes"] if s["table"] == i), "2018")
-                    photo = folder / f"t{i}-{light}-calibration.{'png' if light == 'clean' else 'jpg'}"
+                    photo = folder / f"t{i}-{light}-calibration.{suffix(light)}"
                     again[(i, light)] = calibrate_photo(photo, edition, folder / f"t{i}-{light}-cal.json", i)
             found["calibrations"] = [again[(cal["table"], light)] for cal in found["calibrations"]]
         calibrations = {c["table"]: folder / Path(c["file"]).name if c["file"] else None
@@ -293,27 +313,39 @@ def bench_table(seed: int, i: int, placements: dict[str, dict[int, list[str]]]) 
 
 
 def run(
-    tables: int, per_table: int, seed: int, tiers: list[str], keep: Path | None, progress: bool, expect: int = 0
+    tables: int,
+    per_table: int,
+    seed: int,
+    tiers: list[str],
+    keep: Path | None,
+    progress: bool,
+    expect: int = 0,
+    photograph: Photographer = render,
+    salt: tuple[int, ...] = (),
 ) -> dict:
+    """Every camera bench's loop: per table (:func:`bench_table`) its calibration photos, then per tier ``per_table``
+    random boards read blind and ``expect`` logs checked with --expect, photographed by ``photograph``. ``salt``
+    picks another sequence of boards for the same tables (POV-Ray's runs have always drawn theirs apart)."""
     results: dict[str, dict] = {t: {"scenes": [], "calibrations": [], "expect": []} for t in tiers}
     placements = {e: calibration_board(e) for e in ("2014", "2018")}
     setups: list[dict] = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = keep or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
-        for i in range(tables):
+        for i in tqdm(range(tables), unit="table", file=sys.stderr, disable=not progress):
             table, board = bench_table(seed, i, placements)
             edition, names = table.edition, [stack[0] for stack in board.values()]
             setups.append({"table": i, "edition": edition, "surface": table.surface, **table.pose})
-            calibrations = {light: calibrate(table, board, light, folder, i) for light in {light_of(t) for t in tiers}}
-            rng = np.random.default_rng([seed, i])
+            calibrations = {light: calibrate(table, board, light, folder, i, photograph)
+                            for light in sorted({light_of(t) for t in tiers})}
+            rng = np.random.default_rng([seed, i, *salt])
             for tier in tiers:
                 cal = calibrations[light_of(tier)]
                 results[tier]["calibrations"].append(cal)
-                results[tier]["scenes"] += blind_scenes(table, tier, names, per_table, cal["file"], folder, i, rng)
-                results[tier]["expect"] += expect_scenes(table, tier, names, expect, cal["file"], folder, i, rng)
-            if progress:
-                print(f"table {i + 1}/{tables} ({edition}) done", file=sys.stderr)
+                results[tier]["scenes"] += blind_scenes(table, tier, names, per_table, cal["file"], folder, i, rng,
+                                                        photograph)
+                results[tier]["expect"] += expect_scenes(table, tier, names, expect, cal["file"], folder, i, rng,
+                                                         photograph)
     return {
         "seed": seed,
         "tables": tables,
@@ -410,19 +442,16 @@ def report(result: dict) -> str:
     return "\n".join(lines)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tables", type=int, default=6)
-    parser.add_argument("--scenes-per-table", type=int, default=5)
+def bench_arguments(description: str, tables: int, per_table: int, expect: int) -> argparse.ArgumentParser:
+    """The command line every camera bench takes (its defaults given), as :func:`parse_bench` checks it."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=tables)
+    parser.add_argument("--scenes-per-table", type=int, default=per_table)
     parser.add_argument("--seed", type=int, default=None, help="default: a fresh one (printed)")
     parser.add_argument("--tier", choices=("all", *TIERS), default="all")
-    parser.add_argument(
-        "--expect",
-        type=int,
-        default=1,
-        metavar="K",
-        help="per table and tier, K logs of one draw checked with --expect (0: none)",
-    )
+    parser.add_argument("--expect", type=int, default=expect, metavar="K",
+                        help="per table and tier, K logs of one draw checked with --expect (0: none; each costs two "
+                             "more photos)")
     parser.add_argument("--json", action="store_true", help="print the figures and every scene's verdict as JSON")
     parser.add_argument("--keep", type=Path, default=None, help="keep the photos and calibrations in this folder")
     parser.add_argument("--reread", type=Path, default=None, metavar="RESULT.json",
@@ -431,6 +460,12 @@ def main() -> None:
     parser.add_argument("--recalibrate", action="store_true",
                         help="with --reread: calibrate that run's calibration photos again with the code as it is now "
                              "(else its calibrations are used as they were)")
+    return parser
+
+
+def parse_bench(parser: argparse.ArgumentParser) -> tuple[argparse.Namespace, dict | None]:
+    """The arguments, refused with a clear message before anything is rendered, and with --reread the earlier run's
+    result read again with the code as it is now (else None: render a new run)."""
     args = parser.parse_args()
     if args.recalibrate and args.reread is None:
         parser.error("--recalibrate goes with --reread")
@@ -441,16 +476,22 @@ def main() -> None:
             earlier = json.loads(args.reread.read_text())
         except (OSError, json.JSONDecodeError) as error:
             parser.error(f"--reread {args.reread}: {error}")
-        result = reread(earlier, args.keep, args.recalibrate)
-        print(json.dumps(result, indent=1) if args.json else report(result))
-        return
+        return args, reread(earlier, args.keep, args.recalibrate)
     if args.tables < 1 or args.scenes_per_table < 1:
         parser.error("--tables and --scenes-per-table must be at least 1")
-    seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
-    tiers = list(TIERS) if args.tier == "all" else [args.tier]
-    result = run(args.tables, args.scenes_per_table, seed, tiers, args.keep, progress=not args.json, expect=args.expect)
-    print(json.dumps(result, indent=1) if args.json else report(result))
+    if args.expect < 0:
+        parser.error("--expect must be 0 or more")
+    if args.seed is None:
+        args.seed = secrets.randbelow(1_000_000)
+    args.tiers = list(TIERS) if args.tier == "all" else [args.tier]
+    return args, None
 
+
+def main() -> None:
+    args, again = parse_bench(bench_arguments(__doc__, tables=6, per_table=5, expect=1))
+    result = again or run(args.tables, args.scenes_per_table, args.seed, args.tiers, args.keep,
+                          progress=not args.json, expect=args.expect)
+    print(json.dumps(result, indent=1) if args.json else report(result))
 
 if __name__ == "__main__":
     main()

@@ -38,3 +38,15 @@ def test_an_unknown_tier_is_refused() -> None:
     table = make_table(709_000, "2014", names)
     with pytest.raises(ValueError, match="tier 'dusk': choose one of clean, light, props"):
         compose(table, "dusk", {1: names}, 1, "board.png", {})
+
+
+def test_a_board_a_log_leads_to_is_photographed_without_stray_tiles() -> None:
+    """--expect photos show the log's board only: a tile the log never laid would be a difference."""
+    names = [stack[0] for stack in calibration_board("2018").values()]
+    table = make_table(709_001, "2018", names)
+    track = {3: names[:2], 9: names[2:]}
+    seed = next(seed for seed in range(1, 40) if compose(table, "light", track, seed, "board.png", {})[0].extras)
+    with_tiles = compose(table, "light", track, seed, "board.png", {})[0]
+    without = compose(table, "light", track, seed, "board.png", {}, tiles_on_free_spaces=False)[0]
+    assert without.extras == []
+    assert [piece.name for piece in without.camels] == [piece.name for piece in with_tiles.camels]

@@ -342,8 +342,10 @@ def compose(
     marker_images: dict[int, str],
     calibration: bool = False,
     hand: bool | None = None,
+    tiles_on_free_spaces: bool = True,
 ) -> tuple[Scene, np.ndarray, np.random.Generator]:
-    """One photo's scene; also the light's overall colour and the photo's generator (for the camera's faults)."""
+    """One photo's scene; also the light's overall colour and the photo's generator (for the camera's faults).
+    ``tiles_on_free_spaces=False``: no tiles (a board a game's log leads to has only the tiles the log lays)."""
     if tier not in TIERS:
         raise ValueError(f"tier {tier!r}: choose one of {', '.join(TIERS)}")
     rng = np.random.default_rng([table.seed, seed, TIERS.index(tier), int(calibration), 31337])
@@ -353,7 +355,7 @@ def compose(
     lights, colour = lights_for(tier, look, rng)
     extras: list[str] = []
     labels: list[str] = []
-    if tier != "clean" and not calibration:
+    if tier != "clean" and not calibration and tiles_on_free_spaces:
         extras += tiles(table, spaces, track, rng)
     if tier == "props" and not calibration:
         more, labels = props(table, look, spaces, middle, rng, hand)

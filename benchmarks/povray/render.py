@@ -106,10 +106,11 @@ def render(
     hand: bool | None = None,
     work: Path | None = None,
     more: list[str] | None = None,
+    tiles: bool = True,
 ) -> Rendered:
     """Render the board ``track`` (space -> camels bottom first) at ``table`` and save the photo to ``path``;
     ``work`` keeps the scene files and passes (default: a temporary folder); ``more``: POV-Ray objects to add
-    (textured with :func:`benchmarks.povray.scene.tex`)."""
+    (textured with :func:`benchmarks.povray.scene.tex`); ``tiles=False``: no desert or spectator tiles."""
     with tempfile.TemporaryDirectory(prefix="povray-") as tmp:
         folder = Path(work) if work is not None else Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
@@ -121,7 +122,8 @@ def render(
             marker_pngs[m.marker_id] = f"marker{m.marker_id}.png"
             image = marker_texture(m.marker_id, m.size, np.random.default_rng([table.seed, m.marker_id]))
             cv2.imwrite(str(folder / marker_pngs[m.marker_id]), image)
-        scene, colour, rng = compose(table, tier, track, seed, board_png.name, marker_pngs, calibration, hand)
+        scene, colour, rng = compose(table, tier, track, seed, board_png.name, marker_pngs, calibration, hand,
+                                       tiles)
         scene.extras += more or []
         lens = lens_for(table)
         seconds = {}
