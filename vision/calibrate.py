@@ -20,6 +20,8 @@ import numpy as np
 from vision.board import BoardTemplate
 from vision.calibrate_colours import (
     RELIEF,
+    SHADOW_DARKEST,
+    board_in_shadow,
     board_like,
     board_not_camel,
     check_distinct,
@@ -205,6 +207,13 @@ def _calibrate(
     if any(nominal.values()):
         again = _measure(observation, template, track, {**profiles, **nominal}, board_colour, anywhere)
         samples.update({camel: again[camel] for camel in faint if camel in again})
+    # One measured as the board in its own shadow (a lamp behind it): measured again with the shadow as the board.
+    shadowed = [camel for camel in camels if camel in samples and camel not in faint and profiles[camel] is None
+                and board_in_shadow(lit_colour(samples[camel]), board_colour)]
+    if shadowed:
+        shade = dataclasses.replace(anywhere, board_shading=(SHADOW_DARKEST, anywhere.board_shading[1]))
+        again = _measure(observation, template, track, profiles, board_colour, shade)
+        samples.update({camel: again[camel] for camel in shadowed if camel in again})
     measured = {camel: lit_colour(found) for camel, found in samples.items()}
     if layout:
         _check_edition(observation, template, camels, track, measured, board_colour, anywhere)

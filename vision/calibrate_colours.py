@@ -33,6 +33,11 @@ light; without the check -> with it, ``--without-not-camel``): boards told one e
 right boards accepted 47 of 60 either way; seed 7: 15 -> 18 of 20 refused, 17 of 20 accepted either way. (The
 figures first given here, 58 of 60, came from a script not kept, with other games and lights.)"""
 
+SHADOW_DARKEST = 0.4
+"""A camel's cast shadow leaves the board at least this share of its light (see :func:`board_in_shadow`). On POV-Ray
+dev table 3 the white camel's shadow was measured as white: (49, 71, 127) on a board of (109, 168, 237), 0.49 of
+its light; with the shadow counted as the board, the camel's body: (117, 132, 158)."""
+
 UNLIKE_PAINT = 3.0
 """A camel on a space the pyramid or the palm tree may hide (the camera looks over the board's middle) whose
 colour is this many times nearer the board's or another camel's paint than its own is hidden: what is measured
@@ -92,6 +97,18 @@ def _nearest_names(
     nominal = np.array([paint_colour(camel, board_colour) for camel in names], np.float32)
     distance = ray_distances(colours, nominal, FitConfig().camel_shading)
     return {camel: names[int(np.argmin(distance[index]))] for index, camel in enumerate(names)}
+
+
+def board_in_shadow(colour: tuple[float, float, float], board: tuple[float, float, float]) -> bool:
+    """A colour measured for a camel that is only the board in a shadow darker than the reader's range of shading
+    allows (down to ``SHADOW_DARKEST`` of its light): not unlike it by the margin a colour not known yet needs
+    (``FitConfig.unknown_margin``). A lamp behind a camel casts its shadow where the body box, looking for anything
+    unlike the board, may fit best; the camel is then measured again with that shadow counted as the board."""
+    if board_like(colour, board):
+        return False
+    sample = np.array([colour], np.float32)
+    darker = ray_distances(sample, np.array([board], np.float32), (SHADOW_DARKEST, FitConfig().board_shading[0]))
+    return float(darker[0, 0]) < FitConfig().unknown_margin
 
 
 def relief(samples: np.ndarray) -> float:
