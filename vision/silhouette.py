@@ -686,6 +686,9 @@ class SilhouetteScorer(SilhouetteGeometry):
             return False  # then no floor it leaves in view (8 pixels or more) is mostly unlike the board
         key = (offset, count, in_front)
         covered = window.covers.get(key)
+        if covered is None and in_front and self._open_floor_unlike(window, offset, count) < 5:
+            # Stacks in front only take pixels away: fewer than 5 unlike pixels can never be most of 8 or more.
+            covered = window.covers[key] = False
         if covered is None:
             floor = self._open_floor(window, offset, count)
             if in_front:
@@ -696,6 +699,16 @@ class SilhouetteScorer(SilhouetteGeometry):
                                          for far in self._unlike_board(window))
             window.covers[key] = covered
         return covered
+
+    def _open_floor_unlike(self, window: Window, offset: int, count: int) -> int:
+        """How many pixels of the floor a stack of ``count`` at ``offset`` leaves beyond its reach are unlike the
+        board's own colour, whatever stands in front: at least 5 are needed for that floor to be covered."""
+        key = (offset, count)
+        unlike = window.open_unlike.get(key)
+        if unlike is None:
+            floor, board = self._open_floor(window, offset, count), next(self._unlike_board(window))
+            unlike = window.open_unlike[key] = cv2.countNonZero(cv2.bitwise_and(floor, board))
+        return unlike
 
     def _may_be_covered(self, window: Window) -> np.ndarray:
         """Per offset, whether a lone camel's space there can be covered at all, from areas alone (no drawing):

@@ -64,6 +64,8 @@ class Window:
     unlike: list[np.ndarray] | None = None
     floor_unlike: tuple[int, int] | None = None
     open_floors: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+    open_unlike: dict[tuple[int, int], int] = field(default_factory=dict)
+    """How many pixels of each (offset, count)'s open floor are unlike the board (see ``SilhouetteScorer._covered``)."""
     strays: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
     """What each camel's colour around a camel at (offset, level) costs it (see ``SilhouetteScorer._clutter``)."""
     strong: list[np.ndarray] | None = None
