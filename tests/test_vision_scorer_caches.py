@@ -128,6 +128,24 @@ def test_the_ground_doubt_of_every_offset_at_once_is_each_offsets_alone(scene):
     assert raised  # some ground does not look like the board (the check compares more than zeros)
 
 
+@pytest.mark.parametrize("stacked", [2, 3])
+def test_the_ground_doubt_of_a_stack_at_every_offset_at_once_is_each_offsets_alone(scene, stacked):
+    """A stack's ground doubt, worked out for all offsets together (to rank where a stack is tried), is what each
+    offset gives alone from its own masks: the camels above hide more of the ground."""
+    together, alone = scene(), scene()
+    for scorer in (together, alone):  # a shadow over half of every space: some ground is unlike the board
+        for window in scorer._windows.values():
+            window.boardlike[:, : window.boardlike.shape[1] // 2] = -0.6
+    raised = 0
+    for space in together.spaces:
+        found = together._plain_doubts(together._windows[space], stacked)
+        window = alone._windows[space]
+        expected = [alone._ground_doubt(window, offset, stacked, None) for offset in range(len(alone._offsets))]
+        assert found.tolist() == expected, space
+        raised += sum(doubt != alone._ground_doubt(window, offset, 1, None) for offset, doubt in enumerate(expected))
+    assert raised  # the camels above change some offset's doubt (the stack's ground is not the lone camel's)
+
+
 def test_the_colour_around_a_camel_is_counted_in_its_bounding_rectangle(scene):
     """What each camel's colour shows around a camel at every offset and level, counted at once from integral
     images, is what the pixels in that rectangle hold."""

@@ -425,9 +425,9 @@ class SilhouetteScorer(SilhouetteGeometry):
         shift = self._doubt_shift.get(key)
         if shift is None:
             _, covered, lone_doubts, _ = self._lone_parts[space]
-            shift = np.array([0.0 if covered[offset] else
-                              lone_doubts[offset] - self._ground_doubt(window, offset, count, None)
-                              for offset in range(len(covered))], np.float32)
+            # In float32, as each offset's lone doubt (float32) less a Python float gave one at a time.
+            doubts = self._plain_doubts(window, count).astype(np.float32)
+            shift = np.where(covered, np.float32(0.0), lone_doubts - doubts).astype(np.float32)
             self._doubt_shift[key] = shift
         return shift
 
@@ -643,15 +643,23 @@ class SilhouetteScorer(SilhouetteGeometry):
             doubt = window.doubts[(offset, count)] = self._doubt(window.boardlike[ring], window.boardlike[floor])
         return doubt
 
-    def _plain_doubts(self, window: Window) -> np.ndarray:
-        """:meth:`_ground_doubt` of a lone camel at every offset in plain view (offsets), all at once: the counts
-        of every offset's ground together, and a median only where half of a part at least is unlike the board
-        (the only parts that can raise the doubt, see :meth:`_doubt`)."""
+    def _plain_doubts(self, window: Window, stacked: int = 1) -> np.ndarray:
+        """:meth:`_ground_doubt` of a stack of ``stacked`` camels at every offset in plain view (offsets), all at
+        once: the counts of every offset's ground together, and a median only where half of a part at least is
+        unlike the board (the only parts that can raise the doubt, see :meth:`_doubt`)."""
         count = len(self._offsets)
-        known = [window.doubts.get((offset, 1)) for offset in range(count)]
+        known = [window.doubts.get((offset, stacked)) for offset in range(count)]
         if all(doubt is not None for doubt in known):
             return np.array(known)
-        boxes, rings = self._bottom_masks(window)
+        if window.bottom is None:
+            window.bottom = self._bottom_masks(window)
+        boxes, rings = window.bottom
+        if stacked > 1:
+            # The camels above hide more of the ground: every level's box drawn on the bottom one's.
+            boxes = boxes.copy()
+            for offset in range(count):
+                for level in range(1, stacked):
+                    cv2.fillConvexPoly(boxes[offset], self._box(window, offset, level), 1, cv2.LINE_8, 2)
         # The ground rings and the floor lie in a band of the window (the air above the space is most of it):
         # counted there only, with a pixel to spare on every side of their outlines.
         outlines = np.concatenate([*(self._ground(window, offset)[1] for offset in range(count)),
@@ -674,7 +682,7 @@ class SilhouetteScorer(SilhouetteGeometry):
             for part, ask in zip(parts, asked, strict=True):
                 if ask[offset]:
                     worst = max(worst, -fast_median(boardlike[part[offset]]))
-            doubt = window.doubts.setdefault((offset, 1), self.fit.ground_penalty * worst)
+            doubt = window.doubts.setdefault((offset, stacked), self.fit.ground_penalty * worst)
             found.append(doubt)
         return np.array(found)
 

@@ -58,6 +58,8 @@ class Window:
     layouts: dict[tuple[int, int], Layout] = field(default_factory=dict)
     box_masks: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
     ring_masks: dict[int, np.ndarray] = field(default_factory=dict)
+    bottom: tuple[np.ndarray, np.ndarray] | None = None
+    """Every offset's body box at level 0 and ground ring, drawn together (see ``_bottom_masks``)."""
     floor_mask: np.ndarray | None = None
     doubts: dict[tuple[int, int], float] = field(default_factory=dict)
     covers: dict[tuple[Any, ...], bool] = field(default_factory=dict)
