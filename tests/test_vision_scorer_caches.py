@@ -120,11 +120,11 @@ def test_the_ground_doubt_of_every_offset_at_once_is_each_offsets_alone(scene):
         expected = [alone._ground_doubt(window, offset, 1, None) for offset in range(len(alone._offsets))]
         assert found.tolist() == expected, space
         raised += sum(doubt > 0 for doubt in expected)
-        for offset in range(len(alone._offsets)):  # the masks drawn together are each offset's own
-            np.testing.assert_array_equal(together._box_mask(together._windows[space], offset, 0),
-                                          alone._box_mask(window, offset, 0))
-            np.testing.assert_array_equal(together._ring_mask(together._windows[space], offset),
-                                          alone._ring_mask(window, offset))
+        top, boxes, rings = together._windows[space].bottom
+        for offset in range(len(alone._offsets)):  # the masks drawn together in a band are each offset's own
+            for band, whole in ((boxes, alone._box_mask(window, offset, 0)), (rings, alone._ring_mask(window, offset))):
+                np.testing.assert_array_equal(band[offset].view(bool), whole[top : top + band.shape[1]])
+                assert np.count_nonzero(band[offset]) == np.count_nonzero(whole)  # nothing of it beyond the band
     assert raised  # some ground does not look like the board (the check compares more than zeros)
 
 

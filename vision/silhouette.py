@@ -653,35 +653,44 @@ class SilhouetteScorer(SilhouetteGeometry):
             return np.array(known)
         if window.bottom is None:
             window.bottom = self._bottom_masks(window)
-        boxes, rings = window.bottom
+        top, boxes, rings = window.bottom
         if stacked > 1:
-            # The camels above hide more of the ground: every level's box drawn on the bottom one's.
+            # The camels above hide more of the ground: every level's box (as drawn for a layout) on the bottom one's.
             boxes = boxes.copy()
             for offset in range(count):
                 for level in range(1, stacked):
-                    cv2.fillConvexPoly(boxes[offset], self._box(window, offset, level), 1, cv2.LINE_8, 2)
+                    boxes[offset] |= self._box_mask(window, offset, level)[top : top + len(boxes[offset])]
         # The ground rings and the floor lie in a band of the window (the air above the space is most of it):
-        # counted there only, with a pixel to spare on every side of their outlines.
+        # counted there only, with a pixel to spare on every side of their outlines, as packed bits.
         outlines = np.concatenate([*(self._ground(window, offset)[1] for offset in range(count)),
                                    self._floor(window)]) // 4
         height, width = window.boardlike.shape
         (x0, y0), (x1, y1) = np.maximum(outlines.min(axis=0) - 2, 0), np.minimum(outlines.max(axis=0) + 3,
                                                                                  [width, height])
         band = (slice(y0, y1), slice(x0, x1))
-        free = boxes[:, band[0], band[1]] == 0
+        inside = (slice(y0 - top, y1 - top), slice(x0, x1))  # the same pixels in the masks' rows
+
+        def packed(masks: np.ndarray) -> np.ndarray:
+            return np.packbits(masks.reshape(len(masks), -1).view(bool), axis=1)
+
         boardlike = window.boardlike[band]
-        unlike = boardlike < 0
-        parts = (rings[:, band[0], band[1]].view(bool) & free, self._floor_mask(window)[band][None] & free)
+        unlike = packed(boardlike[None] < 0)
+        free = ~packed(boxes[:, inside[0], inside[1]])  # (past the last pixel: padding, cleared by the parts')
+        floor = self._floor_mask(window)[band]
+        parts = (packed(rings[:, inside[0], inside[1]]) & free, packed(floor[None]) & free)
         asked = []
         for part in parts:
-            sizes, below = _counts(part), _counts(part & unlike)
+            sizes = np.bitwise_count(part).sum(axis=1, dtype=np.int64)
+            below = np.bitwise_count(part & unlike).sum(axis=1, dtype=np.int64)
             asked.append((sizes >= 8) & (below >= sizes // 2))
+        masks = (lambda offset: rings[offset][inside].view(bool) & (boxes[offset][inside] == 0),
+                 lambda offset: floor & (boxes[offset][inside] == 0))
         found = []
         for offset in range(count):
             worst = 0.0
-            for part, ask in zip(parts, asked, strict=True):
+            for mask, ask in zip(masks, asked, strict=True):
                 if ask[offset]:
-                    worst = max(worst, -fast_median(boardlike[part[offset]]))
+                    worst = max(worst, -fast_median(boardlike[mask(offset)]))
             doubt = window.doubts.setdefault((offset, stacked), self.fit.ground_penalty * worst)
             found.append(doubt)
         return np.array(found)
@@ -879,12 +888,6 @@ def _lone_parts(scorer: SilhouetteScorer, space: int) -> tuple[np.ndarray, np.nd
         inside = counts[y1, x1] - counts[y0, x1] - counts[y1, x0] + counts[y0, x0]
         hidden = (inside >= scorer.fit.hidden_share * area[:, 0]).reshape(offsets, levels)
     return scores, covered, doubts, hidden
-
-
-def _counts(masks: np.ndarray) -> np.ndarray:
-    """How many pixels each of ``masks`` (boolean, n × height × width) has set (bit counts of the packed masks:
-    a few times faster than numpy's count along an axis)."""
-    return np.bitwise_count(np.packbits(masks.reshape(len(masks), -1), axis=1)).sum(axis=1, dtype=np.int64)
 
 
 LONE_CORE = 0.7
