@@ -435,7 +435,8 @@ class SilhouetteScorer(SilhouetteGeometry):
         return self._behind.get(space, [])
 
     def _in_front(self, space: int, track: Track | None) -> Fronts:
-        """The stacks of ``track`` that can hide part of ``space``'s window, with the offset each stands at."""
+        """The stacks of ``track`` that can hide part of ``space``'s window, with the offset each stands at and its
+        height: their shapes, not which camels they are (the boards that differ only in those cost alike there)."""
         if not track:
             return ()
         found = []
@@ -443,20 +444,20 @@ class SilhouetteScorer(SilhouetteGeometry):
             stack = tuple(track.get(front, ()))
             if stack:
                 _, offset = self._stack(front, stack, track)
-                found.append((front, offset, stack))
+                found.append((front, offset, len(stack)))
         return tuple(found)
 
     def _stack(self, space: int, stack: tuple[str, ...], track: Track | None) -> tuple[float, int]:
         """The stack's cost on ``space`` at its best offset, and that offset."""
+        if not stack:
+            return 0.0, 0  # (what stands in front of an empty space does not matter)
         in_front = self._in_front(space, track)
         key = (space, stack, in_front, self.covered_cost)
         cached = self._stack_cache.get(key)
         if cached is not None:
             return cached
         window = self._windows[space]
-        if not stack:
-            result = (0.0, 0)
-        elif any(camel not in self._index for camel in stack):
+        if any(camel not in self._index for camel in stack):
             result = (float("inf"), 0)
         else:
             visible = self._visible(window, in_front)

@@ -22,8 +22,9 @@ from vision.read import Pose
 if TYPE_CHECKING:
     from vision.silhouette import FitConfig
 
-Fronts = tuple[tuple[int, int, tuple[str, ...]], ...]
-"""The stacks in front of a space, each with the offset it stands at (see ``SilhouetteScorer._in_front``)."""
+Fronts = tuple[tuple[int, int, int], ...]
+"""The stacks in front of a space: each one's space, the offset it stands at and how many camels it has (see
+``SilhouetteScorer._in_front``). What they hide is their shape's alone, whichever camels they are."""
 
 
 @dataclass
@@ -233,10 +234,10 @@ class SilhouetteGeometry:
         """A mask of ``window`` (uint8, 1 inside) of each level's ``shape(window, offset, level)`` (a polygon
         in its window's pixels, 2 bits of sub-pixel) of the stacks ``in_front``."""
         mask = np.zeros(window.boardlike.shape, np.uint8)
-        for front, offset, stack in in_front:
+        for front, offset, count in in_front:
             other = self._windows[front]
             shift = (np.array(other.origin) - np.array(window.origin)) * 4
-            for level in range(len(stack)):
+            for level in range(count):
                 cv2.fillConvexPoly(mask, shape(other, offset, level) + shift, 1, cv2.LINE_8, 2)
         return mask
 
