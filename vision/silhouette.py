@@ -708,9 +708,10 @@ class SilhouetteScorer(SilhouetteGeometry):
             # Stacks in front only take pixels away: fewer than 5 unlike pixels can never be most of 8 or more.
             covered = window.covers[key] = False
         if covered is None:
-            floor = self._open_floor(window, offset, count)
+            crop = self._floor_box(window)  # nothing of the floor lies beyond it
+            floor = self._open_floor(window, offset, count)[crop]
             if in_front:
-                floor = cv2.bitwise_and(floor, self._open_view(window, in_front))
+                floor = cv2.bitwise_and(floor, self._open_view(window, in_front)[crop])
             # Mostly unlike: the median beyond the limit, counted with OpenCV (called for every stack tried).
             shown = cv2.countNonZero(floor)
             covered = shown >= 8 and all(2 * cv2.countNonZero(cv2.bitwise_and(floor, far)) > shown
@@ -724,7 +725,8 @@ class SilhouetteScorer(SilhouetteGeometry):
         key = (offset, count)
         unlike = window.open_unlike.get(key)
         if unlike is None:
-            floor, board = self._open_floor(window, offset, count), next(self._unlike_board(window))
+            floor = self._open_floor(window, offset, count)[self._floor_box(window)]
+            board = next(self._unlike_board(window))
             unlike = window.open_unlike[key] = cv2.countNonZero(cv2.bitwise_and(floor, board))
         return unlike
 
@@ -744,22 +746,33 @@ class SilhouetteScorer(SilhouetteGeometry):
     def _floor_unlike(self, window: Window) -> tuple[int, int]:
         """How many pixels the space's floor has, and how many of them are unlike its board's colour."""
         if window.floor_unlike is None:
-            floor = self._floor_mask(window).view(np.uint8)
-            window.floor_unlike = (cv2.countNonZero(floor),
-                                   cv2.countNonZero(cv2.bitwise_and(floor, next(self._unlike_board(window)))))
+            floor = self._floor_mask(window).view(np.uint8)[self._floor_box(window)]
+            window.floor_unlike = (0, 0) if not floor.size else (
+                cv2.countNonZero(floor), cv2.countNonZero(cv2.bitwise_and(floor, next(self._unlike_board(window)))))
         return window.floor_unlike
 
+    def _floor_box(self, window: Window) -> tuple[slice, slice]:
+        """The rows and columns of the window that hold the space's floor (what is covered is asked of it alone)."""
+        if window.floor_box is None:
+            rows, columns = (np.flatnonzero(self._floor_mask(window).any(axis=axis)) for axis in (1, 0))
+            window.floor_box = ((slice(rows[0], rows[-1] + 1), slice(columns[0], columns[-1] + 1)) if len(rows)
+                                else (slice(0, 0), slice(0, 0)))
+        return window.floor_box
+
     def _unlike_board(self, window: Window) -> Iterator[np.ndarray]:
-        """The window's pixels (uint8 masks) beyond ``covered_distance`` of its board's colour, then of each
-        of the others (worked out only when asked: most spaces look like their own board)."""
+        """The floor's pixels (uint8 masks of :meth:`_floor_box`) beyond ``covered_distance`` of its board's colour,
+        then of each of the others (worked out only when asked: most spaces look like their own board)."""
         limit = self.fit.covered_distance
+        crop = self._floor_box(window)
         if window.unlike is None:
-            window.unlike = [(window.board_distance > limit).view(np.uint8)]
+            window.unlike = [(window.board_distance[crop] > limit).view(np.uint8)]
         yield window.unlike[0]
         if len(window.unlike) == 1:
+            # Of every pixel of the window, as before (the matrix products' rounding is then surely the same).
             pixels = window.corrected.reshape(-1, 3)
             distances = ray_distances(pixels, window.others, self.fit.board_shading).T
-            window.unlike += [(row > limit).reshape(window.board_distance.shape).view(np.uint8) for row in distances]
+            window.unlike += [(row > limit).reshape(window.board_distance.shape)[crop].view(np.uint8)
+                              for row in distances]
         yield from window.unlike[1:]
 
     @contextmanager

@@ -62,6 +62,8 @@ class Window:
     bottom: tuple[int, np.ndarray, np.ndarray] | None = None
     """Every offset's body box at level 0 and ground ring, drawn together (see ``_bottom_masks``)."""
     floor_mask: np.ndarray | None = None
+    floor_box: tuple[slice, slice] | None = None
+    """The rows and columns that hold the floor (see ``SilhouetteScorer._floor_box``)."""
     doubts: dict[tuple[int, int], float] = field(default_factory=dict)
     covers: dict[tuple[Any, ...], bool] = field(default_factory=dict)
     unlike: list[np.ndarray] | None = None
