@@ -200,3 +200,29 @@ def test_a_stack_in_plain_view_scores_as_every_pixel_visible_does(scene):
                 compared += 1
                 differ += plain != scorer._score(window, labels[::-1], offset, None)
     assert compared and differ  # (the camels' order matters: the check compares more than a constant)
+
+
+def test_a_stack_in_front_that_reaches_none_of_a_stack_behind_changes_nothing_there(scene, monkeypatch):
+    """A stack in front whose reach falls wholly beside what a stack behind is scored on is left out of what hides
+    it: every board costs, to the last bit, what it costs when every stack in front is drawn."""
+    import random
+
+    import vision.silhouette as silhouette
+
+    names = list(EDITION_CAMELS["2014"])
+    rng = random.Random(5)
+    scorer = scene()
+    boards = boards_around_a_stack_in_front(scorer)
+    for cut in (1, 3) * 15:  # a short or tall stack in front of a tall or short one, on pairs of such spaces
+        front = rng.choice([space for space in scorer.spaces if scorer.behind(space)])
+        boards.append({front: names[:cut], rng.choice(scorer.behind(front)): names[cut:]})
+    left_out = [costs_and_scores(scorer, board) for board in boards]
+    covered = [[scorer.covered(board, space) for space in board] for board in boards]
+    reaches = list(scorer._reaches.values())
+    assert True in reaches and False in reaches  # some stacks in front were left out, some not
+    monkeypatch.setattr(silhouette, "_overlap", lambda first, second: True)
+    drawn = scene()
+    assert [costs_and_scores(drawn, board) for board in boards] == left_out
+    assert [[drawn.covered(board, space) for space in board] for board in boards] == covered
+    monkeypatch.setattr(silhouette, "_overlap", lambda first, second: False)
+    assert [costs_and_scores(scene(), board) for board in boards] != left_out  # what is in front does matter

@@ -241,6 +241,8 @@ class SilhouetteScorer(SilhouetteGeometry):
         self._doubt_shift: dict[tuple[int, int], np.ndarray] = {}
         self.covered_cost = self.fit.covered_cost
         """What each camel on a covered space costs (see :meth:`reading_blind`)."""
+        self._bounds: dict[tuple[Any, ...], np.ndarray] = {}
+        self._reaches: dict[tuple[int, ...], bool] = {}
         self._behind = {space: self._spaces_behind(space) for space in self.spaces}
         # Which spaces can hide part of each space's window (in self.spaces' order, as _in_front asks them).
         self._fronts = {space: [front for front in self.spaces if space in self._behind[front]]
@@ -434,9 +436,11 @@ class SilhouetteScorer(SilhouetteGeometry):
     def behind(self, space: int) -> list[int]:
         return self._behind.get(space, [])
 
-    def _in_front(self, space: int, track: Track | None) -> Fronts:
-        """The stacks of ``track`` that can hide part of ``space``'s window, with the offset each stands at and its
-        height: their shapes, not which camels they are (the boards that differ only in those cost alike there)."""
+    def _in_front(self, space: int, track: Track | None, count: int) -> Fronts:
+        """The stacks of ``track`` that can hide part of what a stack of ``count`` on ``space`` is scored on, with
+        the offset each stands at and its height: their shapes, not which camels they are (the boards that differ
+        only in those cost alike there). A stack whose reach falls wholly beside that is left out: it hides none of
+        it, and the stack costs what it costs with nothing there."""
         if not track:
             return ()
         found = []
@@ -444,14 +448,46 @@ class SilhouetteScorer(SilhouetteGeometry):
             stack = tuple(track.get(front, ()))
             if stack:
                 _, offset = self._stack(front, stack, track)
-                found.append((front, offset, len(stack)))
+                key = (front, offset, len(stack), space, count)
+                reaches = self._reaches.get(key)
+                if reaches is None:
+                    reaches = self._reaches[key] = _overlap(self._reach_bounds(front, offset, len(stack)),
+                                                            self._scored_bounds(space, count))
+                if reaches:
+                    found.append((front, offset, len(stack)))
         return tuple(found)
+
+    def _scored_bounds(self, space: int, count: int) -> np.ndarray:
+        """The bounding rectangle (x0, y0, x1, y1, pixels of the picture, a little to spare) of every pixel a stack
+        of ``count`` on ``space`` is scored on, at any offset: its body boxes, the ground around its feet and the
+        space's floor (what a stack in front can hide of it)."""
+        key = (space, count)
+        bounds = self._bounds.get(key)
+        if bounds is None:
+            window = self._windows[space]
+            points = np.concatenate([self._corners(window)[:, :count].reshape(-1, 2),
+                                     *(self._ground(window, offset)[1] for offset in range(len(self._offsets))),
+                                     self._floor(window)])
+            bounds = self._bounds[key] = _bounds(points, window.origin)
+        return bounds
+
+    def _reach_bounds(self, space: int, offset: int, count: int) -> np.ndarray:
+        """The bounding rectangle (as :meth:`_scored_bounds`) of the reach of a stack of ``count`` at ``offset`` on
+        ``space``: what it hides of the spaces behind (its body boxes, or its reach, lie within)."""
+        key = (space, offset, count, "reach")
+        bounds = self._bounds.get(key)
+        if bounds is None:
+            window = self._windows[space]
+            if window.reach is None:
+                window.reach = self._reach_corners(window)
+            bounds = self._bounds[key] = _bounds(window.reach[0, offset, :count].reshape(-1, 2), window.origin)
+        return bounds
 
     def _stack(self, space: int, stack: tuple[str, ...], track: Track | None) -> tuple[float, int]:
         """The stack's cost on ``space`` at its best offset, and that offset."""
         if not stack:
             return 0.0, 0  # (what stands in front of an empty space does not matter)
-        in_front = self._in_front(space, track)
+        in_front = self._in_front(space, track, len(stack))
         key = (space, stack, in_front, self.covered_cost)
         cached = self._stack_cache.get(key)
         if cached is not None:
@@ -664,7 +700,7 @@ class SilhouetteScorer(SilhouetteGeometry):
                 space, stack = int(space), tuple(stack)
                 window = self._windows[space]
                 _, offset = self._stack(space, stack, track)
-                in_front = self._in_front(space, track)
+                in_front = self._in_front(space, track, len(stack))
                 labels = [self._index[name] for name in stack]
                 return self._camel_scores(window, labels, offset, self._visible(window, in_front), in_front)[
                     stack.index(camel)]
@@ -839,7 +875,7 @@ class SilhouetteScorer(SilhouetteGeometry):
             return False
         window = self._windows[space]
         _, offset = self._stack(space, stack, track)
-        in_front = self._in_front(space, track)
+        in_front = self._in_front(space, track, len(stack))
         if self._covered(window, offset, len(stack), in_front):
             return True
         # Or every camel of it hidden behind something that is neither board nor camel.
@@ -900,7 +936,7 @@ class SilhouetteScorer(SilhouetteGeometry):
                 continue
             window = self._windows[space]
             _, offset = self._stack(space, tuple(stack), track)
-            visible = self._visible(window, self._in_front(space, track))
+            visible = self._visible(window, self._in_front(space, track, len(stack)))
             shown, _ = self._shown(window, offset, len(stack), visible)
             height, width = window.evidence.shape[:2]
             # The body's edges (outline, legs, the board between them) would blur the colour: its middle only.
@@ -913,6 +949,17 @@ class SilhouetteScorer(SilhouetteGeometry):
                     inner = mask
                 found[camel] = window.corrected[inner.astype(bool)]
         return found
+
+
+def _bounds(points: np.ndarray, origin: tuple[int, int]) -> np.ndarray:
+    """The bounding rectangle (x0, y0, x1, y1, pixels of the picture) of outlines in a window at ``origin`` (2 bits
+    of sub-pixel), with 2 pixels to spare on every side: OpenCV fills no pixel beyond a polygon's by more than one."""
+    return np.concatenate([points.min(axis=0) / 4 + origin - 2, points.max(axis=0) / 4 + origin + 2])
+
+
+def _overlap(first: np.ndarray, second: np.ndarray) -> bool:
+    """Whether two bounding rectangles (x0, y0, x1, y1) meet."""
+    return bool(first[0] <= second[2] and second[0] <= first[2] and first[1] <= second[3] and second[1] <= first[3])
 
 
 def _lone_parts(scorer: SilhouetteScorer, space: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
