@@ -298,14 +298,16 @@ class SilhouetteScorer(SilhouetteGeometry):
         middle = len(self._offsets) // 2
         limit = self.fit.patch_bodies * self._box_area(window, middle, 0)
         beyond = window.clutter[0] if window.clutter is not None else None
+        # Every colour's pixels at once, from the evidence's rows (a camel's evidence is one row; the evidence as the
+        # window has it takes every camel's value of a pixel together): each row is changed only for its own camel.
+        strongs = window.planes >= self.fit.strong_evidence
+        if beyond is not None:
+            strongs &= ~beyond.ravel()
+        many = np.count_nonzero(strongs, axis=1) > limit
         for label in range(len(self.names)):
-            if not self._known_colour[label]:
-                continue
-            strong = window.evidence[..., label] >= self.fit.strong_evidence
-            if beyond is not None:
-                strong &= ~beyond
-            if np.count_nonzero(strong) <= limit:
+            if not self._known_colour[label] or not many[label]:
                 continue  # mostly: too little of the colour for any patch to be large
+            strong = strongs[label].reshape(window.boardlike.shape)
             patches = self._wider_than_a_camel(window, strong.view(np.uint8), limit)
             if beyond is not None:
                 overhang = self._overhanging(window, strong, beyond, label, limit)
