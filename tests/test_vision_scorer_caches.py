@@ -181,27 +181,6 @@ def test_the_pixels_surely_of_a_camels_colour_are_its_evidence_and_beyond_the_tr
     assert beyond_some  # some pixels beyond the track are surely a camel's colour (the words are merged)
 
 
-def test_a_stack_in_plain_view_scores_as_every_pixel_visible_does(scene):
-    """With nothing in front, each level's score is worked out for every camel at once: a stack costs, to the last
-    bit, what the general way gives (every pixel visible, each camel's evidence summed alone)."""
-    scorer = scene()
-    names = scorer.names
-    stacks = [[0], [3], [1, 4], [4, 1], [2, 0, 5], [5, 6, 0, 1]]
-    compared = differ = 0
-    for space in scorer.spaces:
-        window = scorer._windows[space]
-        everything = np.ones(window.boardlike.size, bool)
-        for offset in (0, 7, 24):
-            for labels in stacks:
-                labels = [label % len(names) for label in labels]
-                plain = scorer._score(window, labels, offset, None)
-                general = scorer._score(window, labels, offset, everything)
-                assert plain == general, (space, offset, labels)
-                compared += 1
-                differ += plain != scorer._score(window, labels[::-1], offset, None)
-    assert compared and differ  # (the camels' order matters: the check compares more than a constant)
-
-
 def test_a_stack_in_front_that_reaches_none_of_a_stack_behind_changes_nothing_there(scene, monkeypatch):
     """A stack in front whose reach falls wholly beside what a stack behind is scored on is left out of what hides
     it: every board costs, to the last bit, what it costs when every stack in front is drawn."""

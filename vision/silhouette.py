@@ -541,8 +541,6 @@ class SilhouetteScorer(SilhouetteGeometry):
     ) -> float:
         """A stack's camels' scores at ``offset``, less the ground's doubt (pixels not ``visible`` left out)
         and the clutter of each camel's colour around it. On a covered space only ``covered_cost`` counts."""
-        if visible is None:
-            return self._plain_score(window, labels, offset)
         if self._covered(window, offset, len(labels), in_front):
             return -self.covered_cost * len(labels)
         shown, areas = self._shown(window, offset, len(labels), visible)
@@ -556,64 +554,19 @@ class SilhouetteScorer(SilhouetteGeometry):
                                                         - self._clutter(window, label, offset, level))
         return total - self._ground_doubt(window, offset, len(labels), visible)
 
-    def _plain_score(self, window: Window, labels: list[int], offset: int) -> float:
-        """:meth:`_score` with nothing in front: each level's score (its evidence less its clutter) is worked out
-        for every camel at once, the first time a stack of that height is tried at ``offset`` (the boards weighed
-        put one camel after another there), in the same arithmetic."""
-        count = len(labels)
-        terms = window.plain.get((offset, count), False)
-        if terms is False:
-            terms = window.plain[(offset, count)] = self._plain_terms(window, offset, count)
-        if terms is None:
-            return -self.covered_cost * count  # covered, or every camel behind an occluder
-        hidden, values = terms
-        total = 0.0
-        for level, label in enumerate(labels):
-            total += -self.covered_cost if hidden[level] else values[level][label]
-        return total - self._ground_doubt(window, offset, count, None)
-
-    def _plain_terms(self, window: Window, offset: int, count: int) -> tuple[list[bool], list[list[float]]] | None:
-        """For :meth:`_plain_score`: which levels are behind an occluder, and each level's score of every camel
-        (Python floats: its evidence summed in float32, over its area, less its clutter); None where the stack
-        costs what covered camels cost."""
-        if self._covered(window, offset, count, ()):
-            return None
-        shown, areas = self._shown(window, offset, count, None)
-        hidden = self._behind_occluder(window, shown, areas)
-        if all(hidden):
-            return None
-        values = []
-        for level, (pixels, area) in enumerate(zip(shown, areas, strict=True)):
-            # The pixels gathered for every camel at once; each camel's row summed alone, as a lone row is summed
-            # (numpy sums the rows of a block along them in another order: the last bits would differ).
-            sums = np.array([row.sum() for row in window.planes[:, pixels]], np.float64)
-            values.append((sums / area - self._clutters(window, offset, level)).tolist())
-        return hidden, values
-
-    def _clutters(self, window: Window, offset: int, level: int) -> np.ndarray:
-        """:meth:`_clutter` of every camel (doubles)."""
-        if not self.fit.clutter_penalty or not any(self._known_colour):
-            return np.zeros(len(self.names))
-        return np.where(self._known_colour, self._clutter_costs(window, offset, level), 0.0)
-
     def _clutter(self, window: Window, label: int, offset: int, level: int) -> float:
         """What a camel at ``level`` loses for its colour showing in its window beyond its own reach (see
         ``FitConfig.clutter_free``), in bodies' worth of pixels."""
-        if not self._known_colour[label] or not self.fit.clutter_penalty:
-            return 0.0
-        return float(self._clutter_costs(window, offset, level)[label])
-
-    def _clutter_costs(self, window: Window, offset: int, level: int) -> np.ndarray:
-        """What every camel at ``level`` and ``offset`` loses for its colour around it (doubles; a colour not
-        known yet included, though it costs nothing: see :meth:`_clutter`)."""
         fit = self.fit
+        if not self._known_colour[label] or not fit.clutter_penalty:
+            return 0.0
         costs = window.strays.get((offset, level))
         if costs is None:
             # Every camel's at once (the same arithmetic, in doubles): the stacks tried there ask for several.
             bodies = self._strays(window, offset, level).astype(np.float64) / self._box_area(window, offset, level)
             costs = window.strays[(offset, level)] = np.minimum(
                 fit.clutter_cap, np.maximum(0.0, bodies - fit.clutter_free) * fit.clutter_penalty)
-        return costs
+        return float(costs[label])
 
     def _strays(self, window: Window, offset: int, level: int) -> np.ndarray:
         """Per camel: the pixels surely of its colour (``FitConfig.strong_evidence``) around a camel at

@@ -64,8 +64,6 @@ class Window:
     floor_mask: np.ndarray | None = None
     floor_box: tuple[slice, slice] | None = None
     """The rows and columns that hold the floor (see ``SilhouetteScorer._floor_box``)."""
-    plain: dict[tuple[int, int], Any] = field(default_factory=dict)
-    """Each (offset, height)'s level scores of every camel with nothing in front (``SilhouetteScorer._plain_score``)."""
     doubts: dict[tuple[int, int], float] = field(default_factory=dict)
     covers: dict[tuple[Any, ...], bool] = field(default_factory=dict)
     unlike: list[np.ndarray] | None = None
