@@ -120,12 +120,30 @@ def test_the_ground_doubt_of_every_offset_at_once_is_each_offsets_alone(scene):
         expected = [alone._ground_doubt(window, offset, 1, None) for offset in range(len(alone._offsets))]
         assert found.tolist() == expected, space
         raised += sum(doubt > 0 for doubt in expected)
-        for offset in range(len(alone._offsets)):  # the masks drawn together are each offset's own
-            np.testing.assert_array_equal(together._box_mask(together._windows[space], offset, 0),
-                                          alone._box_mask(window, offset, 0))
-            np.testing.assert_array_equal(together._ring_mask(together._windows[space], offset),
-                                          alone._ring_mask(window, offset))
+        top, boxes, rings = together._windows[space].bottom
+        for offset in range(len(alone._offsets)):  # the masks drawn together in a band are each offset's own
+            for band, whole in ((boxes, alone._box_mask(window, offset, 0)), (rings, alone._ring_mask(window, offset))):
+                np.testing.assert_array_equal(band[offset].view(bool), whole[top : top + band.shape[1]])
+                assert np.count_nonzero(band[offset]) == np.count_nonzero(whole)  # nothing of it beyond the band
     assert raised  # some ground does not look like the board (the check compares more than zeros)
+
+
+@pytest.mark.parametrize("stacked", [2, 3])
+def test_the_ground_doubt_of_a_stack_at_every_offset_at_once_is_each_offsets_alone(scene, stacked):
+    """A stack's ground doubt, worked out for all offsets together (to rank where a stack is tried), is what each
+    offset gives alone from its own masks: the camels above hide more of the ground."""
+    together, alone = scene(), scene()
+    for scorer in (together, alone):  # a shadow over half of every space: some ground is unlike the board
+        for window in scorer._windows.values():
+            window.boardlike[:, : window.boardlike.shape[1] // 2] = -0.6
+    raised = 0
+    for space in together.spaces:
+        found = together._plain_doubts(together._windows[space], stacked)
+        window = alone._windows[space]
+        expected = [alone._ground_doubt(window, offset, stacked, None) for offset in range(len(alone._offsets))]
+        assert found.tolist() == expected, space
+        raised += sum(doubt != alone._ground_doubt(window, offset, 1, None) for offset, doubt in enumerate(expected))
+    assert raised  # the camels above change some offset's doubt (the stack's ground is not the lone camel's)
 
 
 def test_the_colour_around_a_camel_is_counted_in_its_bounding_rectangle(scene):
@@ -161,3 +179,29 @@ def test_the_pixels_surely_of_a_camels_colour_are_its_evidence_and_beyond_the_tr
             beyond_some += int(surely.any())
         np.testing.assert_array_equal(scorer._strong(window), expected)
     assert beyond_some  # some pixels beyond the track are surely a camel's colour (the words are merged)
+
+
+def test_a_stack_in_front_that_reaches_none_of_a_stack_behind_changes_nothing_there(scene, monkeypatch):
+    """A stack in front whose reach falls wholly beside what a stack behind is scored on is left out of what hides
+    it: every board costs, to the last bit, what it costs when every stack in front is drawn."""
+    import random
+
+    import vision.silhouette as silhouette
+
+    names = list(EDITION_CAMELS["2014"])
+    rng = random.Random(5)
+    scorer = scene()
+    boards = boards_around_a_stack_in_front(scorer)
+    for cut in (1, 3) * 15:  # a short or tall stack in front of a tall or short one, on pairs of such spaces
+        front = rng.choice([space for space in scorer.spaces if scorer.behind(space)])
+        boards.append({front: names[:cut], rng.choice(scorer.behind(front)): names[cut:]})
+    left_out = [costs_and_scores(scorer, board) for board in boards]
+    covered = [[scorer.covered(board, space) for space in board] for board in boards]
+    reaches = list(scorer._reaches.values())
+    assert True in reaches and False in reaches  # some stacks in front were left out, some not
+    monkeypatch.setattr(silhouette, "_overlap", lambda first, second: True)
+    drawn = scene()
+    assert [costs_and_scores(drawn, board) for board in boards] == left_out
+    assert [[drawn.covered(board, space) for space in board] for board in boards] == covered
+    monkeypatch.setattr(silhouette, "_overlap", lambda first, second: False)
+    assert [costs_and_scores(scene(), board) for board in boards] != left_out  # what is in front does matter

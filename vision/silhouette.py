@@ -241,6 +241,8 @@ class SilhouetteScorer(SilhouetteGeometry):
         self._doubt_shift: dict[tuple[int, int], np.ndarray] = {}
         self.covered_cost = self.fit.covered_cost
         """What each camel on a covered space costs (see :meth:`reading_blind`)."""
+        self._bounds: dict[tuple[Any, ...], np.ndarray] = {}
+        self._reaches: dict[tuple[int, ...], bool] = {}
         self._behind = {space: self._spaces_behind(space) for space in self.spaces}
         # Which spaces can hide part of each space's window (in self.spaces' order, as _in_front asks them).
         self._fronts = {space: [front for front in self.spaces if space in self._behind[front]]
@@ -296,14 +298,16 @@ class SilhouetteScorer(SilhouetteGeometry):
         middle = len(self._offsets) // 2
         limit = self.fit.patch_bodies * self._box_area(window, middle, 0)
         beyond = window.clutter[0] if window.clutter is not None else None
+        # Every colour's pixels at once, from the evidence's rows (a camel's evidence is one row; the evidence as the
+        # window has it takes every camel's value of a pixel together): each row is changed only for its own camel.
+        strongs = window.planes >= self.fit.strong_evidence
+        if beyond is not None:
+            strongs &= ~beyond.ravel()
+        many = np.count_nonzero(strongs, axis=1) > limit
         for label in range(len(self.names)):
-            if not self._known_colour[label]:
-                continue
-            strong = window.evidence[..., label] >= self.fit.strong_evidence
-            if beyond is not None:
-                strong &= ~beyond
-            if np.count_nonzero(strong) <= limit:
+            if not self._known_colour[label] or not many[label]:
                 continue  # mostly: too little of the colour for any patch to be large
+            strong = strongs[label].reshape(window.boardlike.shape)
             patches = self._wider_than_a_camel(window, strong.view(np.uint8), limit)
             if beyond is not None:
                 overhang = self._overhanging(window, strong, beyond, label, limit)
@@ -425,17 +429,20 @@ class SilhouetteScorer(SilhouetteGeometry):
         shift = self._doubt_shift.get(key)
         if shift is None:
             _, covered, lone_doubts, _ = self._lone_parts[space]
-            shift = np.array([0.0 if covered[offset] else
-                              lone_doubts[offset] - self._ground_doubt(window, offset, count, None)
-                              for offset in range(len(covered))], np.float32)
+            # In float32, as each offset's lone doubt (float32) less a Python float gave one at a time.
+            doubts = self._plain_doubts(window, count).astype(np.float32)
+            shift = np.where(covered, np.float32(0.0), lone_doubts - doubts).astype(np.float32)
             self._doubt_shift[key] = shift
         return shift
 
     def behind(self, space: int) -> list[int]:
         return self._behind.get(space, [])
 
-    def _in_front(self, space: int, track: Track | None) -> Fronts:
-        """The stacks of ``track`` that can hide part of ``space``'s window, with the offset each stands at."""
+    def _in_front(self, space: int, track: Track | None, count: int) -> Fronts:
+        """The stacks of ``track`` that can hide part of what a stack of ``count`` on ``space`` is scored on, with
+        the offset each stands at and its height: their shapes, not which camels they are (the boards that differ
+        only in those cost alike there). A stack whose reach falls wholly beside that is left out: it hides none of
+        it, and the stack costs what it costs with nothing there."""
         if not track:
             return ()
         found = []
@@ -443,20 +450,52 @@ class SilhouetteScorer(SilhouetteGeometry):
             stack = tuple(track.get(front, ()))
             if stack:
                 _, offset = self._stack(front, stack, track)
-                found.append((front, offset, stack))
+                key = (front, offset, len(stack), space, count)
+                reaches = self._reaches.get(key)
+                if reaches is None:
+                    reaches = self._reaches[key] = _overlap(self._reach_bounds(front, offset, len(stack)),
+                                                            self._scored_bounds(space, count))
+                if reaches:
+                    found.append((front, offset, len(stack)))
         return tuple(found)
+
+    def _scored_bounds(self, space: int, count: int) -> np.ndarray:
+        """The bounding rectangle (x0, y0, x1, y1, pixels of the picture, a little to spare) of every pixel a stack
+        of ``count`` on ``space`` is scored on, at any offset: its body boxes, the ground around its feet and the
+        space's floor (what a stack in front can hide of it)."""
+        key = (space, count)
+        bounds = self._bounds.get(key)
+        if bounds is None:
+            window = self._windows[space]
+            points = np.concatenate([self._corners(window)[:, :count].reshape(-1, 2),
+                                     *(self._ground(window, offset)[1] for offset in range(len(self._offsets))),
+                                     self._floor(window)])
+            bounds = self._bounds[key] = _bounds(points, window.origin)
+        return bounds
+
+    def _reach_bounds(self, space: int, offset: int, count: int) -> np.ndarray:
+        """The bounding rectangle (as :meth:`_scored_bounds`) of the reach of a stack of ``count`` at ``offset`` on
+        ``space``: what it hides of the spaces behind (its body boxes, or its reach, lie within)."""
+        key = (space, offset, count, "reach")
+        bounds = self._bounds.get(key)
+        if bounds is None:
+            window = self._windows[space]
+            if window.reach is None:
+                window.reach = self._reach_corners(window)
+            bounds = self._bounds[key] = _bounds(window.reach[0, offset, :count].reshape(-1, 2), window.origin)
+        return bounds
 
     def _stack(self, space: int, stack: tuple[str, ...], track: Track | None) -> tuple[float, int]:
         """The stack's cost on ``space`` at its best offset, and that offset."""
-        in_front = self._in_front(space, track)
+        if not stack:
+            return 0.0, 0  # (what stands in front of an empty space does not matter)
+        in_front = self._in_front(space, track, len(stack))
         key = (space, stack, in_front, self.covered_cost)
         cached = self._stack_cache.get(key)
         if cached is not None:
             return cached
         window = self._windows[space]
-        if not stack:
-            result = (0.0, 0)
-        elif any(camel not in self._index for camel in stack):
+        if any(camel not in self._index for camel in stack):
             result = (float("inf"), 0)
         else:
             visible = self._visible(window, in_front)
@@ -616,7 +655,7 @@ class SilhouetteScorer(SilhouetteGeometry):
                 space, stack = int(space), tuple(stack)
                 window = self._windows[space]
                 _, offset = self._stack(space, stack, track)
-                in_front = self._in_front(space, track)
+                in_front = self._in_front(space, track, len(stack))
                 labels = [self._index[name] for name in stack]
                 return self._camel_scores(window, labels, offset, self._visible(window, in_front), in_front)[
                     stack.index(camel)]
@@ -643,38 +682,55 @@ class SilhouetteScorer(SilhouetteGeometry):
             doubt = window.doubts[(offset, count)] = self._doubt(window.boardlike[ring], window.boardlike[floor])
         return doubt
 
-    def _plain_doubts(self, window: Window) -> np.ndarray:
-        """:meth:`_ground_doubt` of a lone camel at every offset in plain view (offsets), all at once: the counts
-        of every offset's ground together, and a median only where half of a part at least is unlike the board
-        (the only parts that can raise the doubt, see :meth:`_doubt`)."""
+    def _plain_doubts(self, window: Window, stacked: int = 1) -> np.ndarray:
+        """:meth:`_ground_doubt` of a stack of ``stacked`` camels at every offset in plain view (offsets), all at
+        once: the counts of every offset's ground together, and a median only where half of a part at least is
+        unlike the board (the only parts that can raise the doubt, see :meth:`_doubt`)."""
         count = len(self._offsets)
-        known = [window.doubts.get((offset, 1)) for offset in range(count)]
+        known = [window.doubts.get((offset, stacked)) for offset in range(count)]
         if all(doubt is not None for doubt in known):
             return np.array(known)
-        boxes, rings = self._bottom_masks(window)
+        if window.bottom is None:
+            window.bottom = self._bottom_masks(window)
+        top, boxes, rings = window.bottom
+        if stacked > 1:
+            # The camels above hide more of the ground: every level's box (as drawn for a layout) on the bottom one's.
+            boxes = boxes.copy()
+            for offset in range(count):
+                for level in range(1, stacked):
+                    boxes[offset] |= self._box_mask(window, offset, level)[top : top + len(boxes[offset])]
         # The ground rings and the floor lie in a band of the window (the air above the space is most of it):
-        # counted there only, with a pixel to spare on every side of their outlines.
+        # counted there only, with a pixel to spare on every side of their outlines, as packed bits.
         outlines = np.concatenate([*(self._ground(window, offset)[1] for offset in range(count)),
                                    self._floor(window)]) // 4
         height, width = window.boardlike.shape
         (x0, y0), (x1, y1) = np.maximum(outlines.min(axis=0) - 2, 0), np.minimum(outlines.max(axis=0) + 3,
                                                                                  [width, height])
         band = (slice(y0, y1), slice(x0, x1))
-        free = boxes[:, band[0], band[1]] == 0
+        inside = (slice(y0 - top, y1 - top), slice(x0, x1))  # the same pixels in the masks' rows
+
+        def packed(masks: np.ndarray) -> np.ndarray:
+            return np.packbits(masks.reshape(len(masks), -1).view(bool), axis=1)
+
         boardlike = window.boardlike[band]
-        unlike = boardlike < 0
-        parts = (rings[:, band[0], band[1]].view(bool) & free, self._floor_mask(window)[band][None] & free)
+        unlike = packed(boardlike[None] < 0)
+        free = ~packed(boxes[:, inside[0], inside[1]])  # (past the last pixel: padding, cleared by the parts')
+        floor = self._floor_mask(window)[band]
+        parts = (packed(rings[:, inside[0], inside[1]]) & free, packed(floor[None]) & free)
         asked = []
         for part in parts:
-            sizes, below = _counts(part), _counts(part & unlike)
+            sizes = np.bitwise_count(part).sum(axis=1, dtype=np.int64)
+            below = np.bitwise_count(part & unlike).sum(axis=1, dtype=np.int64)
             asked.append((sizes >= 8) & (below >= sizes // 2))
+        masks = (lambda offset: rings[offset][inside].view(bool) & (boxes[offset][inside] == 0),
+                 lambda offset: floor & (boxes[offset][inside] == 0))
         found = []
         for offset in range(count):
             worst = 0.0
-            for part, ask in zip(parts, asked, strict=True):
+            for mask, ask in zip(masks, asked, strict=True):
                 if ask[offset]:
-                    worst = max(worst, -fast_median(boardlike[part[offset]]))
-            doubt = window.doubts.setdefault((offset, 1), self.fit.ground_penalty * worst)
+                    worst = max(worst, -fast_median(boardlike[mask(offset)]))
+            doubt = window.doubts.setdefault((offset, stacked), self.fit.ground_penalty * worst)
             found.append(doubt)
         return np.array(found)
 
@@ -686,16 +742,31 @@ class SilhouetteScorer(SilhouetteGeometry):
             return False  # then no floor it leaves in view (8 pixels or more) is mostly unlike the board
         key = (offset, count, in_front)
         covered = window.covers.get(key)
+        if covered is None and in_front and self._open_floor_unlike(window, offset, count) < 5:
+            # Stacks in front only take pixels away: fewer than 5 unlike pixels can never be most of 8 or more.
+            covered = window.covers[key] = False
         if covered is None:
-            floor = self._open_floor(window, offset, count)
+            crop = self._floor_box(window)  # nothing of the floor lies beyond it
+            floor = self._open_floor(window, offset, count)[crop]
             if in_front:
-                floor = cv2.bitwise_and(floor, self._open_view(window, in_front))
+                floor = cv2.bitwise_and(floor, self._open_view(window, in_front)[crop])
             # Mostly unlike: the median beyond the limit, counted with OpenCV (called for every stack tried).
             shown = cv2.countNonZero(floor)
             covered = shown >= 8 and all(2 * cv2.countNonZero(cv2.bitwise_and(floor, far)) > shown
                                          for far in self._unlike_board(window))
             window.covers[key] = covered
         return covered
+
+    def _open_floor_unlike(self, window: Window, offset: int, count: int) -> int:
+        """How many pixels of the floor a stack of ``count`` at ``offset`` leaves beyond its reach are unlike the
+        board's own colour, whatever stands in front: at least 5 are needed for that floor to be covered."""
+        key = (offset, count)
+        unlike = window.open_unlike.get(key)
+        if unlike is None:
+            floor = self._open_floor(window, offset, count)[self._floor_box(window)]
+            board = next(self._unlike_board(window))
+            unlike = window.open_unlike[key] = cv2.countNonZero(cv2.bitwise_and(floor, board))
+        return unlike
 
     def _may_be_covered(self, window: Window) -> np.ndarray:
         """Per offset, whether a lone camel's space there can be covered at all, from areas alone (no drawing):
@@ -713,22 +784,33 @@ class SilhouetteScorer(SilhouetteGeometry):
     def _floor_unlike(self, window: Window) -> tuple[int, int]:
         """How many pixels the space's floor has, and how many of them are unlike its board's colour."""
         if window.floor_unlike is None:
-            floor = self._floor_mask(window).view(np.uint8)
-            window.floor_unlike = (cv2.countNonZero(floor),
-                                   cv2.countNonZero(cv2.bitwise_and(floor, next(self._unlike_board(window)))))
+            floor = self._floor_mask(window).view(np.uint8)[self._floor_box(window)]
+            window.floor_unlike = (0, 0) if not floor.size else (
+                cv2.countNonZero(floor), cv2.countNonZero(cv2.bitwise_and(floor, next(self._unlike_board(window)))))
         return window.floor_unlike
 
+    def _floor_box(self, window: Window) -> tuple[slice, slice]:
+        """The rows and columns of the window that hold the space's floor (what is covered is asked of it alone)."""
+        if window.floor_box is None:
+            rows, columns = (np.flatnonzero(self._floor_mask(window).any(axis=axis)) for axis in (1, 0))
+            window.floor_box = ((slice(rows[0], rows[-1] + 1), slice(columns[0], columns[-1] + 1)) if len(rows)
+                                else (slice(0, 0), slice(0, 0)))
+        return window.floor_box
+
     def _unlike_board(self, window: Window) -> Iterator[np.ndarray]:
-        """The window's pixels (uint8 masks) beyond ``covered_distance`` of its board's colour, then of each
-        of the others (worked out only when asked: most spaces look like their own board)."""
+        """The floor's pixels (uint8 masks of :meth:`_floor_box`) beyond ``covered_distance`` of its board's colour,
+        then of each of the others (worked out only when asked: most spaces look like their own board)."""
         limit = self.fit.covered_distance
+        crop = self._floor_box(window)
         if window.unlike is None:
-            window.unlike = [(window.board_distance > limit).view(np.uint8)]
+            window.unlike = [(window.board_distance[crop] > limit).view(np.uint8)]
         yield window.unlike[0]
         if len(window.unlike) == 1:
+            # Of every pixel of the window, as before (the matrix products' rounding is then surely the same).
             pixels = window.corrected.reshape(-1, 3)
             distances = ray_distances(pixels, window.others, self.fit.board_shading).T
-            window.unlike += [(row > limit).reshape(window.board_distance.shape).view(np.uint8) for row in distances]
+            window.unlike += [(row > limit).reshape(window.board_distance.shape)[crop].view(np.uint8)
+                              for row in distances]
         yield from window.unlike[1:]
 
     @contextmanager
@@ -748,7 +830,7 @@ class SilhouetteScorer(SilhouetteGeometry):
             return False
         window = self._windows[space]
         _, offset = self._stack(space, stack, track)
-        in_front = self._in_front(space, track)
+        in_front = self._in_front(space, track, len(stack))
         if self._covered(window, offset, len(stack), in_front):
             return True
         # Or every camel of it hidden behind something that is neither board nor camel.
@@ -809,7 +891,7 @@ class SilhouetteScorer(SilhouetteGeometry):
                 continue
             window = self._windows[space]
             _, offset = self._stack(space, tuple(stack), track)
-            visible = self._visible(window, self._in_front(space, track))
+            visible = self._visible(window, self._in_front(space, track, len(stack)))
             shown, _ = self._shown(window, offset, len(stack), visible)
             height, width = window.evidence.shape[:2]
             # The body's edges (outline, legs, the board between them) would blur the colour: its middle only.
@@ -822,6 +904,17 @@ class SilhouetteScorer(SilhouetteGeometry):
                     inner = mask
                 found[camel] = window.corrected[inner.astype(bool)]
         return found
+
+
+def _bounds(points: np.ndarray, origin: tuple[int, int]) -> np.ndarray:
+    """The bounding rectangle (x0, y0, x1, y1, pixels of the picture) of outlines in a window at ``origin`` (2 bits
+    of sub-pixel), with 2 pixels to spare on every side: OpenCV fills no pixel beyond a polygon's by more than one."""
+    return np.concatenate([points.min(axis=0) / 4 + origin - 2, points.max(axis=0) / 4 + origin + 2])
+
+
+def _overlap(first: np.ndarray, second: np.ndarray) -> bool:
+    """Whether two bounding rectangles (x0, y0, x1, y1) meet."""
+    return bool(first[0] <= second[2] and second[0] <= first[2] and first[1] <= second[3] and second[1] <= first[3])
 
 
 def _lone_parts(scorer: SilhouetteScorer, space: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -858,12 +951,6 @@ def _lone_parts(scorer: SilhouetteScorer, space: int) -> tuple[np.ndarray, np.nd
         inside = counts[y1, x1] - counts[y0, x1] - counts[y1, x0] + counts[y0, x0]
         hidden = (inside >= scorer.fit.hidden_share * area[:, 0]).reshape(offsets, levels)
     return scores, covered, doubts, hidden
-
-
-def _counts(masks: np.ndarray) -> np.ndarray:
-    """How many pixels each of ``masks`` (boolean, n × height × width) has set (bit counts of the packed masks:
-    a few times faster than numpy's count along an axis)."""
-    return np.bitwise_count(np.packbits(masks.reshape(len(masks), -1), axis=1)).sum(axis=1, dtype=np.int64)
 
 
 LONE_CORE = 0.7

@@ -22,8 +22,9 @@ from vision.read import Pose
 if TYPE_CHECKING:
     from vision.silhouette import FitConfig
 
-Fronts = tuple[tuple[int, int, tuple[str, ...]], ...]
-"""The stacks in front of a space, each with the offset it stands at (see ``SilhouetteScorer._in_front``)."""
+Fronts = tuple[tuple[int, int, int], ...]
+"""The stacks in front of a space: each one's space, the offset it stands at and how many camels it has (see
+``SilhouetteScorer._in_front``). What they hide is their shape's alone, whichever camels they are."""
 
 
 @dataclass
@@ -58,12 +59,18 @@ class Window:
     layouts: dict[tuple[int, int], Layout] = field(default_factory=dict)
     box_masks: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
     ring_masks: dict[int, np.ndarray] = field(default_factory=dict)
+    bottom: tuple[int, np.ndarray, np.ndarray] | None = None
+    """Every offset's body box at level 0 and ground ring, drawn together (see ``_bottom_masks``)."""
     floor_mask: np.ndarray | None = None
+    floor_box: tuple[slice, slice] | None = None
+    """The rows and columns that hold the floor (see ``SilhouetteScorer._floor_box``)."""
     doubts: dict[tuple[int, int], float] = field(default_factory=dict)
     covers: dict[tuple[Any, ...], bool] = field(default_factory=dict)
     unlike: list[np.ndarray] | None = None
     floor_unlike: tuple[int, int] | None = None
     open_floors: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
+    open_unlike: dict[tuple[int, int], int] = field(default_factory=dict)
+    """How many pixels of each (offset, count)'s open floor are unlike the board (see ``SilhouetteScorer._covered``)."""
     strays: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
     """What each camel's colour around a camel at (offset, level) costs it (see ``SilhouetteScorer._clutter``)."""
     strong: list[np.ndarray] | None = None
@@ -229,10 +236,10 @@ class SilhouetteGeometry:
         """A mask of ``window`` (uint8, 1 inside) of each level's ``shape(window, offset, level)`` (a polygon
         in its window's pixels, 2 bits of sub-pixel) of the stacks ``in_front``."""
         mask = np.zeros(window.boardlike.shape, np.uint8)
-        for front, offset, stack in in_front:
+        for front, offset, count in in_front:
             other = self._windows[front]
             shift = (np.array(other.origin) - np.array(window.origin)) * 4
-            for level in range(len(stack)):
+            for level in range(count):
                 cv2.fillConvexPoly(mask, shape(other, offset, level) + shift, 1, cv2.LINE_8, 2)
         return mask
 
@@ -264,21 +271,26 @@ class SilhouetteGeometry:
             mask = window.box_masks[(offset, level)] = canvas.view(bool)
         return mask
 
-    def _bottom_masks(self, window: Window) -> tuple[np.ndarray, np.ndarray]:
-        """Every offset's body box at level 0 and ground ring (uint8, offsets × the window's shape), drawn all at
-        once (the lone scores ask the ground's doubt of every offset); each offset's masks are
-        :meth:`_box_mask`'s and :meth:`_ring_mask`'s, kept as theirs."""
+    def _bottom_masks(self, window: Window) -> tuple[int, np.ndarray, np.ndarray]:
+        """Every offset's body box at level 0 and ground ring (uint8, offsets × a band of the window's rows), drawn
+        all at once (the lone scores ask the ground's doubt of every offset), and the band's first row. The band
+        holds every one of them and the space's floor whole: each is drawn as on the whole window (outlines moved
+        up by whole rows, nothing cut off), in a fraction of the pixels."""
         count = len(self._offsets)
-        boxes = np.zeros((count, *window.boardlike.shape), np.uint8)
+        height, width = window.boardlike.shape
+        outlines = np.concatenate([*(self._box(window, offset, 0) for offset in range(count)),
+                                   *(self._ground(window, offset)[1] for offset in range(count)), self._floor(window)])
+        rows = outlines[:, 1] // 4
+        top, bottom = max(int(rows.min()) - 2, 0), min(int(rows.max()) + 3, height)
+        up = np.array([0, 4 * top], np.int32)
+        boxes = np.zeros((count, bottom - top, width), np.uint8)
         rings = np.zeros_like(boxes)
         for offset in range(count):
-            cv2.fillConvexPoly(boxes[offset], self._box(window, offset, 0), 1, cv2.LINE_8, 2)
+            cv2.fillConvexPoly(boxes[offset], self._box(window, offset, 0) - up, 1, cv2.LINE_8, 2)
             inner, outer = self._ground(window, offset)
-            cv2.fillConvexPoly(rings[offset], outer, 1, cv2.LINE_8, 2)
-            cv2.fillConvexPoly(rings[offset], inner, 0, cv2.LINE_8, 2)
-            window.box_masks.setdefault((offset, 0), boxes[offset].view(bool))
-            window.ring_masks.setdefault(offset, rings[offset].view(bool))
-        return boxes, rings
+            cv2.fillConvexPoly(rings[offset], outer - up, 1, cv2.LINE_8, 2)
+            cv2.fillConvexPoly(rings[offset], inner - up, 0, cv2.LINE_8, 2)
+        return top, boxes, rings
 
     def _box_area(self, window: Window, offset: int, level: int) -> float:
         """A body box's area in pixels (what a camel in plain view there would cover)."""
