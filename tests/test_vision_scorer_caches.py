@@ -9,6 +9,7 @@ from vision.calibrate import calibrate
 from vision.photo import make_table, render_calibration, render_scene
 from vision.read import ReadConfig, observe
 from vision.silhouette import SilhouetteScorer, first_track
+from vision.silhouette_evidence import bits_set
 from vision.synth import EDITION_CAMELS
 
 CONFIG = ReadConfig()
@@ -205,3 +206,20 @@ def test_a_stack_in_front_that_reaches_none_of_a_stack_behind_changes_nothing_th
     assert [[drawn.covered(board, space) for space in board] for board in boards] == covered
     monkeypatch.setattr(silhouette, "_overlap", lambda first, second: False)
     assert [costs_and_scores(scene(), board) for board in boards] != left_out  # what is in front does matter
+
+
+def test_bits_are_counted_as_unpacking_them_counts_them() -> None:
+    rng = np.random.default_rng(7)
+    packed = rng.integers(0, 256, (25, 301), dtype=np.uint8)
+    assert bits_set(packed).tolist() == np.unpackbits(packed, axis=1).sum(axis=1).tolist()
+    assert bits_set(np.full((1, 3), 255, np.uint8)).tolist() == [24]
+
+
+def test_a_board_is_read_with_numpy_1_24s_functions_only(scene, monkeypatch) -> None:
+    """Bookworm's numpy (1.24, the one apt's picamera2 is built against) has no np.bitwise_count, nor numpy 2's
+    other new functions: the reader must read the board without them, and the same as with them."""
+    with_them = first_track(scene())
+    for name in ("bitwise_count", "unstack", "cumulative_sum", "concat", "astype", "isdtype"):
+        monkeypatch.delattr(np, name, raising=False)
+    assert first_track(scene()) == with_them
+    assert sum(with_them.get(space) == stack for space, stack in TRACK.items()) >= 3  # a reading, not an empty board

@@ -44,6 +44,7 @@ import numpy as np
 from vision.board import BoardTemplate
 from vision.read import BOARD_BGR, Observation, light_at
 from vision.silhouette_evidence import (
+    bits_set,
     camel_evidence,
     column_medians,
     fast_median,
@@ -719,8 +720,7 @@ class SilhouetteScorer(SilhouetteGeometry):
         parts = (packed(rings[:, inside[0], inside[1]]) & free, packed(floor[None]) & free)
         asked = []
         for part in parts:
-            sizes = np.bitwise_count(part).sum(axis=1, dtype=np.int64)
-            below = np.bitwise_count(part & unlike).sum(axis=1, dtype=np.int64)
+            sizes, below = bits_set(part), bits_set(part & unlike)
             asked.append((sizes >= 8) & (below >= sizes // 2))
         masks = (lambda offset: rings[offset][inside].view(bool) & (boxes[offset][inside] == 0),
                  lambda offset: floor & (boxes[offset][inside] == 0))

@@ -129,6 +129,16 @@ def two_smallest(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return first, second
 
 
+BITS_SET = np.array([bin(byte).count("1") for byte in range(256)], np.uint8)
+"""How many bits each byte value has set (``np.bitwise_count`` is numpy 2's: Bookworm's numpy, the one apt's
+picamera2 is built against, is 1.24)."""
+
+
+def bits_set(packed: np.ndarray) -> np.ndarray:
+    """How many bits are set in each row of ``packed`` (rows × bytes, uint8, as ``np.packbits`` gives them)."""
+    return BITS_SET[packed].sum(axis=1, dtype=np.int64)
+
+
 def fast_median(values: np.ndarray) -> float:
     """The median, without numpy's overheads (called for every stack tried)."""
     middle = len(values) // 2
