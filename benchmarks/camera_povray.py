@@ -95,5 +95,6 @@ def main() -> None:
     print(f"POV-Ray render (one thread) per photo: median {r['median']:.1f} s, slowest {r['max']:.1f} s over "
           f"{r['photos']} photos; whole run {result['wall_seconds']:.0f} s")
 
+
 if __name__ == "__main__":
     main()
