@@ -162,6 +162,14 @@ def rim_samples(
 
     Returns each space's colour, and its usual sample as it is (a start space printed lighter than its tone, a
     tile or a card over its rim)."""
+    found, usual, _ = _rim_samples(config, template, pose, image)
+    return found, usual
+
+
+def _rim_samples(
+    config: ReadConfig, template: BoardTemplate, pose: Pose, image: np.ndarray
+) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray], dict[int, np.ndarray]]:
+    """:func:`rim_samples`, and every sample of each space's rim (to judge them again, see :func:`board_rims`)."""
     spaces = sorted(template.spaces)
     steps = np.arange(RIM_POINTS) / RIM_POINTS
     # Every space's rim at once (spaces × edges × points), from each corner towards the next one.
@@ -176,14 +184,54 @@ def rim_samples(
     seen = {space: around for space, around in seen.items() if len(around)}
     usual = {space: around[np.argsort(around.sum(axis=1), kind="stable")[round(RIM_RANK * (len(around) - 1))]]
              for space, around in seen.items()}
+    return own_colours(spaces, seen, usual), usual, seen
+
+
+def own_colours(
+    spaces: Sequence[int],
+    samples: Mapping[int, np.ndarray],
+    usual: Mapping[int, np.ndarray],
+    board: Sequence[float] | None = None,
+) -> dict[int, np.ndarray]:
+    """Each space's colour from its rim's ``samples``, judged against the ``usual`` samples of its tone on either
+    side (see :func:`rim_samples`). With the ``board``'s colour known (a calibration's), a usual sample whose hue is
+    not the board's (:func:`board_hued`: an arm's sleeve, a palm frond, a tile) says nothing of the tone: a sleeve
+    over a space's rim and both rims of its tone beside it agreed with each other and passed for their tone."""
+    spaces = list(spaces)
+    like = usual if board is None else board_hued(usual, board)
     found = {}
     for index, space in enumerate(spaces):
-        if space not in seen:
+        if space not in samples:
             continue
-        tones = ([spaces[(index + step) % len(spaces)] for step in steps] for steps in TONE_STEPS)
-        found[space] = _own_colour(seen[space], (column_medians(np.array([usual[other] for other in tone
-                                                                          if other in usual])) for tone in tones))
-    return found, usual
+        tones = [[like[other] for other in (spaces[(index + step) % len(spaces)] for step in steps) if other in like]
+                 for steps in TONE_STEPS]
+        if not any(tones):
+            # No rim of its tone nearby looks like the board: every rim of that tone that does, or as before.
+            parity = [like[other] for other in spaces[index % 2::2] if other in like]
+            tones = [parity] if parity else [[usual[other] for other in (spaces[(index + step) % len(spaces)]
+                                                                         for step in steps) if other in usual]
+                                             for steps in TONE_STEPS]
+        found[space] = _own_colour(samples[space], (column_medians(np.array(tone)) for tone in tones if tone))
+    return found
+
+
+def board_hued(usual: Mapping[int, np.ndarray], board: Sequence[float]) -> dict[int, np.ndarray]:
+    """The ``usual`` rim samples of the board's hue in this picture: the calibrated ``board``'s, as this picture's
+    light casts it (the median of the samples within ``BOARD_CAST`` of it), give or take ``BOARD_HUE``. All of them
+    when none is near the calibrated board (another board, or light no calibration saw: nothing to judge by)."""
+    near = [colour for colour in usual.values() if hue_apart(colour, board) <= BOARD_CAST]
+    if not near:
+        return dict(usual)
+    cast = column_medians(np.array(near))
+    return {space: colour for space, colour in usual.items() if hue_apart(colour, cast) <= BOARD_HUE}
+
+
+def hue_apart(colour: Sequence[float] | np.ndarray, board: Sequence[float] | np.ndarray) -> float:
+    """How far ``colour``'s hue is from ``board``'s, brightness aside: the distance between the two colours brought
+    to the same length (0 alike, up to 1.41)."""
+    colour, board = np.asarray(colour, np.float64), np.asarray(board, np.float64)
+    return float(np.linalg.norm(colour / max(float(np.linalg.norm(colour)), 1e-6)
+                                - board / max(float(np.linalg.norm(board)), 1e-6)))
 
 
 def _own_colour(samples: np.ndarray, middles: Iterable[np.ndarray]) -> np.ndarray:
@@ -223,6 +271,13 @@ on it was read nowhere (independent dev seed 600, light tier). With the five alw
 of the board made its bare spaces there look covered (seed 600's props tier: 5 camels placed wrongly -> 14)."""
 RIM_COVERED = 0.08
 """A space whose rim has no sample this near a shade of its tone (a share of white) is covered."""
+BOARD_CAST = 0.3
+"""How far (:func:`hue_apart`) a picture's light may cast the board's hue from the calibration photo's. On an arm set
+(independent renderer, seed 609, an arm in every props scene) the median rim of a picture lay 0.03-0.16 from the
+calibrated board; sleeves and palm fronds 0.35-0.57."""
+BOARD_HUE = 0.2
+"""A rim whose hue lies this far (:func:`hue_apart`) from the board's in the same picture is not the board's tone
+(on that arm set: the rims of a picture 0.03-0.13 apart at the median; sleeves and fronds 0.32-0.55)."""
 
 
 def light_at(template: BoardTemplate, rims: dict[int, np.ndarray], space: int) -> np.ndarray:
@@ -283,6 +338,8 @@ class Observation:
     prints: dict[int, np.ndarray] = field(default_factory=dict)
     """Each space's usual rim sample, even where unlike its tone (see :func:`rim_samples`)."""
     problems: list[str] = field(default_factory=list)
+    rim_points: dict[int, np.ndarray] = field(default_factory=dict)
+    """Every sample of each space's rim, to judge them again once the board's colour is known (:func:`board_rims`)."""
 
 
 def observe(
@@ -302,9 +359,17 @@ def observe(
     pose = camera_pose(location, (image.shape[1], image.shape[0]), template)
     region, pose = board_region(config, template, image, pose)
     camera_at = -pose.rotation.T @ pose.translation
-    rims, prints = rim_samples(config, template, pose, region)
+    rims, prints, points = _rim_samples(config, template, pose, region)
     problems = [f"space {space} is outside the picture" for space in template.spaces if space not in rims]
-    return Observation(pose, camera_at, region, location, rims, prints, problems)
+    return Observation(pose, camera_at, region, location, rims, prints, problems, points)
+
+
+def board_rims(observation: Observation, template: BoardTemplate, board: Sequence[float]) -> dict[int, np.ndarray]:
+    """Each space's own colour (:attr:`Observation.rims`) judged again with the ``board``'s colour known (a
+    calibration's, see :func:`own_colours`): unchanged unless some space's usual rim sample is not of its hue."""
+    if not observation.rim_points or len(board_hued(observation.prints, board)) == len(observation.prints):
+        return observation.rims
+    return own_colours(sorted(template.spaces), observation.rim_points, observation.prints, board)
 
 
 def read_board(
