@@ -194,44 +194,59 @@ def own_colours(
     board: Sequence[float] | None = None,
 ) -> dict[int, np.ndarray]:
     """Each space's colour from its rim's ``samples``, judged against the ``usual`` samples of its tone on either
-    side (see :func:`rim_samples`). With the ``board``'s colour known (a calibration's), a usual sample whose hue is
-    not the board's (:func:`board_hued`: an arm's sleeve, a palm frond, a tile) says nothing of the tone: a sleeve
-    over a space's rim and both rims of its tone beside it agreed with each other and passed for their tone."""
+    side (see :func:`rim_samples`). With the ``board``'s colour known (a calibration's), a middle of those samples
+    whose hue is not the board's in this picture (:func:`board_cast`, ``BOARD_HUE``) is no tone: an arm's sleeve
+    over a space's rim and both rims of its tone beside it agreed with each other and passed for their tone. Their
+    rims of the board's hue tell it then (all of that tone's on the board when none near is)."""
     spaces = list(spaces)
-    like = usual if board is None else board_hued(usual, board)
+    cast = None if board is None else board_cast(usual, board)
     found = {}
     for index, space in enumerate(spaces):
         if space not in samples:
             continue
-        tones = [[like[other] for other in (spaces[(index + step) % len(spaces)] for step in steps) if other in like]
+        tones = [[usual[other] for other in (spaces[(index + step) % len(spaces)] for step in steps) if other in usual]
                  for steps in TONE_STEPS]
-        if not any(tones):
-            # No rim of its tone nearby looks like the board: every rim of that tone that does, or as before.
-            parity = [like[other] for other in spaces[index % 2::2] if other in like]
-            tones = [parity] if parity else [[usual[other] for other in (spaces[(index + step) % len(spaces)]
-                                                                         for step in steps) if other in usual]
-                                             for steps in TONE_STEPS]
-        found[space] = _own_colour(samples[space], (column_medians(np.array(tone)) for tone in tones if tone))
+        middles: Iterable[np.ndarray] = (column_medians(np.array(tone)) for tone in tones)
+        if cast is not None:
+            everyone = list(middles)
+            middles = [middle for middle in everyone if hue_apart(middle, cast) <= BOARD_HUE] or _board_hued_middles(
+                spaces, index, usual, cast) or everyone
+        found[space] = _own_colour(samples[space], middles)
     return found
 
 
-def board_hued(usual: Mapping[int, np.ndarray], board: Sequence[float]) -> dict[int, np.ndarray]:
-    """The ``usual`` rim samples of the board's hue in this picture: the calibrated ``board``'s, as this picture's
-    light casts it (the median of the samples within ``BOARD_CAST`` of it), give or take ``BOARD_HUE``. All of them
-    when none is near the calibrated board (another board, or light no calibration saw: nothing to judge by)."""
-    near = [colour for colour in usual.values() if hue_apart(colour, board) <= BOARD_CAST]
-    if not near:
-        return dict(usual)
-    cast = column_medians(np.array(near))
-    return {space: colour for space, colour in usual.items() if hue_apart(colour, cast) <= BOARD_HUE}
+def _board_hued_middles(
+    spaces: list[int], index: int, usual: Mapping[int, np.ndarray], cast: np.ndarray
+) -> list[np.ndarray]:
+    """The middles of the tone of ``spaces[index]`` from the rims of the board's hue only: those of ``TONE_STEPS``
+    that have any, else all of that tone's on the board."""
+    hued = {space: colour for space, colour in usual.items() if hue_apart(colour, cast) <= BOARD_HUE}
+    tones = [[hued[other] for other in (spaces[(index + step) % len(spaces)] for step in steps) if other in hued]
+             for steps in TONE_STEPS]
+    tones = [tone for tone in tones if tone] or [[hued[other] for other in spaces[index % 2::2] if other in hued]]
+    return [column_medians(np.array(tone)) for tone in tones if tone]
+
+
+def board_cast(usual: Mapping[int, np.ndarray], board: Sequence[float]) -> np.ndarray | None:
+    """The board's colour as this picture's light casts it: the median of the ``usual`` rim samples within
+    ``BOARD_CAST`` of the calibrated ``board``'s hue; ``None`` when none is (another board, or light no
+    calibration saw: nothing to judge a rim's hue by)."""
+    colours = np.array(list(usual.values()), np.float64).reshape(-1, 3)
+    near = colours[_hues_apart(colours, board) <= BOARD_CAST]
+    return column_medians(near) if len(near) else None
 
 
 def hue_apart(colour: Sequence[float] | np.ndarray, board: Sequence[float] | np.ndarray) -> float:
     """How far ``colour``'s hue is from ``board``'s, brightness aside: the distance between the two colours brought
     to the same length (0 alike, up to 1.41)."""
-    colour, board = np.asarray(colour, np.float64), np.asarray(board, np.float64)
-    return float(np.linalg.norm(colour / max(float(np.linalg.norm(colour)), 1e-6)
-                                - board / max(float(np.linalg.norm(board)), 1e-6)))
+    return float(_hues_apart(np.asarray(colour, np.float64)[None, :], board)[0])
+
+
+def _hues_apart(colours: np.ndarray, board: Sequence[float] | np.ndarray) -> np.ndarray:
+    """:func:`hue_apart` of each row of ``colours`` (N×3) at once."""
+    board = np.asarray(board, np.float64)
+    units = colours / np.maximum(np.linalg.norm(colours, axis=1), 1e-6)[:, None]
+    return np.linalg.norm(units - board / max(float(np.linalg.norm(board)), 1e-6), axis=1)
 
 
 def _own_colour(samples: np.ndarray, middles: Iterable[np.ndarray]) -> np.ndarray:
@@ -367,7 +382,9 @@ def observe(
 def board_rims(observation: Observation, template: BoardTemplate, board: Sequence[float]) -> dict[int, np.ndarray]:
     """Each space's own colour (:attr:`Observation.rims`) judged again with the ``board``'s colour known (a
     calibration's, see :func:`own_colours`): unchanged unless some space's usual rim sample is not of its hue."""
-    if not observation.rim_points or len(board_hued(observation.prints, board)) == len(observation.prints):
+    cast = board_cast(observation.prints, board)
+    if not observation.rim_points or cast is None or (
+            _hues_apart(np.array(list(observation.prints.values()), np.float64), cast) <= BOARD_HUE).all():
         return observation.rims
     return own_colours(sorted(template.spaces), observation.rim_points, observation.prints, board)
 
