@@ -260,3 +260,17 @@ def test_rims_all_of_the_boards_hue_are_judged_as_before():
     image, _ = render_scene(template, {3: ["white"], 11: ["blue", "green"]}, 7, SceneVariation(hand_chance=0.0))
     seen = observe(ReadConfig(), template, image)
     assert board_rims(seen, template, BOARD_BGR) is seen.rims
+
+
+@pytest.mark.parametrize("seed", [0, 4])
+def test_camels_beside_a_sleeve_over_three_spaces_of_one_tone_are_read(seed):
+    # The sleeve, taken for the tone of 9, 11 and 13, made the light at 10 and 12 bluer than it is, so the sand
+    # looked yellow: the yellow camel on 10 was read as orange and the stack on 12 was lost.
+    template = load_template("2014")
+    track = {10: ["yellow"], 12: ["orange", "white"], 14: ["green"], 3: ["blue"]}
+    image, truth = render_scene(template, track, seed, SceneVariation(hand_chance=0.0))
+    seen = observe(ReadConfig(), template, image)
+    for space in (9, 11, 13):
+        _paint_tile(image, seen, template, space, SLEEVE)
+    reading = read_board(ReadConfig(), template, camel_profiles(template.edition), image)
+    assert {str(space): stack for space, stack in reading.track.items()} == truth["track"]
