@@ -192,14 +192,17 @@ def own_colours(
     samples: Mapping[int, np.ndarray],
     usual: Mapping[int, np.ndarray],
     board: Sequence[float] | None = None,
+    judged: Mapping[int, np.ndarray] | None = None,
 ) -> dict[int, np.ndarray]:
     """Each space's colour from its rim's ``samples``, judged against the ``usual`` samples of its tone on either
     side (see :func:`rim_samples`). With the ``board``'s colour known (a calibration's), a middle of those samples
     whose hue is not the board's in this picture (:func:`board_cast`, ``BOARD_HUE``) is no tone: an arm's sleeve
     over a space's rim and both rims of its tone beside it agreed with each other and passed for their tone. Their
-    rims of the board's hue tell it then (all of that tone's on the board when none near is)."""
+    rims of the board's hue tell it then (all of that tone's on the board when none near is). ``judged``: the
+    colours as judged without the board's, kept where every middle is of its hue (they would come out the same)."""
     spaces = list(spaces)
     cast = None if board is None else board_cast(usual, board)
+    hued: dict[int, np.ndarray] | None = None
     found = {}
     for index, space in enumerate(spaces):
         if space not in samples:
@@ -209,18 +212,23 @@ def own_colours(
         middles: Iterable[np.ndarray] = (column_medians(np.array(tone)) for tone in tones)
         if cast is not None:
             everyone = list(middles)
-            middles = [middle for middle in everyone if hue_apart(middle, cast) <= BOARD_HUE] or _board_hued_middles(
-                spaces, index, usual, cast) or everyone
+            keep = _hues_apart(np.array(everyone, np.float64), cast) <= BOARD_HUE
+            if keep.all() and judged is not None and space in judged:
+                found[space] = judged[space]
+                continue
+            if hued is None:
+                names = list(usual)
+                near = _hues_apart(np.array([usual[name] for name in names], np.float64), cast) <= BOARD_HUE
+                hued = {name: usual[name] for name, ok in zip(names, near, strict=True) if ok}
+            middles = [middle for middle, ok in zip(everyone, keep, strict=True) if ok] or _board_hued_middles(
+                spaces, index, hued) or everyone
         found[space] = _own_colour(samples[space], middles)
     return found
 
 
-def _board_hued_middles(
-    spaces: list[int], index: int, usual: Mapping[int, np.ndarray], cast: np.ndarray
-) -> list[np.ndarray]:
-    """The middles of the tone of ``spaces[index]`` from the rims of the board's hue only: those of ``TONE_STEPS``
-    that have any, else all of that tone's on the board."""
-    hued = {space: colour for space, colour in usual.items() if hue_apart(colour, cast) <= BOARD_HUE}
+def _board_hued_middles(spaces: list[int], index: int, hued: Mapping[int, np.ndarray]) -> list[np.ndarray]:
+    """The middles of the tone of ``spaces[index]`` from the ``hued`` rims (those of the board's hue) only: those of
+    ``TONE_STEPS`` that have any, else all of that tone's on the board."""
     tones = [[hued[other] for other in (spaces[(index + step) % len(spaces)] for step in steps) if other in hued]
              for steps in TONE_STEPS]
     tones = [tone for tone in tones if tone] or [[hued[other] for other in spaces[index % 2::2] if other in hued]]
@@ -386,7 +394,7 @@ def board_rims(observation: Observation, template: BoardTemplate, board: Sequenc
     if not observation.rim_points or cast is None or (
             _hues_apart(np.array(list(observation.prints.values()), np.float64), cast) <= BOARD_HUE).all():
         return observation.rims
-    return own_colours(sorted(template.spaces), observation.rim_points, observation.prints, board)
+    return own_colours(sorted(template.spaces), observation.rim_points, observation.prints, board, observation.rims)
 
 
 def read_board(
