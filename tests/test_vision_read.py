@@ -9,7 +9,7 @@ import pytest
 from vision.bench import run_bench
 from vision.board import load_template
 from vision.locate import LocateConfig, locate_board
-from vision.read import ReadConfig, camera_pose, observe, read_board, rim_colours
+from vision.read import BOARD_BGR, ReadConfig, board_rims, camera_pose, hue_apart, observe, read_board, rim_colours
 from vision.synth import SceneVariation, camel_profiles, random_track, render_scene
 
 
@@ -229,3 +229,48 @@ def test_a_pose_projects_points_exactly_as_the_plain_formula_does(radial):
         ideal = ideal * (1 + radial * np.einsum("ij,ij->i", ideal, ideal))[:, None]
     expected = ideal @ pose.matrix[:2, :2].T + pose.matrix[:2, 2]
     assert np.array_equal(pose.project(points), expected)
+
+
+SLEEVE = (170, 120, 60)
+"""A blue sleeve (BGR): a hue no board is printed in."""
+
+
+def test_a_sleeve_over_a_space_and_both_spaces_of_its_tone_beside_it_does_not_pass_for_their_tone():
+    # An arm over spaces 9 to 13: the rims of 9, 11 and 13 agree with each other, so without the board's colour
+    # the sleeve passed for their tone, and the light estimated from it turned the sand yellow (wrong camels).
+    template = load_template("2014")
+    config = ReadConfig()
+    image, _ = render_scene(template, {}, 5, SceneVariation(hand_chance=0.0))
+    seen = observe(config, template, image)
+    painted = image.copy()
+    for space in range(9, 14):
+        _paint_tile(painted, seen, template, space, SLEEVE)
+    covered = observe(config, template, painted)
+    assert hue_apart(covered.rims[11], SLEEVE) < 0.05  # as it was: the sleeve taken for the board
+    rims = board_rims(covered, template, BOARD_BGR)
+    same_tone = np.median([seen.rims[other] for other in (7, 15)], axis=0)
+    for space in (9, 11, 13):
+        assert np.abs(rims[space] - same_tone).max() < 25, (space, rims[space], same_tone)
+    # The spaces the sleeve leaves bare keep their colours, bit for bit.
+    assert all(np.array_equal(rims[space], covered.rims[space]) for space in (1, 2, 3, 4, 5, 6, 15, 16))
+
+
+def test_rims_all_of_the_boards_hue_are_judged_as_before():
+    template = load_template("2014")
+    image, _ = render_scene(template, {3: ["white"], 11: ["blue", "green"]}, 7, SceneVariation(hand_chance=0.0))
+    seen = observe(ReadConfig(), template, image)
+    assert board_rims(seen, template, BOARD_BGR) is seen.rims
+
+
+@pytest.mark.parametrize("seed", [0, 4])
+def test_camels_beside_a_sleeve_over_three_spaces_of_one_tone_are_read(seed):
+    # The sleeve, taken for the tone of 9, 11 and 13, made the light at 10 and 12 bluer than it is, so the sand
+    # looked yellow: the yellow camel on 10 was read as orange and the stack on 12 was lost.
+    template = load_template("2014")
+    track = {10: ["yellow"], 12: ["orange", "white"], 14: ["green"], 3: ["blue"]}
+    image, truth = render_scene(template, track, seed, SceneVariation(hand_chance=0.0))
+    seen = observe(ReadConfig(), template, image)
+    for space in (9, 11, 13):
+        _paint_tile(image, seen, template, space, SLEEVE)
+    reading = read_board(ReadConfig(), template, camel_profiles(template.edition), image)
+    assert {str(space): stack for space, stack in reading.track.items()} == truth["track"]

@@ -162,6 +162,14 @@ def rim_samples(
 
     Returns each space's colour, and its usual sample as it is (a start space printed lighter than its tone, a
     tile or a card over its rim)."""
+    found, usual, _ = _rim_samples(config, template, pose, image)
+    return found, usual
+
+
+def _rim_samples(
+    config: ReadConfig, template: BoardTemplate, pose: Pose, image: np.ndarray
+) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray], dict[int, np.ndarray]]:
+    """:func:`rim_samples`, and every sample of each space's rim (to judge them again, see :func:`board_rims`)."""
     spaces = sorted(template.spaces)
     steps = np.arange(RIM_POINTS) / RIM_POINTS
     # Every space's rim at once (spaces × edges × points), from each corner towards the next one.
@@ -176,14 +184,77 @@ def rim_samples(
     seen = {space: around for space, around in seen.items() if len(around)}
     usual = {space: around[np.argsort(around.sum(axis=1), kind="stable")[round(RIM_RANK * (len(around) - 1))]]
              for space, around in seen.items()}
+    return own_colours(spaces, seen, usual), usual, seen
+
+
+def own_colours(
+    spaces: Sequence[int],
+    samples: Mapping[int, np.ndarray],
+    usual: Mapping[int, np.ndarray],
+    board: Sequence[float] | None = None,
+    judged: Mapping[int, np.ndarray] | None = None,
+) -> dict[int, np.ndarray]:
+    """Each space's colour from its rim's ``samples``, judged against the ``usual`` samples of its tone on either
+    side (see :func:`rim_samples`). With the ``board``'s colour known (a calibration's), a middle of those samples
+    whose hue is not the board's in this picture (:func:`board_cast`, ``BOARD_HUE``) is no tone: an arm's sleeve
+    over a space's rim and both rims of its tone beside it agreed with each other and passed for their tone. Their
+    rims of the board's hue tell it then (all of that tone's on the board when none near is). ``judged``: the
+    colours as judged without the board's, kept where every middle is of its hue (they would come out the same)."""
+    spaces = list(spaces)
+    cast = None if board is None else board_cast(usual, board)
+    hued: dict[int, np.ndarray] | None = None
     found = {}
     for index, space in enumerate(spaces):
-        if space not in seen:
+        if space not in samples:
             continue
-        tones = ([spaces[(index + step) % len(spaces)] for step in steps] for steps in TONE_STEPS)
-        found[space] = _own_colour(seen[space], (column_medians(np.array([usual[other] for other in tone
-                                                                          if other in usual])) for tone in tones))
-    return found, usual
+        tones = [[usual[other] for other in (spaces[(index + step) % len(spaces)] for step in steps) if other in usual]
+                 for steps in TONE_STEPS]
+        middles: Iterable[np.ndarray] = (column_medians(np.array(tone)) for tone in tones)
+        if cast is not None:
+            everyone = list(middles)
+            keep = _hues_apart(np.array(everyone, np.float64), cast) <= BOARD_HUE
+            if keep.all() and judged is not None and space in judged:
+                found[space] = judged[space]
+                continue
+            if hued is None:
+                names = list(usual)
+                near = _hues_apart(np.array([usual[name] for name in names], np.float64), cast) <= BOARD_HUE
+                hued = {name: usual[name] for name, ok in zip(names, near, strict=True) if ok}
+            middles = [middle for middle, ok in zip(everyone, keep, strict=True) if ok] or _board_hued_middles(
+                spaces, index, hued) or everyone
+        found[space] = _own_colour(samples[space], middles)
+    return found
+
+
+def _board_hued_middles(spaces: list[int], index: int, hued: Mapping[int, np.ndarray]) -> list[np.ndarray]:
+    """The middles of the tone of ``spaces[index]`` from the ``hued`` rims (those of the board's hue) only: those of
+    ``TONE_STEPS`` that have any, else all of that tone's on the board."""
+    tones = [[hued[other] for other in (spaces[(index + step) % len(spaces)] for step in steps) if other in hued]
+             for steps in TONE_STEPS]
+    tones = [tone for tone in tones if tone] or [[hued[other] for other in spaces[index % 2::2] if other in hued]]
+    return [column_medians(np.array(tone)) for tone in tones if tone]
+
+
+def board_cast(usual: Mapping[int, np.ndarray], board: Sequence[float]) -> np.ndarray | None:
+    """The board's colour as this picture's light casts it: the median of the ``usual`` rim samples within
+    ``BOARD_CAST`` of the calibrated ``board``'s hue; ``None`` when none is (another board, or light no
+    calibration saw: nothing to judge a rim's hue by)."""
+    colours = np.array(list(usual.values()), np.float64).reshape(-1, 3)
+    near = colours[_hues_apart(colours, board) <= BOARD_CAST]
+    return column_medians(near) if len(near) else None
+
+
+def hue_apart(colour: Sequence[float] | np.ndarray, board: Sequence[float] | np.ndarray) -> float:
+    """How far ``colour``'s hue is from ``board``'s, brightness aside: the distance between the two colours brought
+    to the same length (0 alike, up to 1.41)."""
+    return float(_hues_apart(np.asarray(colour, np.float64)[None, :], board)[0])
+
+
+def _hues_apart(colours: np.ndarray, board: Sequence[float] | np.ndarray) -> np.ndarray:
+    """:func:`hue_apart` of each row of ``colours`` (N×3) at once."""
+    board = np.asarray(board, np.float64)
+    units = colours / np.maximum(np.linalg.norm(colours, axis=1), 1e-6)[:, None]
+    return np.linalg.norm(units - board / max(float(np.linalg.norm(board)), 1e-6), axis=1)
 
 
 def _own_colour(samples: np.ndarray, middles: Iterable[np.ndarray]) -> np.ndarray:
@@ -223,6 +294,13 @@ on it was read nowhere (independent dev seed 600, light tier). With the five alw
 of the board made its bare spaces there look covered (seed 600's props tier: 5 camels placed wrongly -> 14)."""
 RIM_COVERED = 0.08
 """A space whose rim has no sample this near a shade of its tone (a share of white) is covered."""
+BOARD_CAST = 0.3
+"""How far (:func:`hue_apart`) a picture's light may cast the board's hue from the calibration photo's. On an arm set
+(independent renderer, seed 609, an arm in every props scene) the median rim of a picture lay 0.03-0.16 from the
+calibrated board; sleeves and palm fronds 0.35-0.57."""
+BOARD_HUE = 0.2
+"""A rim whose hue lies this far (:func:`hue_apart`) from the board's in the same picture is not the board's tone
+(on that arm set: the rims of a picture 0.03-0.13 apart at the median; sleeves and fronds 0.32-0.55)."""
 
 
 def light_at(template: BoardTemplate, rims: dict[int, np.ndarray], space: int) -> np.ndarray:
@@ -283,6 +361,8 @@ class Observation:
     prints: dict[int, np.ndarray] = field(default_factory=dict)
     """Each space's usual rim sample, even where unlike its tone (see :func:`rim_samples`)."""
     problems: list[str] = field(default_factory=list)
+    rim_points: dict[int, np.ndarray] = field(default_factory=dict)
+    """Every sample of each space's rim, to judge them again once the board's colour is known (:func:`board_rims`)."""
 
 
 def observe(
@@ -302,9 +382,19 @@ def observe(
     pose = camera_pose(location, (image.shape[1], image.shape[0]), template)
     region, pose = board_region(config, template, image, pose)
     camera_at = -pose.rotation.T @ pose.translation
-    rims, prints = rim_samples(config, template, pose, region)
+    rims, prints, points = _rim_samples(config, template, pose, region)
     problems = [f"space {space} is outside the picture" for space in template.spaces if space not in rims]
-    return Observation(pose, camera_at, region, location, rims, prints, problems)
+    return Observation(pose, camera_at, region, location, rims, prints, problems, points)
+
+
+def board_rims(observation: Observation, template: BoardTemplate, board: Sequence[float]) -> dict[int, np.ndarray]:
+    """Each space's own colour (:attr:`Observation.rims`) judged again with the ``board``'s colour known (a
+    calibration's, see :func:`own_colours`): unchanged unless some space's usual rim sample is not of its hue."""
+    cast = board_cast(observation.prints, board)
+    if not observation.rim_points or cast is None or (
+            _hues_apart(np.array(list(observation.prints.values()), np.float64), cast) <= BOARD_HUE).all():
+        return observation.rims
+    return own_colours(sorted(template.spaces), observation.rim_points, observation.prints, board, observation.rims)
 
 
 def read_board(

@@ -42,7 +42,7 @@ import cv2
 import numpy as np
 
 from vision.board import BoardTemplate
-from vision.read import BOARD_BGR, Observation, light_at
+from vision.read import BOARD_BGR, Observation, board_rims, light_at
 from vision.silhouette_evidence import (
     bits_set,
     camel_evidence,
@@ -179,8 +179,9 @@ class SilhouetteScorer(SilhouetteGeometry):
         self.observation = observation
         pose, image = observation.pose, observation.image
         camera_at = observation.camera_at
-        rims = observation.rims
         board_reference = np.array(board_bgr, np.float32)
+        # The rims judged with the board's hue known: a sleeve over a space's rim and its tone's beside it is not it.
+        rims = board_rims(observation, self.template, board_reference)
         known = [np.array(profiles[name], np.float32) if profiles[name] is not None else None for name in self.names]
         spaces = sorted(self.template.spaces)
         cuts = []
