@@ -26,6 +26,7 @@ Run: .venv/bin/python benchmarks/camera_independent.py [--tables N] [--scenes-pe
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -413,7 +414,7 @@ def _expect_summary(verdicts: list[dict]) -> dict:
 def report(result: dict) -> str:
     lines = [
         f"independent renderer, seed {result['seed']}: {result['tables']} tables x {result['scenes_per_table']} "
-        "scenes a tier",
+        f"scenes a tier{', an arm in every props scene' if result.get('hand') else ''}",
         "| tier | scenes | fully right | right but for hidden camels | camels wrong | unseen (hidden / in view) "
         "| board not found (a marker hidden) | calibration accepted |",
         "|---|---|---|---|---|---|---|---|",
@@ -488,9 +489,16 @@ def parse_bench(parser: argparse.ArgumentParser) -> tuple[argparse.Namespace, di
 
 
 def main() -> None:
-    args, again = parse_bench(bench_arguments(__doc__, tables=6, per_table=5, expect=1))
-    result = again or run(args.tables, args.scenes_per_table, args.seed, args.tiers, args.keep,
-                          progress=not args.json, expect=args.expect)
+    parser = bench_arguments(__doc__, tables=6, per_table=5, expect=1)
+    parser.add_argument("--hand", action="store_true",
+                        help="an arm over the board in every props scene (else in 15%% of them, as at a table)")
+    args, again = parse_bench(parser)
+    if args.hand and again is None and "props" not in args.tiers:
+        parser.error("--hand puts an arm in the props tier's scenes only: add --tier props (or all)")
+    photograph = functools.partial(render, hand=True) if args.hand else render
+    result = again or {**run(args.tables, args.scenes_per_table, args.seed, args.tiers, args.keep,
+                             progress=not args.json, expect=args.expect, photograph=photograph),
+                       "hand": args.hand}
     print(json.dumps(result, indent=1) if args.json else report(result))
 
 if __name__ == "__main__":

@@ -4,9 +4,12 @@ per table its calibration, blind boards and --expect checks, each judged against
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
-from benchmarks.camera_independent import reread, run
+from benchmarks.camera_independent import report, reread, run
 from benchmarks.independent.scene import render
 
 
@@ -30,3 +33,25 @@ def test_one_table_is_calibrated_read_blind_and_checked_against_a_log(tmp_path: 
 
     again = reread(result, tmp_path)
     assert again["tiers"] == result["tiers"]
+
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "camera_independent.py"
+
+
+def test_hand_without_the_props_tier_is_refused_before_anything_is_rendered(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, str(BENCH), "--hand", "--tier", "light", "--keep", str(tmp_path / "kept")],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 2
+    assert "--hand puts an arm in the props tier's scenes only" in done.stderr
+    assert not (tmp_path / "kept").exists()
+
+
+def test_hand_puts_an_arm_in_every_props_scene(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, str(BENCH), "--hand", "--tier", "props", "--tables", "1",
+                           "--scenes-per-table", "2", "--expect", "0", "--seed", "611", "--json"],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["hand"] is True
+    assert [("hand" in scene["props"]) for scene in result["details"]["props"]["scenes"]] == [True, True]
+    assert "an arm in every props scene" in report(result)
