@@ -64,7 +64,13 @@ def camel_evidence(
         evidence[:, occluded] = 0.0
     unknown = [index for index, profile in enumerate(known) if profile is None]
     if unknown:
-        evidence[unknown] = ((board_distance - fit.unknown_margin) / fit.evidence_scale)[None, :]
+        unlike = board_distance
+        if table is not None and np.count_nonzero(table[1]):
+            # Beyond the track what is like the table (or the board's printed border) is no camel either: a camel
+            # on a far space, measured while calibrating, drifted up onto the red border behind it and was learnt
+            # in its colour (fresh POV-Ray seed 702, table 0: a yellow camel measured as (18, 38, 109)).
+            unlike = np.minimum(board_distance, near_table)
+        evidence[unknown] = ((unlike - fit.unknown_margin) / fit.evidence_scale)[None, :]
     nearest_camel = np.where(np.isfinite(nearest), nearest, 1.0)
     boardlike = (nearest_camel - board_distance) / fit.evidence_scale
     # A body box is rougher than a camel (between its legs, around its neck): what does not look like the
