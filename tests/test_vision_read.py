@@ -166,10 +166,7 @@ def test_a_space_keeps_the_boards_colour_when_what_stands_on_it_covers_part_of_i
 def test_a_space_covered_by_a_tile_takes_its_tone_from_its_neighbours():
     # Camels never stay on a desert tile's space: with the tile taken for the board there, a camel of the tile's
     # colour (or of its printed disc) was fitted on it; with the board's tone, the tile is unlike the board.
-    template = load_template("2014")
-    config = ReadConfig()
-    image, _ = render_scene(template, {}, 5, SceneVariation(hand_chance=0.0))
-    seen = observe(config, template, image)
+    template, config, image, seen = _bare_board()
     space = 11
     outline = seen.pose.project(np.array([(*corner, 0.0) for corner in template.spaces[space]]))
     painted = image.copy()
@@ -178,6 +175,14 @@ def test_a_space_covered_by_a_tile_takes_its_tone_from_its_neighbours():
     same_tone = np.median([seen.rims[other] for other in (9, 11, 13)], axis=0)
     assert np.abs(after[space] - same_tone).max() < 25, (after[space], same_tone)
     assert all(np.abs(after[other] - seen.rims[other]).max() < 20 for other in (10, 12))
+
+
+def _bare_board():
+    """A 2014 board with no camel on it, and what the reader observes of it."""
+    template = load_template("2014")
+    config = ReadConfig()
+    image, _ = render_scene(template, {}, 5, SceneVariation(hand_chance=0.0))
+    return template, config, image, observe(config, template, image)
 
 
 def _paint_tile(image, seen, template, space, colour):
@@ -189,10 +194,7 @@ def test_a_bare_space_between_two_tiles_keeps_its_own_colour():
     # Tiles of two colours on both spaces of its tone two away: the median of those three rims was a colour no
     # space had (each channel from another), the bare space between them was taken for covered, and a 4-high stack
     # on it was read nowhere (independent dev seed 600, light tier).
-    template = load_template("2014")
-    config = ReadConfig()
-    image, _ = render_scene(template, {}, 5, SceneVariation(hand_chance=0.0))
-    seen = observe(config, template, image)
+    template, config, image, seen = _bare_board()
     painted = image.copy()
     _paint_tile(painted, seen, template, 9, (150, 40, 120))
     _paint_tile(painted, seen, template, 13, (60, 120, 40))
@@ -238,10 +240,7 @@ SLEEVE = (170, 120, 60)
 def test_a_sleeve_over_a_space_and_both_spaces_of_its_tone_beside_it_does_not_pass_for_their_tone():
     # An arm over spaces 9 to 13: the rims of 9, 11 and 13 agree with each other, so without the board's colour
     # the sleeve passed for their tone, and the light estimated from it turned the sand yellow (wrong camels).
-    template = load_template("2014")
-    config = ReadConfig()
-    image, _ = render_scene(template, {}, 5, SceneVariation(hand_chance=0.0))
-    seen = observe(config, template, image)
+    template, config, image, seen = _bare_board()
     painted = image.copy()
     for space in range(9, 14):
         _paint_tile(painted, seen, template, space, SLEEVE)
