@@ -107,19 +107,34 @@ def test_column_medians_are_numpys_median_bit_for_bit(rows, dtype):
     assert found.dtype == expected.dtype and np.array_equal(found, expected)
 
 
+def _ground_doubt_alone(scorer, window, offset, count):
+    """The ground's doubt of one offset of a stack of ``count`` in plain view, from that offset's own masks drawn
+    whole: the plain arithmetic that the reader's all-offsets-at-once path (``_plain_doubts``) must give."""
+    covered = scorer._box_mask(window, offset, 0)
+    for level in range(1, count):
+        covered = covered | scorer._box_mask(window, offset, level)
+    free = ~covered
+    ring, floor = scorer._ring_mask(window, offset) & free, scorer._floor_mask(window) & free
+    return scorer._doubt(window.boardlike[ring], window.boardlike[floor])
+
+
 def test_the_ground_doubt_of_every_offset_at_once_is_each_offsets_alone(scene):
     """The lone scores work out the ground's doubt of all offsets together (counts of packed masks, a median only
     where it can matter): the same numbers as asking each offset alone from its own masks."""
-    together, alone = scene(), scene()
-    for scorer in (together, alone):  # a shadow over half of one space: the ground there is unlike the board
+    together, alone, asked = scene(), scene(), scene()
+    for scorer in (together, alone, asked):  # a shadow over half of one space: the ground there is unlike the board
         window = scorer._windows[scorer.spaces[3]]
         window.boardlike[:, : window.boardlike.shape[1] // 2] = -0.6
     raised = 0
     for space in together.spaces:
         found = together._plain_doubts(together._windows[space])
         window = alone._windows[space]
-        expected = [alone._ground_doubt(window, offset, 1, None) for offset in range(len(alone._offsets))]
+        expected = [_ground_doubt_alone(alone, window, offset, 1) for offset in range(len(alone._offsets))]
         assert found.tolist() == expected, space
+        # Asked one offset at a time, with nothing worked out yet (as a stack's score asks it): the same numbers.
+        one_by_one = [asked._ground_doubt(asked._windows[space], offset, 1, None)
+                      for offset in range(len(asked._offsets))]
+        assert one_by_one == expected, space
         raised += sum(doubt > 0 for doubt in expected)
         top, boxes, rings = together._windows[space].bottom
         for offset in range(len(alone._offsets)):  # the masks drawn together in a band are each offset's own
@@ -141,9 +156,9 @@ def test_the_ground_doubt_of_a_stack_at_every_offset_at_once_is_each_offsets_alo
     for space in together.spaces:
         found = together._plain_doubts(together._windows[space], stacked)
         window = alone._windows[space]
-        expected = [alone._ground_doubt(window, offset, stacked, None) for offset in range(len(alone._offsets))]
+        expected = [_ground_doubt_alone(alone, window, offset, stacked) for offset in range(len(alone._offsets))]
         assert found.tolist() == expected, space
-        raised += sum(doubt != alone._ground_doubt(window, offset, 1, None) for offset, doubt in enumerate(expected))
+        raised += sum(doubt != _ground_doubt_alone(alone, window, offset, 1) for offset, doubt in enumerate(expected))
     assert raised  # the camels above change some offset's doubt (the stack's ground is not the lone camel's)
 
 

@@ -675,13 +675,9 @@ class SilhouetteScorer(SilhouetteGeometry):
                 return self._doubt(boardlike[layout.ground[ground]], boardlike[layout.floor[floor]])
         doubt = window.doubts.get((offset, count))
         if doubt is None:
-            # From the masks: the lone scores ask this of every offset, and most never get a layout.
-            covered = self._box_mask(window, offset, 0)
-            for level in range(1, count):
-                covered = covered | self._box_mask(window, offset, level)
-            free = ~covered
-            ring, floor = self._ring_mask(window, offset) & free, self._floor_mask(window) & free
-            doubt = window.doubts[(offset, count)] = self._doubt(window.boardlike[ring], window.boardlike[floor])
+            # Every offset's at once: the lone scores and a stack's ranking ask for them all anyway.
+            self._plain_doubts(window, count)
+            doubt = window.doubts[(offset, count)]
         return doubt
 
     def _plain_doubts(self, window: Window, stacked: int = 1) -> np.ndarray:
