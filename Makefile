@@ -79,7 +79,7 @@ BOOKWORM_VENV := .venv-bookworm
 BOOKWORM_STAMP := $(BOOKWORM_VENV)/.installed
 BOOKWORM_PINS := numpy==1.24.4 opencv-python-headless==4.11.0.86
 BOOKWORM_TESTS = $(filter-out tests/test_camera_box_picture.py tests/test_camera_start.py \
-	tests/test_placement_start.py, $(wildcard tests/test_vision*.py tests/test_calib*.py tests/test_camera*.py tests/test_odds*.py \
+	tests/test_placement_start.py tests/test_placement_whole_rows.py, $(wildcard tests/test_vision*.py tests/test_calib*.py tests/test_camera*.py tests/test_odds*.py \
 	tests/test_batch.py tests/test_placement*.py tests/test_picture_black.py tests/test_small_frame.py))
 
 $(BOOKWORM_STAMP): pyproject.toml
