@@ -191,47 +191,46 @@ def own_colours(
     spaces: Sequence[int],
     samples: Mapping[int, np.ndarray],
     usual: Mapping[int, np.ndarray],
-    board: Sequence[float] | None = None,
+    cast: np.ndarray | None = None,
+    hued: Mapping[int, np.ndarray] | None = None,
     judged: Mapping[int, np.ndarray] | None = None,
 ) -> dict[int, np.ndarray]:
     """Each space's colour from its rim's ``samples``, judged against the ``usual`` samples of its tone on either
-    side (see :func:`rim_samples`). With the ``board``'s colour known (a calibration's), a middle of those samples
-    whose hue is not the board's in this picture (:func:`board_cast`, ``BOARD_HUE``) is no tone: an arm's sleeve
-    over a space's rim and both rims of its tone beside it agreed with each other and passed for their tone. Their
-    rims of the board's hue tell it then (all of that tone's on the board when none near is). ``judged``: the
-    colours as judged without the board's, kept where every middle is of its hue (they would come out the same)."""
+    side (see :func:`rim_samples`). With the board's colour as this picture casts it (``cast``, see
+    :func:`board_cast`), a middle of those samples whose hue is not the board's (``BOARD_HUE``) is no tone: an arm's
+    sleeve over a space's rim and both rims of its tone beside it agreed with each other and passed for their tone.
+    Their rims of the board's hue (``hued``, of ``usual``) tell it then (all of that tone's on the board when none
+    near is). ``judged``: the colours as judged without the board's, kept where every middle is of its hue (they
+    would come out the same)."""
     spaces = list(spaces)
-    cast = None if board is None else board_cast(usual, board)
-    hued: dict[int, np.ndarray] | None = None
     found = {}
     for index, space in enumerate(spaces):
         if space not in samples:
             continue
-        tones = [[usual[other] for other in (spaces[(index + step) % len(spaces)] for step in steps) if other in usual]
-                 for steps in TONE_STEPS]
-        middles: Iterable[np.ndarray] = (column_medians(np.array(tone)) for tone in tones)
+        middles: Iterable[np.ndarray] = (column_medians(np.array(tone)) for tone in _tone_rims(spaces, index, usual))
         if cast is not None:
             everyone = list(middles)
             keep = _hues_apart(np.array(everyone, np.float64), cast) <= BOARD_HUE
             if keep.all() and judged is not None and space in judged:
                 found[space] = judged[space]
                 continue
-            if hued is None:
-                names = list(usual)
-                near = _hues_apart(np.array([usual[name] for name in names], np.float64), cast) <= BOARD_HUE
-                hued = {name: usual[name] for name, ok in zip(names, near, strict=True) if ok}
             middles = [middle for middle, ok in zip(everyone, keep, strict=True) if ok] or _board_hued_middles(
-                spaces, index, hued) or everyone
+                spaces, index, hued or {}) or everyone
         found[space] = _own_colour(samples[space], middles)
     return found
+
+
+def _tone_rims(spaces: list[int], index: int, rims: Mapping[int, np.ndarray]) -> list[list[np.ndarray]]:
+    """Per group of ``TONE_STEPS``, the ``rims`` of the spaces of ``spaces[index]``'s tone in it (those it has)."""
+    return [[rims[other] for other in (spaces[(index + step) % len(spaces)] for step in steps) if other in rims]
+            for steps in TONE_STEPS]
 
 
 def _board_hued_middles(spaces: list[int], index: int, hued: Mapping[int, np.ndarray]) -> list[np.ndarray]:
     """The middles of the tone of ``spaces[index]`` from the ``hued`` rims (those of the board's hue) only: those of
     ``TONE_STEPS`` that have any, else all of that tone's on the board."""
-    tones = [[hued[other] for other in (spaces[(index + step) % len(spaces)] for step in steps) if other in hued]
-             for steps in TONE_STEPS]
-    tones = [tone for tone in tones if tone] or [[hued[other] for other in spaces[index % 2::2] if other in hued]]
+    tones = [tone for tone in _tone_rims(spaces, index, hued) if tone] or [
+        [hued[other] for other in spaces[index % 2::2] if other in hued]]
     return [column_medians(np.array(tone)) for tone in tones if tone]
 
 
@@ -391,10 +390,15 @@ def board_rims(observation: Observation, template: BoardTemplate, board: Sequenc
     """Each space's own colour (:attr:`Observation.rims`) judged again with the ``board``'s colour known (a
     calibration's, see :func:`own_colours`): unchanged unless some space's usual rim sample is not of its hue."""
     cast = board_cast(observation.prints, board)
-    if not observation.rim_points or cast is None or (
-            _hues_apart(np.array(list(observation.prints.values()), np.float64), cast) <= BOARD_HUE).all():
+    if not observation.rim_points or cast is None:
         return observation.rims
-    return own_colours(sorted(template.spaces), observation.rim_points, observation.prints, board, observation.rims)
+    names = list(observation.prints)
+    near = _hues_apart(np.array([observation.prints[name] for name in names], np.float64), cast) <= BOARD_HUE
+    if near.all():
+        return observation.rims
+    hued = {name: observation.prints[name] for name, ok in zip(names, near, strict=True) if ok}
+    return own_colours(sorted(template.spaces), observation.rim_points, observation.prints, cast, hued,
+                       observation.rims)
 
 
 def read_board(
