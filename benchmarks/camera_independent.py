@@ -244,9 +244,16 @@ def expect_scenes(
                 "hidden": [c for c, v in truth.visible.items() if v < HIDDEN],
                 "differences": reading.get("differences"),
                 "error": reading.get("error"),
+                **verdict_words(reading),
             }
         )
     return verdicts
+
+
+def verdict_words(reading: dict) -> dict:
+    """The command's answer in words and its margin, kept beside each outcome: how near a verdict came to
+    another is what tells a lucky answer from a sure one."""
+    return {"verdict": reading.get("verdict"), "margin": reading.get("margin")}
 
 
 def expect_outcome(case: str, reading: dict) -> str:
@@ -301,7 +308,7 @@ def reread(result: dict, folder: Path, recalibrate: bool = False) -> dict:
         for verdict, proc in checks:
             reading = collect(proc)
             verdict.update(outcome=expect_outcome(verdict["case"], reading), differences=reading.get("differences"),
-                           error=reading.get("error"))
+                           error=reading.get("error"), **verdict_words(reading))
     return {**result, "tiers": {tier: summarise(found) for tier, found in result["details"].items()}}
 
 

@@ -23,12 +23,15 @@ from vision.verify import Verdict, VerifyConfig
 CAMELS = ["blue", "green", "yellow", "red", "purple", "black", "white"]
 
 
-def fake_scorer(verdict, covered=()):
+def fake_scorer(verdict, covered=(), scores=None):
     """A scorer whose judgement is ``verdict`` (the picture's part is not what these tests are about), which
-    sees the spaces ``covered`` covered (a hand, the pyramid over them)."""
+    sees the spaces ``covered`` covered (a hand, the pyramid over them) and each camel fitting where a board puts
+    it by ``scores`` (camel -> score; 0.5, plainly seen, for the others)."""
+    scores = scores or {}
     return SimpleNamespace(verify=VerifyConfig(), judge=lambda tracks, priors: verdict, track_cost=lambda t: 0.0,
                            space_costs=lambda track: dict.fromkeys(range(1, 17), 0.0),
                            covered=lambda track, space: space in covered,
+                           camel_score=lambda track, camel: scores.get(camel, 0.5),
                            spaces=list(range(1, 17)), template=load_template("2018"))
 
 
@@ -136,6 +139,33 @@ def test_a_difference_seen_outside_the_unclear_spaces_is_named_without_a_correct
     out = found.as_json()
     assert "correction" not in out and out["most_likely"] == "purple 3 and red 1"
     assert "purple should be alone on 12; the camera sees it alone on 14" in out["differences"]
+
+
+def test_a_camel_every_rival_leaves_behind_is_seen_only_where_the_picture_shows_it():
+    # The latest draw moved green from 3 onto the stack on 5, under an arm now. Every other draw the log could
+    # have had leaves green on 3, so the close rivals agree on it there: but the picture shows nothing of green on
+    # 3 (it fits there worse than no camel), so no difference is claimed about it (independent renderer, seed
+    # 98: a matching board answered "matches": false).
+    expected = {5: ["orange", "blue", "yellow", "green"], 13: ["white"]}
+    was = {"player": "Ann", "type": "pyramid", "die": "green", "value": 2}
+    first = {3: ["green"], 8: ["orange", "blue", "yellow"], 13: ["white"]}
+    second = {3: ["green"], 7: ["orange", "blue", "yellow"], 13: ["white"]}
+    hypotheses = [
+        Hypothesis(expected, "the game's board"),
+        Hypothesis(first, "Ann's pyramid ticket: green 2 → orange 3", Amendment(0, was, {**was, "die": "orange",
+                                                                                          "value": 3})),
+        Hypothesis(second, "Ann's pyramid ticket: green 2 → orange 2", Amendment(0, was, {**was, "die": "orange"})),
+    ]
+    verdict = Verdict("cannot tell", 1, 0.39, (7, 8), (2,), [0.76, -0.17, 0.23])
+    unseen_there = camera_verdict(fake_scorer(verdict, covered={5}, scores={"green": -0.25}), hypotheses, {}, (),
+                                  CAMELS)
+    assert unseen_there.matches is None and "green" in unseen_there.unseen
+    assert unseen_there.track == {13: ["white"]}
+    # Where the picture does show green on 3, the difference is claimed (no correction: the rivals differ).
+    seen_there = camera_verdict(fake_scorer(verdict, covered={5}, scores={"green": 0.4}), hypotheses, {}, (),
+                                CAMELS)
+    assert seen_there.matches is False and seen_there.track == {3: ["green"], 13: ["white"]}
+    assert "green should be on 5 on top of yellow; the camera sees it alone on 3" in seen_there.differences
 
 
 # A real picture: a 2018 table (vision.photo, the bench's independent renderer) with the pyramid and the palm
@@ -404,7 +434,15 @@ def test_a_camel_only_nearer_or_further_in_the_picture_is_no_difference_it_can_t
     scorer, boards = depth_scorer(1.8, same_place)
     boards += [game.track, entry.track]
     assert camera_verdict(scorer, [game, entry], game.track, (), CAMELS).answer.startswith("differs")
-    # ...and so is a camel the picture shows elsewhere.
+    # The same place seen from nearer or further: the outline further away is the smaller one, mostly inside the
+    # other (intersection over union 0.49, each outline more than half inside the other).
+    scorer, boards = depth_scorer(0.88, {(0, "yellow"): (100, 50, 113, 72), (1, "yellow"): (98, 54, 109, 73)})
+    boards += [game.track, entry.track]
+    assert camera_verdict(scorer, [game, entry], game.track, (), CAMELS).answer.startswith("cannot tell")
+    # ...and so is a camel the picture shows elsewhere, or half a body along.
+    scorer, boards = depth_scorer(0.88, {(0, "yellow"): (100, 50, 120, 62), (1, "yellow"): (112, 50, 132, 62)})
+    boards += [game.track, entry.track]
+    assert camera_verdict(scorer, [game, entry], game.track, (), CAMELS).answer.startswith("differs")
     scorer, boards = depth_scorer(0.88, {(0, "yellow"): (100, 50, 120, 62), (1, "yellow"): (60, 70, 80, 82)})
     boards += [game.track, entry.track]
     assert camera_verdict(scorer, [game, entry], game.track, (), CAMELS).answer.startswith("differs")
