@@ -58,6 +58,23 @@ def test_the_palm_tree_s_fronds_are_no_green_camel(tmp_path, capsys, table_index
     assert placed.get("green") in (None, 7), reading
 
 
+def test_a_frond_s_tip_over_a_space_is_no_camel_of_its_colour(tmp_path, capsys):
+    """Seed 97 (fresh in the sixth round, development since), props, table 2, the fourth --expect board: the palm
+    tree's fronds hang over space 5 from beyond the far edge of the track, and the green camel stands hidden under
+    them on 4. The fronds' tip on the track (3.7 body boxes) was read as green standing on 5: "differs", a false
+    alarm on the board the log leads to."""
+    log = {
+        "format": "camelup-game-log/1", "edition": "2018", "players": ["Ann", "Bob"],
+        "setup": {"track": {"4": ["green"], "5": ["black", "blue"], "6": ["red"], "7": ["purple"],
+                            "9": ["yellow", "white"]}},
+        "actions": [{"player": "Ann", "type": "pyramid", "die": "grey", "value": 3, "crazy": "white"}],
+    }
+    expected = {2: ["black", "blue"], 4: ["green"], 6: ["red"], 7: ["purple"], 9: ["yellow", "white"]}
+    reading = read_independent(tmp_path, capsys, 2, "props", 102, expected, seed=97, log=log)
+    assert reading["expected"] == {str(space): stack for space, stack in expected.items()}
+    assert "5" not in reading["track"] and reading["matches"] is not False, reading
+
+
 def test_two_camels_read_in_each_other_s_places_are_swapped_back(tmp_path, capsys):
     """Orange and yellow were read in each other's places (yellow alone on 4, orange under white on 7): moving
     either one alone leaves two camels of one colour's place empty and costs more; swapped, the board fits."""
