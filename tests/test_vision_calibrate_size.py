@@ -61,6 +61,7 @@ def test_a_bad_size_in_the_file_is_named(saved, camel_size, words):
 def test_vision_read_with_a_calibration_reads_with_its_camels_size(saved, tmp_path, capsys, monkeypatch):
     import cv2
 
+    import vision.reader
     import vision.silhouette
     from companion.cli import main
     from vision.photo import make_table, render_scene
@@ -77,7 +78,8 @@ def test_vision_read_with_a_calibration_reads_with_its_camels_size(saved, tmp_pa
             super().__init__(*args, **kwargs)
             used.append(self.fit)
 
-    monkeypatch.setattr(vision.silhouette, "SilhouetteScorer", Recording)
+    # Where the reader looks the scorer up (it imports it once, at the top of vision.reader).
+    monkeypatch.setattr(vision.reader, "SilhouetteScorer", Recording)
     assert main(["vision", "read", str(scene), "--calibration", str(saved)]) == 0
     assert json.loads(capsys.readouterr().out)["track"]
     assert used and {(fit.length_mm, fit.width_mm, fit.step_mm) for fit in used} == {(31.0, 13.5, 18.5)}
