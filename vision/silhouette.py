@@ -691,12 +691,6 @@ class SilhouetteScorer(SilhouetteGeometry):
         if window.bottom is None:
             window.bottom = self._bottom_masks(window)
         top, boxes, rings = window.bottom
-        if stacked > 1:
-            # The camels above hide more of the ground: every level's box (as drawn for a layout) on the bottom one's.
-            boxes = boxes.copy()
-            for offset in range(count):
-                for level in range(1, stacked):
-                    boxes[offset] |= self._box_mask(window, offset, level)[top : top + len(boxes[offset])]
         # The ground rings and the floor lie in a band of the window (the air above the space is most of it):
         # counted there only, with a pixel to spare on every side of their outlines, as packed bits.
         outlines = np.concatenate([*(self._ground(window, offset)[1] for offset in range(count)),
@@ -704,6 +698,14 @@ class SilhouetteScorer(SilhouetteGeometry):
         height, width = window.boardlike.shape
         (x0, y0), (x1, y1) = np.maximum(outlines.min(axis=0) - 2, 0), np.minimum(outlines.max(axis=0) + 3,
                                                                                  [width, height])
+        if stacked > 1:
+            # The camels above hide more of the ground: every level's box (as drawn for a layout) on the bottom one's.
+            # A box wholly above the band's rows hides none of it (OpenCV fills no pixel more than one beyond a
+            # polygon's outline) and is not drawn: most are, seen from above the table.
+            lowest = self._corners(window)[:, 1:stacked, :, 1].max(axis=2) // 4 + 2  # offsets × levels above
+            boxes = boxes.copy()
+            for offset, level in zip(*np.nonzero(lowest >= y0), strict=True):
+                boxes[offset] |= self._box_mask(window, int(offset), int(level) + 1)[top : top + len(boxes[offset])]
         band = (slice(y0, y1), slice(x0, x1))
         inside = (slice(y0 - top, y1 - top), slice(x0, x1))  # the same pixels in the masks' rows
 
