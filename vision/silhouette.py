@@ -588,7 +588,7 @@ class SilhouetteScorer(SilhouetteGeometry):
         canvas = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.fillConvexPoly(canvas, cv2.convexHull(outer - shift).reshape(-1, 2), 1, cv2.LINE_8, 2)
         cv2.fillConvexPoly(canvas, cv2.convexHull(inner - shift).reshape(-1, 2), 0, cv2.LINE_8, 2)
-        pixels = cv2.countNonZero(canvas)
+        pixels = np.count_nonzero(canvas)  # (numpy's: OpenCV's costs ~10 µs a call, see _covered)
         if not pixels:
             return np.zeros(len(self.names))
         means = [cv2.mean(part[y0:y1, x0:x1], canvas)[: part.shape[2]] for part in window.strong]
