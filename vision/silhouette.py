@@ -730,13 +730,14 @@ class SilhouetteScorer(SilhouetteGeometry):
         masks = (lambda offset: rings[offset][inside].view(bool) & (boxes[offset][inside] == 0),
                  lambda offset: floor & (boxes[offset][inside] == 0))
         found = []
-        for offset in range(count):
+        penalty = self.fit.ground_penalty
+        for offset, asks in enumerate(zip(*(ask.tolist() for ask in asked), strict=True)):
             worst = 0.0
-            for mask, ask in zip(masks, asked, strict=True):
-                if ask[offset]:
-                    worst = max(worst, -fast_median(boardlike[mask(offset)]))
-            doubt = window.doubts.setdefault((offset, stacked), self.fit.ground_penalty * worst)
-            found.append(doubt)
+            if any(asks):  # (mostly not: no part of an offset's ground is asked)
+                for mask, ask in zip(masks, asks, strict=True):
+                    if ask:
+                        worst = max(worst, -fast_median(boardlike[mask(offset)]))
+            found.append(window.doubts.setdefault((offset, stacked), penalty * worst))
         return np.array(found)
 
     def _covered(self, window: Window, offset: int, count: int, in_front: Fronts) -> bool:
