@@ -36,7 +36,8 @@ from vision.calibrate import ANYWHERE, CalibrationError, calibrate, calibrate_fr
 from vision.locate import BoardNotFound
 from vision.photo import calibration_track, make_table, render_calibration, render_scene
 from vision.plausible import plausible_track, random_board
-from vision.read import ReadConfig, observe, read_with_scorer
+from vision.read import ReadConfig, observe
+from vision.reader import read_with_scorer
 from vision.silhouette import FitConfig, SilhouetteScorer
 from vision.synth import EDITION_CAMELS
 

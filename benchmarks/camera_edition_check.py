@@ -35,7 +35,8 @@ from vision.calibrate import CalibrationError, calibrate, calibration_layout, re
 from vision.edition_check import other_edition_seen
 from vision.image_file import load_photo
 from vision.locate import BoardNotFound
-from vision.read import ReadConfig, observe, read_with_scorer
+from vision.read import ReadConfig, observe
+from vision.reader import read_with_scorer
 from vision.synth import EDITION_CAMELS
 
 WARNING = "the camels look like the "

@@ -7,7 +7,7 @@ calibration photo too (the same camera takes both), is then made worse by one se
 - dark / bright: the exposure scaled in linear light (×0.5 is one stop under), clipped at white;
 - noise: Gaussian noise of σ grey levels (the gain of a camera in a dim room).
 The table is calibrated on its worse calibration photo (a refusal reads it with the default colours, as the
-companion would), every board is read (vision.read.read_board), and vision.focus measures the picture.
+companion would), every board is read (vision.reader.read_board), and vision.focus measures the picture.
 
 It prints per setting the measured figures (marker edge width, px at 1280 wide; the paper's white; contrast over
 noise; share of the board clipped) beside the reading (scenes fully right, camels wrong, camels unseen though in
@@ -38,7 +38,8 @@ from vision.locate import BoardNotFound, LocateConfig, find_markers, locate_boar
 from vision.photo import make_table, render_calibration, render_scene
 from vision.photo_bench import _new_counts, score_scene, summary
 from vision.plausible import random_board
-from vision.read import BOARD_BGR, ReadConfig, observe, read_board
+from vision.read import BOARD_BGR, ReadConfig, observe
+from vision.reader import read_board
 from vision.synth import EDITION_CAMELS, camel_profiles
 
 SETTINGS: list[tuple[str, float]] = [

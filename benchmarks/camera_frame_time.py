@@ -25,7 +25,8 @@ from vision.calibrate import CalibrationError, calibrate
 from vision.locate import BoardNotFound
 from vision.photo import make_table, render_calibration, render_scene
 from vision.plausible import random_board
-from vision.read import BOARD_BGR, ReadConfig, observe, read_board
+from vision.read import BOARD_BGR, ReadConfig, observe
+from vision.reader import read_board
 from vision.synth import EDITION_CAMELS, camel_profiles
 
 FRAMES_PER_TABLE = 4

@@ -41,7 +41,8 @@ from vision.calibrate import CalibrationError, calibrate, calibrate_from_board, 
 from vision.calibration_file import load_calibration, save_calibration
 from vision.image_file import load_photo
 from vision.locate import BoardNotFound
-from vision.read import BOARD_BGR, ReadConfig, observe, read_with_scorer
+from vision.read import BOARD_BGR, ReadConfig, observe
+from vision.reader import read_with_scorer
 from vision.synth import EDITION_CAMELS, camel_profiles
 
 FRAME_TABLES, FRAME_SEED, FRAMES_PER_TABLE = 8, 1, 4

@@ -240,7 +240,7 @@ def test_a_still_race_keeps_every_camel_that_did_not_move_where_it_stood(tmp_pat
     from vision.board import load_template
     from vision.calibrate import reading_colours
     from vision.change import space_windows
-    from vision.read import read_with_scorer
+    from vision.reader import read_with_scorer
 
     colours = reading_colours("2018", None)
     observation = observe(ReadConfig(), load_template("2018"), pictures[0])

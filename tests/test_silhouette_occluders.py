@@ -8,7 +8,8 @@ import pytest
 
 from vision.calibrate import calibrate
 from vision.photo import make_table, render_calibration, render_scene
-from vision.read import ReadConfig, read_with_scorer
+from vision.read import ReadConfig
+from vision.reader import read_with_scorer
 from vision.silhouette_evidence import ray_distances
 from vision.synth import EDITION_CAMELS
 

@@ -17,7 +17,8 @@ from vision.calibrate import (
     load_calibration,
     save_calibration,
 )
-from vision.read import ReadConfig, read_board
+from vision.read import ReadConfig
+from vision.reader import read_board
 from vision.synth import EDITION_CAMELS, SceneVariation, random_track, render_scene
 
 # A table whose camels are painted unlike the renderer's defaults, seen by a camera that runs warm.

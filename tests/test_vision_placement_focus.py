@@ -20,7 +20,8 @@ from vision.calibrate import calibrate
 from vision.focus import measure_picture
 from vision.photo import make_table, render_calibration, render_scene
 from vision.placement import assess_placement
-from vision.read import ReadConfig, read_board
+from vision.read import ReadConfig
+from vision.reader import read_board
 from vision.sources import CameraError, ImageFiles, PiCamera
 from vision.synth import EDITION_CAMELS
 

@@ -9,7 +9,8 @@ import pytest
 from vision.bench import run_bench
 from vision.board import load_template
 from vision.locate import LocateConfig, locate_board
-from vision.read import BOARD_BGR, ReadConfig, board_rims, camera_pose, hue_apart, observe, read_board, rim_colours
+from vision.read import BOARD_BGR, ReadConfig, board_rims, camera_pose, hue_apart, observe, rim_colours
+from vision.reader import read_board
 from vision.synth import SceneVariation, camel_profiles, random_track, render_scene
 
 

@@ -7,7 +7,8 @@ import pytest
 
 from vision.calibrate import calibrate
 from vision.photo import make_table, render_calibration, render_scene
-from vision.read import ReadConfig, observe, read_with_scorer
+from vision.read import ReadConfig, observe
+from vision.reader import read_with_scorer
 from vision.silhouette import FitConfig, SilhouetteScorer, first_track
 from vision.synth import EDITION_CAMELS
 

@@ -102,7 +102,8 @@ def test_the_camera_pose_is_recovered_from_the_markers():
 
 
 def test_single_camels_on_clean_scenes_are_read_on_their_spaces():
-    from vision.read import ReadConfig, read_board
+    from vision.read import ReadConfig
+    from vision.reader import read_board
     from vision.synth import CAMEL_BGR
 
     template = load_template("2018")

@@ -6,7 +6,8 @@ import numpy as np
 from vision.board import load_template
 from vision.calibrate import calibrate
 from vision.photo import make_table, render_calibration, render_scene
-from vision.read import ReadConfig, light_at, read_board
+from vision.read import ReadConfig, light_at
+from vision.reader import read_board
 from vision.synth import EDITION_CAMELS
 
 

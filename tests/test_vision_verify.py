@@ -12,7 +12,8 @@ from companion.cli import main
 from companion.gamelog import loads
 from companion.table.board_hypotheses import board_hypotheses, hand_slips
 from vision.board import load_template
-from vision.read import ReadConfig, observe, read_board
+from vision.read import ReadConfig, observe
+from vision.reader import read_board
 from vision.silhouette import SilhouetteScorer
 from vision.synth import SceneVariation, camel_profiles, random_track, render_scene
 from vision.verify import refine

@@ -14,7 +14,8 @@ from typing import Any
 
 from vision.board import load_template
 from vision.locate import BoardNotFound
-from vision.read import ReadConfig, read_board
+from vision.read import ReadConfig
+from vision.reader import read_board
 from vision.synth import camel_profiles, random_track, render_scene
 
 

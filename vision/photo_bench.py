@@ -22,7 +22,8 @@ from typing import Any
 from vision.locate import BoardLocation, BoardNotFound, locate_board
 from vision.photo import FRAME_SIZE, TIERS, Table, make_table, render_calibration, render_scene
 from vision.plausible import random_board
-from vision.read import BOARD_BGR, ReadConfig, observe, read_board
+from vision.read import BOARD_BGR, ReadConfig, observe
+from vision.reader import read_board
 from vision.synth import EDITION_CAMELS, camel_profiles
 
 OCCLUDED_BELOW = 0.2

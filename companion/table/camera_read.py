@@ -81,7 +81,8 @@ def read_picture(
     Raises:
         vision.locate.BoardNotFound: the markers are not all seen.
     """
-    from vision.read import ReadConfig, observe, read_with_scorer
+    from vision.read import ReadConfig, observe
+    from vision.reader import read_with_scorer
 
     config = ReadConfig()
     observation = observe(config, template, image, near=near)

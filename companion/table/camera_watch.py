@@ -27,7 +27,8 @@ from vision.edition_check import other_edition_seen
 from vision.focus import measure_whole, not_found_words
 from vision.image_file import colourless
 from vision.locate import BoardLocation, BoardNotFound
-from vision.read import BOARD_BGR, ReadConfig, Reading, observe, read_with_scorer
+from vision.read import BOARD_BGR, ReadConfig, Reading, observe
+from vision.reader import read_with_scorer
 from vision.sources import CameraError, FrameSource
 from vision.stable import StableReadings, board_bounds
 
