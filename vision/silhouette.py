@@ -213,11 +213,14 @@ class SilhouetteScorer(SilhouetteGeometry):
             # (np.compress: the same rows as corrected[beyond], three times faster.)
             table = (column_medians(np.compress(beyond, corrected, axis=0)).astype(np.float32), beyond) if (
                 np.count_nonzero(beyond) >= TABLE_PIXELS) else None
+            index = spaces.index(space)
+            # The board's other tone, as the spaces on either side show it (see camel_evidence).
+            beside = [rims[other] for other in (spaces[index - 1], spaces[(index + 1) % len(spaces)]) if other in rims]
+            other_tone = column_medians(np.array(beside)).astype(np.float32) / light if beside else None
             planes, boardlike, board_distance, surely, occluded = camel_evidence(self.fit, corrected, board, known,
-                                                                                   table)
+                                                                                   table, other_tone)
             if occluded.any():
                 self._occluded[space] = occluded.reshape(pixels.shape[:2])
-            index = spaces.index(space)
             tone = column_medians(np.array([rims[other] for other in (spaces[index - 2], space,
                                                                 spaces[(index + 2) % len(spaces)]) if other in rims]))
             start = space == spaces[0] and space in observation.prints

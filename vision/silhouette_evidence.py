@@ -18,11 +18,12 @@ if TYPE_CHECKING:
 
 def camel_evidence(
     fit: FitConfig, corrected: np.ndarray, board: np.ndarray, known: list[np.ndarray | None],
-    table: tuple[np.ndarray, np.ndarray] | None = None,
+    table: tuple[np.ndarray, np.ndarray] | None = None, other_tone: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
     """Each camel's evidence (camels × pixels), the board-likeness and the distance from the board's colour
-    (pixels) of ``corrected`` (pixels × 3), with a ``table`` (its colour, and which pixels lie beyond the
-    track) for a rival, which of those pixels beyond the track would surely be each camel's without it (camels ×
+    (pixels) of ``corrected`` (pixels × 3), with the board's ``other_tone`` (the neighbouring spaces' colour, as lit
+    there) a rival of every known camel's as the board is, with a ``table`` (its colour, and which pixels lie beyond
+    the track) for a rival, which of those pixels beyond the track would surely be each camel's without it (camels ×
     those pixels): what a camel's colour around it counts as clutter; and which pixels are neither board nor any
     known camel (``FitConfig.occluder_distance`` from all: an arm's sleeve, a phone), whose evidence is 0.
     Worked out camels × pixels: numpy is many times faster along a few long rows than many short ones."""
@@ -38,6 +39,12 @@ def camel_evidence(
     nearest, second = two_smallest(distances)
     evidence = np.where(distances == nearest, second, nearest)
     np.minimum(board_distance, evidence, out=evidence)
+    if other_tone is not None:
+        # Boards print neighbouring spaces in two tones, and a window shows the next space's floor beside a camel:
+        # under a lamp the darker tone looks like the yellow or the orange camel, and all of it counted for that
+        # camel (a patch too large for a camel, forgotten with the camel standing against it).
+        np.minimum(ray_distance_rows(corrected, squares, other_tone[None, :], fit.board_shading)[0], evidence,
+                   out=evidence)
     if table is not None and np.count_nonzero(table[1]):
         # Beyond the track, the table is a rival too: a pixel as near the table's colour as a camel's is not
         # that camel's (a dark table behind the far row is no black camel standing on a stack there).
