@@ -18,12 +18,11 @@ if TYPE_CHECKING:
 
 def camel_evidence(
     fit: FitConfig, corrected: np.ndarray, board: np.ndarray, known: list[np.ndarray | None],
-    table: tuple[np.ndarray, np.ndarray] | None = None, other_tone: np.ndarray | None = None,
+    table: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
     """Each camel's evidence (camels × pixels), the board-likeness and the distance from the board's colour
-    (pixels) of ``corrected`` (pixels × 3), with the board's ``other_tone`` (the neighbouring spaces' colour, as lit
-    there) a rival of every known camel's as the board is, with a ``table`` (its colour, and which pixels lie beyond
-    the track) for a rival, which of those pixels beyond the track would surely be each camel's without it (camels ×
+    (pixels) of ``corrected`` (pixels × 3), with a ``table`` (its colour, and which pixels lie beyond the
+    track) for a rival, which of those pixels beyond the track would surely be each camel's without it (camels ×
     those pixels): what a camel's colour around it counts as clutter; and which pixels are neither board nor any
     known camel (``FitConfig.occluder_distance`` from all: an arm's sleeve, a phone), whose evidence is 0.
     Worked out camels × pixels: numpy is many times faster along a few long rows than many short ones."""
@@ -39,12 +38,6 @@ def camel_evidence(
     nearest, second = two_smallest(distances)
     evidence = np.where(distances == nearest, second, nearest)
     np.minimum(board_distance, evidence, out=evidence)
-    if other_tone is not None:
-        # Boards print neighbouring spaces in two tones, and a window shows the next space's floor beside a camel:
-        # under a lamp the darker tone looks like the yellow or the orange camel, and all of it counted for that
-        # camel (a patch too large for a camel, forgotten with the camel standing against it).
-        np.minimum(ray_distance_rows(corrected, squares, other_tone[None, :], fit.board_shading)[0], evidence,
-                   out=evidence)
     if table is not None and np.count_nonzero(table[1]):
         # Beyond the track, the table is a rival too: a pixel as near the table's colour as a camel's is not
         # that camel's (a dark table behind the far row is no black camel standing on a stack there).
@@ -91,6 +84,19 @@ def camel_evidence(
     if unknown:  # (only while calibrating: the rows of known colours are as worked out above)
         surely[unknown] = evidence[unknown][:, table[1]] >= fit.strong_evidence
     return evidence, np.clip(boardlike, -1.0, 1.0).astype(np.float32), board_distance, surely, occluded
+
+
+def like_other_tone(
+    fit: FitConfig, corrected: np.ndarray, board_distance: np.ndarray, colour: np.ndarray, other_tone: np.ndarray
+) -> np.ndarray:
+    """Which of the pixels ``corrected`` (h × w × 3, or pixels × 3) are nearer the board's other tone (the spaces on
+    either side, as lit there) than the space's own colour (``board_distance``) and a camel's ``colour``: under a
+    lamp the darker tone looks like the yellow or the orange camel. As flat as ``board_distance``."""
+    samples = np.ascontiguousarray(corrected.reshape(-1, 3), np.float32)
+    squares = np.einsum("ij,ij->i", samples, samples)
+    tone = ray_distance_rows(samples, squares, other_tone[None, :].astype(np.float32), fit.board_shading)[0]
+    camel = ray_distance_rows(samples, squares, colour[None, :].astype(np.float32), fit.camel_shading)[0]
+    return ((tone < camel) & (tone < board_distance.ravel())).reshape(board_distance.shape)
 
 
 def ray_distances(samples: np.ndarray, profiles: np.ndarray, shading: tuple[float, float]) -> np.ndarray:
