@@ -415,10 +415,6 @@ class SilhouetteScorer(SilhouetteGeometry):
                 band = self._wider_than_a_camel(window, colour, limit)
                 if not self._known_colour[label]:
                     unknown.append(band)
-                elif band is not None:
-                    # Where the border meets the sand their blend is the yellow camel's colour under a lamp: a seam
-                    # that joined the head of a yellow camel on a far stack to the border (it was unseen).
-                    band = self._pieces_apart(window, colour.view(bool), band, limit)
             if band is not None:
                 window.evidence[..., label][band] = 0.0
                 window.planes[label, band.ravel()] = 0.0
