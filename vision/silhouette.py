@@ -191,12 +191,13 @@ class SilhouetteScorer(SilhouetteGeometry):
         spaces = sorted(self.template.spaces)
         cuts = []
         self._occluded: dict[int, np.ndarray] = {}
+        """Per space, the window's pixels unlike the board and every camel (``FitConfig.occluder_distance``), where
+        it has any."""
         self._other_tones: dict[int, np.ndarray] = {}
         """Per space, the board's other tone as the spaces on either side show it, in this space's light (see
         :meth:`_tone_apart`)."""
         self._colours = known
-        """Per space, the window's pixels unlike the board and every camel (``FitConfig.occluder_distance``), where
-        it has any."""
+        """Each camel's colour (in ``names``' order; ``None`` while it is being calibrated)."""
         for space in spaces:
             if space not in rims:
                 continue
