@@ -157,6 +157,10 @@ class FitConfig:
     On the independent renderer's dev seed 600, 0.2 took the props tier's camels placed wrongly from 9 to 6 of
     300; 0.1 to 0.15 (either distance) left camels in a lamp's light unseen (light tier fully right 78% to
     54-74%)."""
+    tone_apart: bool = True
+    """A camel's piece is kept out of a patch of its colour made with the board's other tone (see
+    ``SilhouetteScorer._tone_apart``). Not while calibrating: a camel looked for by its paint's usual colour, far
+    from its own, kept the sand beside it and was learnt as the sand."""
     hidden_share: float = 0.8
     """A camel whose body box shows at least this share of such pixels is hidden behind it: it costs what a camel
     on a covered space costs, and is not seen there (else a camel seen nowhere is put where nothing can
@@ -340,10 +344,11 @@ class SilhouetteScorer(SilhouetteGeometry):
         that look like the board's other tone (:func:`like_other_tone`) and the seams a pixel or two wide (where the
         tone meets the space's own colour, their blend) are left out: under a lamp the next space's darker tone
         looked like the yellow camel, and the patch it made with the yellow camel standing against it was forgotten
-        whole (unseen). The rest of a patch is still forgotten: no camel is read on the next space's floor."""
+        whole (unseen). The rest of a patch is still forgotten: no camel is read on the next space's floor. Only with
+        ``FitConfig.tone_apart``."""
         tone = self._other_tones.get(window.space)
         colour = self._colours[label]
-        if tone is None or colour is None:
+        if tone is None or colour is None or not self.fit.tone_apart:
             return patches
         toned = like_other_tone(self.fit, window.corrected, window.board_distance, colour, tone)
         if not np.any(toned & patches):
