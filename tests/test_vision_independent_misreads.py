@@ -157,3 +157,13 @@ def test_a_far_camel_s_colour_is_measured_from_its_own_pixels_not_the_board_s_re
     _, green, red = profiles["yellow"]
     assert green / red > 0.55, profiles  # yellow: green well up towards red (the border's red: 0.39)
     assert abs(green / red - profiles["red"][1] / profiles["red"][2]) > 0.3, profiles
+
+
+def test_a_yellow_camel_beside_the_board_s_darker_tone_under_a_lamp_is_read(tmp_path, capsys):
+    """Dev seed 600, light, table 1, scene 4: under the lamp the next space's darker tone (14) looked like the yellow
+    camel, and all of it counted for yellow: a patch larger than a camel, forgotten with the yellow camel standing
+    against it on 13 (unseen). Left out of the patch with the seam where the two tones meet, the camel is a piece no
+    wider than a camel, and stays; the tone's floor is still forgotten."""
+    track = {14: ["green", "blue"], 13: ["yellow"], 6: ["white"], 15: ["orange"]}
+    reading = read_independent(tmp_path, capsys, 1, "light", 4, track)
+    assert reading["track"].get("13") == ["yellow"], reading

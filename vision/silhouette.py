@@ -49,6 +49,7 @@ from vision.silhouette_evidence import (
     column_medians,
     fast_median,
     integral_image,
+    like_other_tone,
     ray_distances,
 )
 from vision.silhouette_geometry import Fronts, SilhouetteGeometry, Window
@@ -58,6 +59,10 @@ __all__ = ["FitConfig", "SilhouetteScorer", "Track", "first_track", "ray_distanc
 
 Track = Mapping[int, Sequence[str]]
 
+
+SEAM_KERNEL = np.ones((3, 3), np.uint8)
+"""Opens the seams a pixel or two wide between touching pieces of a colour (see
+``SilhouetteScorer._tone_apart``)."""
 
 TABLE_PIXELS = 50
 """A window shows the table beside the board when this many of its pixels lie beyond the track (their median is
@@ -159,6 +164,10 @@ class FitConfig:
     On the independent renderer's dev seed 600, 0.2 took the props tier's camels placed wrongly from 9 to 6 of
     300; 0.1 to 0.15 (either distance) left camels in a lamp's light unseen (light tier fully right 78% to
     54-74%)."""
+    tone_apart: bool = True
+    """A camel's piece is kept out of a patch of its colour made with the board's other tone (see
+    ``SilhouetteScorer._tone_apart``). Not while calibrating: a camel looked for by its paint's usual colour, far
+    from its own, kept the sand beside it and was learnt as the sand."""
     hidden_share: float = 0.8
     """A camel whose body box shows at least this share of such pixels is hidden behind it: it costs what a camel
     on a covered space costs, and is not seen there (else a camel seen nowhere is put where nothing can
@@ -195,6 +204,11 @@ class SilhouetteScorer(SilhouetteGeometry):
         self._occluded: dict[int, np.ndarray] = {}
         """Per space, the window's pixels unlike the board and every camel (``FitConfig.occluder_distance``), where
         it has any."""
+        self._other_tones: dict[int, np.ndarray] = {}
+        """Per space, the board's other tone as the spaces on either side show it, in this space's light (see
+        :meth:`_tone_apart`)."""
+        self._colours = known
+        """Each camel's colour (in ``names``' order; ``None`` while it is being calibrated)."""
         for space in spaces:
             if space not in rims:
                 continue
@@ -225,6 +239,9 @@ class SilhouetteScorer(SilhouetteGeometry):
             if occluded.any():
                 self._occluded[space] = occluded.reshape(pixels.shape[:2])
             index = spaces.index(space)
+            beside = [rims[other] for other in (spaces[index - 1], spaces[(index + 1) % len(spaces)]) if other in rims]
+            if beside:
+                self._other_tones[space] = column_medians(np.array(beside)).astype(np.float32) / light
             tone = column_medians(np.array([rims[other] for other in (spaces[index - 2], space,
                                                                 spaces[(index + 2) % len(spaces)]) if other in rims]))
             start = space == spaces[0] and space in observation.prints
@@ -326,8 +343,39 @@ class SilhouetteScorer(SilhouetteGeometry):
                 if overhang is not None:
                     patches = overhang if patches is None else patches | overhang
             if patches is not None:
+                patches = self._tone_apart(window, label, strong, patches, limit)
                 window.evidence[..., label][patches] = 0.0
                 window.planes[label, patches.ravel()] = 0.0
+
+    def _tone_apart(
+        self, window: Window, label: int, strong: np.ndarray, patches: np.ndarray, limit: float
+    ) -> np.ndarray:
+        """``patches`` (of a camel's colour, ``strong``) less the pieces no wider than a camel left once the pixels
+        that look like the board's other tone (:func:`like_other_tone`) and the seams a pixel or two wide (where the
+        tone meets the space's own colour, their blend) are left out: under a lamp the next space's darker tone
+        looked like the yellow camel, and the patch it made with the yellow camel standing against it was forgotten
+        whole (unseen). The rest of a patch is still forgotten: no camel is read on the next space's floor. Only with
+        ``FitConfig.tone_apart``."""
+        tone = self._other_tones.get(window.space)
+        colour = self._colours[label]
+        if tone is None or colour is None or not self.fit.tone_apart:
+            return patches
+        toned = like_other_tone(self.fit, window.corrected, window.board_distance, colour, tone)
+        if not np.any(toned & patches):
+            return patches
+        return self._pieces_apart(window, strong & ~toned, patches, limit)
+
+    def _pieces_apart(self, window: Window, colour: np.ndarray, region: np.ndarray, limit: float) -> np.ndarray:
+        """``region`` (a mask of what is to be forgotten of a camel's colour, ``colour``) less the pieces of that
+        colour in it, opened by ``SEAM_KERNEL``, that reach no further than a camel's pieces can: a camel joined to
+        something wider of its colour by a seam a pixel or two wide (the blend of two colours at an edge) is no
+        part of it."""
+        solid = cv2.morphologyEx((colour & region).view(np.uint8), cv2.MORPH_OPEN, SEAM_KERNEL)
+        wide = self._wider_than_a_camel(window, solid, limit)
+        apart = solid.view(bool)
+        if wide is not None:
+            apart &= ~wide
+        return region & ~apart
 
     def _overhanging(
         self, window: Window, strong: np.ndarray, beyond: np.ndarray, label: int, limit: float

@@ -86,6 +86,19 @@ def camel_evidence(
     return evidence, np.clip(boardlike, -1.0, 1.0).astype(np.float32), board_distance, surely, occluded
 
 
+def like_other_tone(
+    fit: FitConfig, corrected: np.ndarray, board_distance: np.ndarray, colour: np.ndarray, other_tone: np.ndarray
+) -> np.ndarray:
+    """Which of the pixels ``corrected`` (h × w × 3, or pixels × 3) are nearer the board's other tone (the spaces on
+    either side, as lit there) than the space's own colour (``board_distance``) and a camel's ``colour``: under a
+    lamp the darker tone looks like the yellow or the orange camel. As flat as ``board_distance``."""
+    samples = np.ascontiguousarray(corrected.reshape(-1, 3), np.float32)
+    squares = np.einsum("ij,ij->i", samples, samples)
+    tone = ray_distance_rows(samples, squares, other_tone[None, :].astype(np.float32), fit.board_shading)[0]
+    camel = ray_distance_rows(samples, squares, colour[None, :].astype(np.float32), fit.camel_shading)[0]
+    return ((tone < camel) & (tone < board_distance.ravel())).reshape(board_distance.shape)
+
+
 def ray_distances(samples: np.ndarray, profiles: np.ndarray, shading: tuple[float, float]) -> np.ndarray:
     """How far each of N samples is from each of C colours (N × C): the distance to what the colour looks like
     lit anywhere from ``shading[0]`` to ``shading[1]`` times (a segment of its ray), as a share of full white.

@@ -1,0 +1,25 @@
+"""Boards print neighbouring spaces in two tones, and a space's window shows the next space's floor beside its
+camels. Under a lamp the darker tone can look like the yellow or the orange camel: a patch of it is no camel, but
+the camel standing against it is still one."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.silhouette import FitConfig
+from vision.silhouette_evidence import like_other_tone, ray_distances
+
+SAND = np.array([150, 200, 230], np.float32)
+DARK_TONE = np.array([90, 150, 200], np.float32)  # the other tone, as a lamp makes it look
+YELLOW = np.array([70, 150, 205], np.float32)
+
+
+def test_the_other_tone_is_told_from_the_camel_and_the_space_s_own_colour() -> None:
+    fit = FitConfig()
+    pixels = np.array([DARK_TONE, YELLOW, SAND, 0.8 * DARK_TONE], np.float32)
+    board_distance = ray_distances(pixels, SAND[None, :], fit.board_shading)[:, 0]
+    # (what made it a patch of yellow: the tone is nearer yellow than the space's own colour)
+    assert ray_distances(DARK_TONE[None, :], YELLOW[None, :], fit.camel_shading)[0, 0] < board_distance[0]
+    toned = like_other_tone(fit, pixels, board_distance, YELLOW, DARK_TONE)
+    assert toned.tolist() == [True, False, False, True]
+    assert toned.shape == board_distance.shape
