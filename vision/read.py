@@ -25,7 +25,7 @@ import numpy as np
 
 from vision.board import BoardTemplate
 from vision.locate import BoardLocation, LocateConfig, fit_lens, locate_board
-from vision.silhouette_evidence import column_medians
+from vision.silhouette_evidence import BOARD_SHADING, column_medians, ray_distances
 
 BOARD_BGR = (175.0, 222.0, 240.0)
 """The colour of an empty space under neutral light (the synthetic board's; calibrate for a real one)."""
@@ -273,10 +273,8 @@ def _own_colour(samples: np.ndarray, middles: Iterable[np.ndarray]) -> np.ndarra
 
 def _shade_apart(colour: np.ndarray, board: np.ndarray) -> float:
     """How far ``colour`` is from any shade of ``board`` the reader allows, a share of white (the scorer's
-    distance: imported here, as the scorer itself builds on this module)."""
-    from vision.silhouette import FitConfig, ray_distances
-
-    return float(ray_distances(colour[None, :], board[None, :], FitConfig.board_shading)[0, 0])  # (the default)
+    distance, at its default shadings of the board)."""
+    return float(ray_distances(colour[None, :], board[None, :], BOARD_SHADING)[0, 0])
 
 
 RIM_POINTS = 4

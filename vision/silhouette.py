@@ -44,6 +44,7 @@ import numpy as np
 from vision.board import BoardTemplate
 from vision.read import BOARD_BGR, Observation, board_rims, light_at
 from vision.silhouette_evidence import (
+    BOARD_SHADING,
     bits_set,
     camel_evidence,
     column_medians,
@@ -89,7 +90,7 @@ class FitConfig:
     """A colour this much nearer one camel than anything else (a share of full white) is full evidence."""
     unlike_weight: float = 0.5
     """How much a pixel of the body box that is unlike the camel counts against it (one that is like it: 1)."""
-    board_shading: tuple[float, float] = (0.55, 1.15)
+    board_shading: tuple[float, float] = BOARD_SHADING
     camel_shading: tuple[float, float] = (0.4, 1.6)
     ground_mm: tuple[float, float] = (3.0, 12.0)
     """The ground around a camel's feet: from this far beyond its footprint to this far. Where a camel stands,

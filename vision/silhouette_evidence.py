@@ -15,6 +15,10 @@ import numpy as np
 if TYPE_CHECKING:
     from vision.silhouette import FitConfig
 
+BOARD_SHADING = (0.55, 1.15)
+"""The shadings of the board's colour that are still the board (``FitConfig.board_shading``'s default), here
+so that :mod:`vision.read` can judge a rim's shade without importing the scorer built on it."""
+
 
 def camel_evidence(
     fit: FitConfig, corrected: np.ndarray, board: np.ndarray, known: list[np.ndarray | None],
