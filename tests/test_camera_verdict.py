@@ -317,11 +317,44 @@ def test_the_cameras_own_reading_claims_nothing_about_camels_it_did_not_see():
         return Verdict("matches" if best == 0 else "differs", best, 3.0, (), (), [track_cost(t) for t in tracks])
 
     scorer = SimpleNamespace(verify=VerifyConfig(), judge=judge, track_cost=track_cost, spaces=list(range(1, 17)),
-                             template=load_template("2018"))
+                             covered=lambda track, space: False, template=load_template("2018"))
     found = camera_verdict(scorer, [Hypothesis(expected, "the game's board")], reading, ("purple",), CAMELS)
     assert found.answer == "differs: most likely the camera's own reading of the board"
     assert found.unseen == ("purple",) and found.track == {7: ["red"], 9: ["green"]}
     assert found.differences == ["red should be alone on 5; the camera sees it alone on 7"]
+
+
+def test_the_cameras_own_reading_does_not_move_a_camel_away_from_a_place_the_picture_cannot_see():
+    """Fresh seed 102: an arm hid green on 1, and the blind reading took a palm frond over 16 for green on top of
+    black, far better than the game's board explains the picture. That green is not on 1 is nothing the picture
+    shows: green is left where the game has it (unseen), and no difference is claimed."""
+    expected = {1: ["green"], 9: ["yellow"], 16: ["black"]}
+    places = {"green": 16, "yellow": 10}  # where the picture's look-alikes are: each there explains 3 camels more
+
+    def track_cost(track):
+        return -3.0 * sum(camel in track.get(space, ()) for camel, space in places.items())
+
+    def judge(tracks, priors):
+        costs = [track_cost(track) for track in tracks]
+        best = min(range(len(tracks)), key=costs.__getitem__)
+        return Verdict("matches" if best == 0 else "differs", best, 3.0, (), (), costs)
+
+    def scorer(covered):
+        return SimpleNamespace(verify=VerifyConfig(), judge=judge, track_cost=track_cost, spaces=list(range(1, 17)),
+                               covered=lambda track, space: space in covered, template=load_template("2018"))
+
+    game = [Hypothesis(expected, "the game's board")]
+    frond = {9: ["yellow"], 16: ["black", "green"]}
+    hidden = camera_verdict(scorer({1}), game, frond, (), CAMELS)
+    assert hidden.matches is None and hidden.answer == "cannot tell (space 1 hidden)"
+    assert hidden.unseen == ("green",) and hidden.track == {9: ["yellow"], 16: ["black"]}
+    # With 1 in plain view, the picture does show green is not there: a difference.
+    seen = camera_verdict(scorer(set()), game, frond, (), CAMELS)
+    assert seen.matches is False and seen.answer == "differs: most likely the camera's own reading of the board"
+    # A camel moved from a place in view is still a difference, the one from the hidden place unseen.
+    both = camera_verdict(scorer({1}), game, {10: ["yellow"], 16: ["black", "green"]}, (), CAMELS)
+    assert both.matches is False and both.unseen == ("green",)
+    assert both.differences == ["yellow should be alone on 9; the camera sees it alone on 10"]
 
 
 def test_the_first_roll_of_a_leg_moved_before_it_is_typed_in_is_pending_not_a_mis_entered_die():

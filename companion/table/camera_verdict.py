@@ -146,10 +146,12 @@ def camera_verdict(
         # A board nobody foresaw: the camera's own reading counts only when it explains the picture far
         # better than every board the game foresaw (the reader's search finds some board a little better
         # than the truth on most pictures: that is not a difference).
-        unforeseen = scorer.track_cost(blind)
         nearest = candidates[int(min(range(len(verdict.costs)), key=verdict.costs.__getitem__))].track
+        blind, hidden = _left_where_hidden(scorer, blind, nearest)
+        reading_unseen = (*reading_unseen, *hidden)
+        unforeseen = scorer.track_cost(blind)
         moved = len(moved_camels(blind, nearest))
-        if unforeseen < min(verdict.costs) - max(UNFORESEEN_MARGIN, UNFORESEEN_PER_CAMEL * moved):
+        if moved and unforeseen < min(verdict.costs) - max(UNFORESEEN_MARGIN, UNFORESEEN_PER_CAMEL * moved):
             candidates.append(Hypothesis(blind, "the camera's own reading of the board"))
             verdict = scorer.judge([hypothesis.track for hypothesis in candidates], priors())
     best = candidates[verdict.best]
@@ -317,6 +319,23 @@ def _unclear(scorer: Any, best: Mapping[int, Sequence[str]], rivals: Sequence[Ma
 
 def _on(track: Mapping[int, Sequence[str]], spaces: set[int]) -> Board:
     return {int(space): list(stack) for space, stack in track.items() if int(space) in spaces and stack}
+
+
+def _left_where_hidden(
+    scorer: Any, reading: Board, nearest: Mapping[int, Sequence[str]]
+) -> tuple[Board, tuple[str, ...]]:
+    """The camera's own reading with each camel it moves away from a place the picture cannot see (``nearest``: the
+    foreseen board that explains the picture best; its space covered there: an arm, the pyramid) put back where
+    ``nearest`` has it. That the camel is not there is nothing the picture shows; that it is seen elsewhere is, on
+    such pictures, mostly a look-alike (fresh seed 102, an arm over the board: a palm frond read as the green camel
+    the arm hid, the pyramid's yellow face as yellow; two false alarms on matching boards). Also returns the camels
+    put back (unseen: the picture shows nothing of them where they are put)."""
+    places = camel_places(nearest)
+    hidden = [camel for camel in sorted(moved_camels(reading, nearest))
+              if camel in places and scorer.covered(nearest, places[camel][0])]
+    rest = {space: [camel for camel in stack if camel not in hidden] for space, stack in reading.items()}
+    restored = _completed({space: stack for space, stack in rest.items() if stack}, dict(nearest), hidden)
+    return (restored, tuple(hidden)) if hidden and restored is not None else (reading, ())
 
 
 def _completed(
