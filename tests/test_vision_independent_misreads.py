@@ -167,3 +167,23 @@ def test_a_yellow_camel_beside_the_board_s_darker_tone_under_a_lamp_is_read(tmp_
     track = {14: ["green", "blue"], 13: ["yellow"], 6: ["white"], 15: ["orange"]}
     reading = read_independent(tmp_path, capsys, 1, "light", 4, track)
     assert reading["track"].get("13") == ["yellow"], reading
+
+
+@pytest.mark.parametrize(
+    ("seed", "table_index", "tier", "scene", "track", "misread"),
+    [
+        # White at the bottom of the stack on 1 was read alone on 6, where the board fits the picture 1.2 worse
+        # with it than without (the blue camel on top of the stack on 3 read on 1 had taken its place).
+        (99, 2, "props", 4, {3: ["black", "red", "yellow", "blue"], 1: ["white", "purple", "green"]}, ("white", 6)),
+    ],
+)
+def test_a_camel_the_board_fits_worse_with_is_unseen_not_guessed(
+    tmp_path, capsys, seed, table_index, tier, scene, track, misread
+):
+    """Seed 99 (fresh in the seventh round, development since): every camel stands somewhere, and where the picture
+    shows one nowhere its least bad place is a poor fit; the reading must not put it there."""
+    reading = read_independent(tmp_path, capsys, table_index, tier, scene, track, seed=seed)
+    camel, space = misread
+    assert camel not in reading["track"].get(str(space), []), reading
+    placed = {name: int(where) for where, stack in reading["track"].items() for name in stack}
+    assert placed.get(camel) in (None, *(where for where, stack in track.items() if camel in stack)), reading

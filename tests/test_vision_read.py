@@ -10,7 +10,7 @@ from vision.bench import run_bench
 from vision.board import load_template
 from vision.locate import LocateConfig, locate_board
 from vision.read import BOARD_BGR, ReadConfig, board_rims, camera_pose, hue_apart, observe, rim_colours
-from vision.reader import read_board
+from vision.reader import not_shown, read_board
 from vision.synth import SceneVariation, camel_profiles, random_track, render_scene
 
 
@@ -274,3 +274,20 @@ def test_camels_beside_a_sleeve_over_three_spaces_of_one_tone_are_read(seed):
         _paint_tile(image, seen, template, space, SLEEVE)
     reading = read_board(ReadConfig(), template, camel_profiles(template.edition), image)
     assert {str(space): stack for space, stack in reading.track.items()} == truth["track"]
+
+
+def test_a_camel_the_board_fits_worse_with_is_not_shown():
+    # Each camel's worth to the board: green on 9 and the stack on 4 fit the picture; white's place (a sleeve's look-
+    # alike) makes the board fit 0.5 worse, black's 0.1 worse (a dim camel, within the doubt: kept).
+    worth = {"green": 0.7, "red": 0.6, "blue": 0.8, "white": -0.5, "black": -0.1}
+
+    class Scorer:
+        @staticmethod
+        def track_cost(track):
+            # A camel whose support is taken away falls a level: blue without red is worth less.
+            cost = -sum(worth[camel] for stack in track.values() for camel in stack)
+            return cost + (0.3 if track.get(4) == ["blue"] else 0.0)
+
+    track = {4: ["red", "blue"], 9: ["green"], 11: ["white"], 13: ["black"]}
+    assert not_shown(Scorer(), track) == ("white",)
+    assert not_shown(Scorer(), {9: ["green"]}) == ()
