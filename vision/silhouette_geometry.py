@@ -85,6 +85,15 @@ class Window:
     areas: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
+SHAPES_ONCE = ("corners", "floor", "bottom", "floor_mask", "floor_box", "reach", "widest")
+SHAPES_KEPT = ("boxes", "grounds", "layouts", "box_masks", "ring_masks", "areas", "open_floors")
+"""A window's shapes (:class:`Window`'s fields): where a stack's camels fall, what they leave of the ground and the
+floor. They follow from the camera's pose alone (and the window's place in the picture), not from its pixels."""
+
+_last_shapes: dict[str, Any] = {}
+"""The shapes of the last picture read (see ``SilhouetteGeometry._share_shapes``): its pose and windows."""
+
+
 SIGNS = np.array([(a, b) for a in (-1, 1) for b in (-1, 1)], float)
 """A box's four corners on the board: back or front (along its heading), either side."""
 
@@ -114,6 +123,39 @@ class SilhouetteGeometry:
         self._visible_cache: dict[tuple[Any, ...], np.ndarray] = {}
         self._open_cache: dict[tuple[Any, ...], np.ndarray] = {}
         self._track_outline: np.ndarray | None = None
+
+    def _share_shapes(self, picture: tuple[int, int], caches: tuple[str, ...] = ()) -> None:
+        """Shapes drawn for the last picture are this one's too when it was seen from the very same pose (a camera
+        that has not moved, its markers where they were: see :func:`vision.locate.fit_lens`) in a picture of the same
+        size: each window at the same place takes them over, and what either draws from now on serves both (every
+        entry follows from the pose alone). ``caches``: more of the instance's dictionaries of such shapes."""
+        pose = self.pose
+        key = (pose.matrix.tobytes(), pose.rotation.tobytes(), pose.translation.tobytes(), float(pose.radial),
+               tuple(picture), self.fit, tuple(self.names))
+        names = ("_visible_cache", "_open_cache", *caches)
+        last = _last_shapes.get("windows")
+        if last is not None and _last_shapes["key"] == key and _last_shapes["template"] is self.template:
+            same = len(last) == len(self._windows)
+            for space, window in self._windows.items():
+                old = last.get(space)
+                if old is None or old.origin != window.origin or old.boardlike.shape != window.boardlike.shape:
+                    same = False
+                    continue
+                for name in SHAPES_ONCE:
+                    if getattr(window, name) is None:
+                        setattr(window, name, getattr(old, name))
+                for name in SHAPES_KEPT:
+                    kept = getattr(old, name)
+                    kept.update(getattr(window, name))
+                    setattr(window, name, kept)
+            if same:
+                # (the same windows: what stacks in front hide, and which spaces they reach, are the same too)
+                for name in names:
+                    kept = _last_shapes["caches"][name]
+                    kept.update(getattr(self, name))
+                    setattr(self, name, kept)
+        _last_shapes.update(key=key, template=self.template, windows=dict(self._windows),
+                            caches={name: getattr(self, name) for name in names})
 
     def _cut(
         self, image: np.ndarray, pose: Pose, space: int, middle: np.ndarray
