@@ -33,6 +33,13 @@ def _scorer(table, colours, observation) -> SilhouetteScorer:
     return SilhouetteScorer(observation, colours.profiles, table.template, board_bgr=colours.board_bgr)
 
 
+def _moved(observation):
+    """``observation`` with the camera 1.5 mm aside."""
+    pose = observation.pose
+    shifted = pose.translation + np.array([1.5, 0.0, 0.0])
+    return dataclasses.replace(observation, pose=Pose(pose.matrix, pose.rotation, shifted, pose.radial))
+
+
 def _reading(scorer: SilhouetteScorer) -> tuple:
     costs = [scorer.space_costs(board) for board in BOARDS]
     scores = [scorer.camel_score(board, camel) for board in BOARDS for stack in board.values() for camel in stack]
@@ -49,6 +56,7 @@ def test_a_frame_from_the_same_pose_takes_over_the_shapes_and_reads_as_if_it_dre
     monkeypatch.setattr(geometry, "_last_shapes", {})
     last = _scorer(table, colours, observation)
     _reading(last)  # (draws its shapes)
+    _scorer(table, colours, _moved(observation))  # a picture from elsewhere between the two (a still, say)
     taken_over = _scorer(table, colours, following)
     space = next(space for space in taken_over.spaces if last._windows[space].layouts)
     assert taken_over._windows[space].layouts is last._windows[space].layouts
@@ -61,9 +69,7 @@ def test_a_camera_that_moved_draws_its_own_shapes(table_and_frames, monkeypatch)
     monkeypatch.setattr(geometry, "_last_shapes", {})
     last = _scorer(table, colours, observation)
     _reading(last)
-    pose = observation.pose
-    shifted = pose.translation + np.array([1.5, 0.0, 0.0])  # the camera 1.5 mm aside
-    moved = dataclasses.replace(observation, pose=Pose(pose.matrix, pose.rotation, shifted, pose.radial))
+    moved = _moved(observation)
     own = _scorer(table, colours, moved)
     assert all(own._windows[space].layouts is not last._windows[space].layouts for space in own.spaces)
     reading = _reading(own)

@@ -90,8 +90,10 @@ SHAPES_KEPT = ("boxes", "grounds", "layouts", "box_masks", "ring_masks", "areas"
 """A window's shapes (:class:`Window`'s fields): where a stack's camels fall, what they leave of the ground and the
 floor. They follow from the camera's pose alone (and the window's place in the picture), not from its pixels."""
 
-_last_shapes: dict[str, Any] = {}
-"""The shapes of the last picture read (see ``SilhouetteGeometry._share_shapes``): its pose and windows."""
+_last_shapes: dict[tuple[Any, ...], dict[str, Any]] = {}
+"""The shapes of the last pictures read (see ``SilhouetteGeometry._share_shapes``), by pose and picture size: each
+one's template, windows and caches. Two: a still of the board's region taken between two frames keeps its own."""
+KEPT_POSES = 2
 
 
 SIGNS = np.array([(a, b) for a in (-1, 1) for b in (-1, 1)], float)
@@ -125,7 +127,7 @@ class SilhouetteGeometry:
         self._track_outline: np.ndarray | None = None
 
     def _share_shapes(self, picture: tuple[int, int], caches: tuple[str, ...] = ()) -> None:
-        """Shapes drawn for the last picture are this one's too when it was seen from the very same pose (a camera
+        """Shapes drawn for a recent picture are this one's too when it was seen from the very same pose (a camera
         that has not moved, its markers where they were: see :func:`vision.locate.fit_lens`) in a picture of the same
         size: each window at the same place takes them over, and what either draws from now on serves both (every
         entry follows from the pose alone). ``caches``: more of the instance's dictionaries of such shapes."""
@@ -133,11 +135,12 @@ class SilhouetteGeometry:
         key = (pose.matrix.tobytes(), pose.rotation.tobytes(), pose.translation.tobytes(), float(pose.radial),
                tuple(picture), self.fit, tuple(self.names))
         names = ("_visible_cache", "_open_cache", *caches)
-        last = _last_shapes.get("windows")
-        if last is not None and _last_shapes["key"] == key and _last_shapes["template"] is self.template:
-            same = len(last) == len(self._windows)
+        last = _last_shapes.pop(key, None)
+        if last is not None and last["template"] is self.template:
+            windows = last["windows"]
+            same = len(windows) == len(self._windows)
             for space, window in self._windows.items():
-                old = last.get(space)
+                old = windows.get(space)
                 if old is None or old.origin != window.origin or old.boardlike.shape != window.boardlike.shape:
                     same = False
                     continue
@@ -151,11 +154,13 @@ class SilhouetteGeometry:
             if same:
                 # (the same windows: what stacks in front hide, and which spaces they reach, are the same too)
                 for name in names:
-                    kept = _last_shapes["caches"][name]
+                    kept = last["caches"][name]
                     kept.update(getattr(self, name))
                     setattr(self, name, kept)
-        _last_shapes.update(key=key, template=self.template, windows=dict(self._windows),
-                            caches={name: getattr(self, name) for name in names})
+        _last_shapes[key] = {"template": self.template, "windows": dict(self._windows),
+                             "caches": {name: getattr(self, name) for name in names}}
+        while len(_last_shapes) > KEPT_POSES:
+            del _last_shapes[next(iter(_last_shapes))]  # the pose seen longest ago
 
     def _cut(
         self, image: np.ndarray, pose: Pose, space: int, middle: np.ndarray
