@@ -5,6 +5,7 @@ a scorer that never saw another board says it costs."""
 import numpy as np
 import pytest
 
+import vision.silhouette_geometry as geometry
 from vision.calibrate import calibrate
 from vision.photo import make_table, render_calibration, render_scene
 from vision.read import ReadConfig, observe
@@ -25,6 +26,7 @@ def scene():
     observation = observe(CONFIG, table.template, image)
 
     def new_scorer() -> SilhouetteScorer:
+        geometry._last_shapes.clear()  # one that draws its own shapes (not those of the last picture, of this pose)
         return SilhouetteScorer(observation, colours.profiles, table.template, board_bgr=colours.board_bgr)
 
     return new_scorer

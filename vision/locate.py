@@ -8,6 +8,7 @@ can be tuned on a real table. It never guesses: a marker not seen is a :class:`B
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -337,17 +338,35 @@ def fit_lens(
 ) -> LensFit | None:
     """The camera's focal length, k1 (unless not ``radial``: then 0) and pose from the markers' corners (OpenCV's
     calibration on this one view; ``focal_px``: where to start, else the picture's width); ``None`` when it does
-    not converge."""
-    width, height = size
-    focal = focal_px or float(width)
-    guess = np.array([[focal, 0, width / 2], [0, focal, height / 2], [0, 0, 1]], np.float64)
+    not converge. The same corners give the fit found for them last (a camera that has not moved, its markers
+    where they were: the following frames of a board with a marker hidden keep the place all four gave)."""
     objects = np.array([(x, y, 0.0) for m in markers for x, y in template.marker_corners(m)], np.float32)
     pixels = np.concatenate([markers[m] for m in markers]).astype(np.float32)
+    return _lens_of(objects.tobytes(), pixels.tobytes(), (int(size[0]), int(size[1])),
+                    float(focal_px or size[0]), radial)
+
+
+LENS_CONVERGED = 1e-9
+"""The lens fit stops once an iteration changes its parameters by less than this share. OpenCV's default
+(``DBL_EPSILON``) runs all 30 iterations, twice the time, for changes smaller than two calls on the same corners
+differ by (k1 by up to 6e-8 of itself on the frames of benchmarks/camera_frame_time.py)."""
+
+
+@lru_cache(maxsize=8)
+def _lens_of(objects_bytes: bytes, pixels_bytes: bytes, size: tuple[int, int], focal: float,
+             radial: bool) -> LensFit | None:
+    """:func:`fit_lens` on its corners as bytes (float32: the board's x, y, z and the picture's x, y), kept for the
+    same ones (its arrays are read-only: every caller shares them)."""
+    objects = np.frombuffer(objects_bytes, np.float32).reshape(-1, 3)
+    pixels = np.frombuffer(pixels_bytes, np.float32).reshape(-1, 2)
+    width, height = size
+    guess = np.array([[focal, 0, width / 2], [0, focal, height / 2], [0, 0, 1]], np.float64)
     flags = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_PRINCIPAL_POINT | cv2.CALIB_FIX_ASPECT_RATIO
              | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K2 | cv2.CALIB_FIX_K3 | (0 if radial else cv2.CALIB_FIX_K1))
+    criteria = (cv2.TERM_CRITERIA_COUNT + cv2.TERM_CRITERIA_EPS, 30, LENS_CONVERGED)
     try:
         _, matrix, distortion, rvecs, tvecs = cv2.calibrateCamera([objects], [pixels], size, guess, np.zeros(5),
-                                                                  flags=flags)
+                                                                  flags=flags, criteria=criteria)
     except cv2.error:
         return None
     if not np.isfinite(matrix).all() or not np.isfinite(distortion).all():
@@ -355,5 +374,7 @@ def fit_lens(
     back, _ = cv2.projectPoints(objects, rvecs[0], tvecs[0], matrix, distortion)
     error = float(np.linalg.norm(back.reshape(-1, 2) - pixels, axis=1).mean())
     rotation, _ = cv2.Rodrigues(rvecs[0])
-    return LensFit(np.asarray(matrix, float), float(distortion.ravel()[0]), rotation,
-                   tvecs[0].reshape(3).astype(float), error)
+    arrays = np.asarray(matrix, float), rotation, tvecs[0].reshape(3).astype(float)
+    for array in arrays:
+        array.setflags(write=False)
+    return LensFit(arrays[0], float(distortion.ravel()[0]), arrays[1], arrays[2], error)

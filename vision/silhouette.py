@@ -274,6 +274,7 @@ class SilhouetteScorer(SilhouetteGeometry):
         # Which spaces can hide part of each space's window (in self.spaces' order, as _in_front asks them).
         self._fronts = {space: [front for front in self.spaces if space in self._behind[front]]
                         for space in self.spaces}
+        self._share_shapes(image.shape[:2], ("_bounds", "_reaches"))  # the same pose as the last picture's: its shapes
 
     # Scoring.
 

@@ -85,6 +85,17 @@ class Window:
     areas: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
+SHAPES_ONCE = ("corners", "floor", "bottom", "floor_mask", "floor_box", "reach", "widest")
+SHAPES_KEPT = ("boxes", "grounds", "layouts", "box_masks", "ring_masks", "areas", "open_floors")
+"""A window's shapes (:class:`Window`'s fields): where a stack's camels fall, what they leave of the ground and the
+floor. They follow from the camera's pose alone (and the window's place in the picture), not from its pixels."""
+
+_last_shapes: dict[tuple[Any, ...], dict[str, Any]] = {}
+"""The shapes of the last pictures read (see ``SilhouetteGeometry._share_shapes``), by pose and picture size: each
+one's template, windows and caches. Two: a still of the board's region taken between two frames keeps its own."""
+KEPT_POSES = 2
+
+
 SIGNS = np.array([(a, b) for a in (-1, 1) for b in (-1, 1)], float)
 """A box's four corners on the board: back or front (along its heading), either side."""
 
@@ -114,6 +125,42 @@ class SilhouetteGeometry:
         self._visible_cache: dict[tuple[Any, ...], np.ndarray] = {}
         self._open_cache: dict[tuple[Any, ...], np.ndarray] = {}
         self._track_outline: np.ndarray | None = None
+
+    def _share_shapes(self, picture: tuple[int, int], caches: tuple[str, ...] = ()) -> None:
+        """Shapes drawn for a recent picture are this one's too when it was seen from the very same pose (a camera
+        that has not moved, its markers where they were: see :func:`vision.locate.fit_lens`) in a picture of the same
+        size: each window at the same place takes them over, and what either draws from now on serves both (every
+        entry follows from the pose alone). ``caches``: more of the instance's dictionaries of such shapes."""
+        pose = self.pose
+        key = (pose.matrix.tobytes(), pose.rotation.tobytes(), pose.translation.tobytes(), float(pose.radial),
+               tuple(picture), self.fit, tuple(self.names))
+        names = ("_visible_cache", "_open_cache", *caches)
+        last = _last_shapes.pop(key, None)
+        if last is not None and last["template"] is self.template:
+            windows = last["windows"]
+            same = len(windows) == len(self._windows)
+            for space, window in self._windows.items():
+                old = windows.get(space)
+                if old is None or old.origin != window.origin or old.boardlike.shape != window.boardlike.shape:
+                    same = False
+                    continue
+                for name in SHAPES_ONCE:
+                    if getattr(window, name) is None:
+                        setattr(window, name, getattr(old, name))
+                for name in SHAPES_KEPT:
+                    kept = getattr(old, name)
+                    kept.update(getattr(window, name))
+                    setattr(window, name, kept)
+            if same:
+                # (the same windows: what stacks in front hide, and which spaces they reach, are the same too)
+                for name in names:
+                    kept = last["caches"][name]
+                    kept.update(getattr(self, name))
+                    setattr(self, name, kept)
+        _last_shapes[key] = {"template": self.template, "windows": dict(self._windows),
+                             "caches": {name: getattr(self, name) for name in names}}
+        while len(_last_shapes) > KEPT_POSES:
+            del _last_shapes[next(iter(_last_shapes))]  # the pose seen longest ago
 
     def _cut(
         self, image: np.ndarray, pose: Pose, space: int, middle: np.ndarray
