@@ -10,6 +10,7 @@ ask for the same ones. :class:`vision.silhouette.SilhouetteScorer` builds on thi
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -94,6 +95,9 @@ _last_shapes: dict[tuple[Any, ...], dict[str, Any]] = {}
 """The shapes of the last pictures read (see ``SilhouetteGeometry._share_shapes``), by pose and picture size: each
 one's template, windows and caches. Two: a still of the board's region taken between two frames keeps its own."""
 KEPT_POSES = 2
+_last_shapes_lock = threading.Lock()
+"""Taken while ``_last_shapes`` is looked up and trimmed: the companion reads the camera's frames on a thread of its
+own while a page may read a still on another."""
 
 
 SIGNS = np.array([(a, b) for a in (-1, 1) for b in (-1, 1)], float)
@@ -135,7 +139,8 @@ class SilhouetteGeometry:
         key = (pose.matrix.tobytes(), pose.rotation.tobytes(), pose.translation.tobytes(), float(pose.radial),
                tuple(picture), self.fit, tuple(self.names))
         names = ("_visible_cache", "_open_cache", *caches)
-        last = _last_shapes.pop(key, None)
+        with _last_shapes_lock:
+            last = _last_shapes.pop(key, None)
         if last is not None and last["template"] is self.template:
             windows = last["windows"]
             same = len(windows) == len(self._windows)
@@ -157,10 +162,11 @@ class SilhouetteGeometry:
                     kept = last["caches"][name]
                     kept.update(getattr(self, name))
                     setattr(self, name, kept)
-        _last_shapes[key] = {"template": self.template, "windows": dict(self._windows),
-                             "caches": {name: getattr(self, name) for name in names}}
-        while len(_last_shapes) > KEPT_POSES:
-            del _last_shapes[next(iter(_last_shapes))]  # the pose seen longest ago
+        with _last_shapes_lock:
+            _last_shapes[key] = {"template": self.template, "windows": dict(self._windows),
+                                 "caches": {name: getattr(self, name) for name in names}}
+            while len(_last_shapes) > KEPT_POSES:
+                del _last_shapes[next(iter(_last_shapes))]  # the pose seen longest ago
 
     def _cut(
         self, image: np.ndarray, pose: Pose, space: int, middle: np.ndarray
