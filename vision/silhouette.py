@@ -140,7 +140,7 @@ class FitConfig:
     (``even_share``) is judged so, and only its own board's colour: a tile's pale face is whitened like the board,
     but its disc and printing are not even. On the independent renderer's dev seeds 97, 99 and 600 (light), the
     bare spaces under a lamp taken for covered were 0.53 to 1.0 unlike the board and 0 to 0.38 with up to 0.1 of
-    grey; the tiles 0.53 to 0.98 and 0.09 to 0.49, so the tiles need the evenness."""
+    grey; the tiles 0.53 to 0.95 and 0.09 to 0.49, so the tiles need the evenness."""
     even_share: float = 0.75
     """A floor is even when this share of its pixels is within ``even_distance`` of its median colour, lit
     anywhere within ``even_shading``. On dev seeds 97, 99 and 600 (light): bare spaces 0.94 to 1.0, 0.81 to 0.86
