@@ -69,7 +69,7 @@ flat as the sand). Alone it is too close a call to refuse on: it names the space
 
 
 ANYWHERE = FitConfig(offset_mm=26.0, offset_steps=11, clutter_penalty=0.0, occluder_distance=math.inf,
-                     tone_apart=False)
+                     tone_apart=False, glare=0.0)
 """For a calibration photo, a camel may stand anywhere on its space (spaces are 80 mm across). Its colour is
 being measured: what else shows that colour is not known yet, and a camel unlike the colour its paint usually
 has is still that camel, not something over the board (with the reader's ``occluder_distance``, fresh seed 90's

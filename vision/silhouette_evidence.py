@@ -22,16 +22,19 @@ so that :mod:`vision.read` can judge a rim's shade without importing the scorer 
 
 def camel_evidence(
     fit: FitConfig, corrected: np.ndarray, board: np.ndarray, known: list[np.ndarray | None],
-    table: tuple[np.ndarray, np.ndarray] | None = None,
+    table: tuple[np.ndarray, np.ndarray] | None = None, glare: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
     """Each camel's evidence (camels × pixels), the board-likeness and the distance from the board's colour
     (pixels) of ``corrected`` (pixels × 3), with a ``table`` (its colour, and which pixels lie beyond the
     track) for a rival, which of those pixels beyond the track would surely be each camel's without it (camels ×
     those pixels): what a camel's colour around it counts as clutter; and which pixels are neither board nor any
     known camel (``FitConfig.occluder_distance`` from all: an arm's sleeve, a phone), whose evidence is 0.
-    Worked out camels × pixels: numpy is many times faster along a few long rows than many short ones."""
+    With ``glare``, the board's colour may be whitened by up to that much of the lamp's reflection (see
+    :func:`glare_distances`). Worked out camels × pixels: numpy is many times faster along a few long rows than
+    many short ones."""
     squares = np.einsum("ij,ij->i", corrected, corrected)
-    board_distance = ray_distance_rows(corrected, squares, board[None, :], fit.board_shading)[0]
+    board_distance = (glare_distances(corrected, board, fit.board_shading, glare) if glare else
+                      ray_distance_rows(corrected, squares, board[None, :], fit.board_shading)[0])
     have = [index for index, profile in enumerate(known) if profile is not None]
     distances = np.full((len(known), len(corrected)), np.inf, np.float32)
     if have:
@@ -101,6 +104,34 @@ def like_other_tone(
     tone = ray_distance_rows(samples, squares, other_tone[None, :].astype(np.float32), fit.board_shading)[0]
     camel = ray_distance_rows(samples, squares, colour[None, :].astype(np.float32), fit.camel_shading)[0]
     return ((tone < camel) & (tone < board_distance.ravel())).reshape(board_distance.shape)
+
+
+def glare_distances(
+    samples: np.ndarray, colour: np.ndarray, shading: tuple[float, float], glare: float, steps: int = 7
+) -> np.ndarray:
+    """How far each of the N ``samples`` (light-corrected) is from ``colour`` lit anywhere from ``shading[0]`` to
+    ``shading[1]`` times with up to ``glare`` (a share of full white) of grey added: a lamp's reflection on a
+    matt surface adds the lamp's own light to the colour, which divided by that light is grey, and whitens it
+    (the nearest of ``steps`` even amounts of grey; the step leaves under 0.01 of error)."""
+    samples = np.ascontiguousarray(samples, np.float32)
+    profile = np.asarray(colour, np.float32)[None, :]
+    nearest = np.full(len(samples), np.inf, np.float32)
+    for grey in np.linspace(0.0, glare * 255.0, steps, dtype=np.float32):
+        lit = samples - grey
+        squares = np.einsum("ij,ij->i", lit, lit)
+        np.minimum(nearest, ray_distance_rows(lit, squares, profile, shading)[0], out=nearest)
+    return nearest
+
+
+def even_share(samples: np.ndarray, shading: tuple[float, float], distance: float) -> float:
+    """The share of ``samples`` (N × 3) within ``distance`` of their median colour lit anywhere within ``shading``:
+    near 1 on a bare space (its light varies smoothly across it), lower on a tile (its disc, its edge, its
+    printing) or a card."""
+    if not len(samples):
+        return 0.0
+    samples = np.ascontiguousarray(samples, np.float32)
+    median = column_medians(samples).astype(np.float32)
+    return float(np.count_nonzero(ray_distances(samples, median[None, :], shading)[:, 0] <= distance)) / len(samples)
 
 
 def ray_distances(samples: np.ndarray, profiles: np.ndarray, shading: tuple[float, float]) -> np.ndarray:
