@@ -357,6 +357,23 @@ def test_the_cameras_own_reading_does_not_move_a_camel_away_from_a_place_the_pic
     assert both.differences == ["yellow should be alone on 9; the camera sees it alone on 10"]
 
 
+def test_a_slip_moving_only_camels_the_picture_cannot_see_where_the_game_has_them_cannot_be_told():
+    """Fresh seed 103 (props, table 8): green stood hidden on 6, and a palm frond over the top of the stack on 7
+    looked like green there: the hand's slip "green set down on 7" won by 0.7, a false alarm. That green is not on 6
+    is nothing the picture shows: it cannot tell, and claims no difference."""
+    expected = {6: ["green"], 7: ["white", "black"], 12: ["red"]}
+    slip = {7: ["white", "black", "green"], 12: ["red"]}
+    hypotheses = [Hypothesis(expected, "the game's board"),
+                  Hypothesis(slip, "green set down on 7 on top of black, not on 6")]
+    differs = Verdict("differs", 1, 0.7, (), (), [0.7, 0.0])
+    hidden = camera_verdict(fake_scorer(differs, covered={6}), hypotheses, {}, (), CAMELS)
+    assert hidden.matches is None and hidden.answer.startswith("cannot tell")
+    assert hidden.unseen == ("green",) and hidden.track == {7: ["white", "black"], 12: ["red"]}
+    # With 6 in plain view the picture shows green is not there: the slip is named.
+    seen = camera_verdict(fake_scorer(differs), hypotheses, {}, (), CAMELS)
+    assert seen.matches is False and seen.answer == "differs: most likely green set down on 7 on top of black, not on 6"
+
+
 def test_the_first_roll_of_a_leg_moved_before_it_is_typed_in_is_pending_not_a_mis_entered_die():
     """The race bench's --between found it: the leg's last die back in the pyramid, rolled again and moved before
     anyone types it in, gives the very board that die entered one value too low would give. The usual course of
