@@ -1,5 +1,6 @@
-"""Fixtures shared across test modules: the companion's app on a fresh data directory with its test client, and
-the real-browser tests' server and Chromium (one server for the session, one Chromium per module)."""
+"""Fixtures shared across test modules: the companion's app on a fresh data directory with its test client, the
+real-browser tests' server and Chromium (one server for the session, one Chromium per module), and the reader tests'
+2014 table of the project's photo renderer with its calibration (a module's own ``table`` fixture wins)."""
 
 import random
 
@@ -8,6 +9,10 @@ import pytest
 from companion.table.service import SimulatedPyramid
 from companion.table.web import create_app
 from tests.browser_kit import browser, server  # noqa: F401
+from vision.calibrate import calibrate
+from vision.photo import make_table, render_calibration
+from vision.read import ReadConfig
+from vision.synth import EDITION_CAMELS
 
 
 @pytest.fixture
@@ -19,3 +24,16 @@ def app(tmp_path):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture(scope="module")
+def table():
+    """A 2014 table of :mod:`vision.photo` (its board, camels' paint and lamp), once per module."""
+    return make_table(424_242, "2014")
+
+
+@pytest.fixture(scope="module")
+def colours(table):
+    """``table`` calibrated in clean light, as a builder would (the reader's colours for it)."""
+    image, _ = render_calibration(table, seed=0, tier="clean")
+    return calibrate(ReadConfig(), table.template, list(EDITION_CAMELS["2014"]), image)

@@ -9,29 +9,16 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.calibrate import calibrate
-from vision.photo import make_table, render_calibration, render_scene
+from vision.photo import render_scene
 from vision.read import ReadConfig
 from vision.reader import read_with_scorer
 from vision.silhouette import FitConfig
-from vision.synth import EDITION_CAMELS
 
 CONFIG = ReadConfig()
 TRACK = {2: ["green"], 5: ["blue", "white"], 9: ["orange"], 13: ["yellow"]}
 GLARE = 40.0
 """Grey added to the hot spot's pixels (of 255): dev seed 99's bright bare spaces showed 25 to 35 of grey on top of
 the board's colour as their rims' light made it."""
-
-
-@pytest.fixture(scope="module")
-def table():
-    return make_table(424_242, "2014")
-
-
-@pytest.fixture(scope="module")
-def colours(table):
-    image, _ = render_calibration(table, seed=0, tier="clean")
-    return calibrate(CONFIG, table.template, list(EDITION_CAMELS["2014"]), image)
 
 
 @pytest.fixture(scope="module")

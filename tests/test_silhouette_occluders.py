@@ -4,10 +4,8 @@ camel's. Photo-like scenes of the project's renderer (vision/photo.py), an occlu
 
 import cv2
 import numpy as np
-import pytest
 
-from vision.calibrate import calibrate
-from vision.photo import make_table, render_calibration, render_scene
+from vision.photo import render_scene
 from vision.read import ReadConfig
 from vision.reader import read_with_scorer
 from vision.silhouette_evidence import ray_distances
@@ -17,17 +15,6 @@ CONFIG = ReadConfig()
 TRACK = {2: ["green"], 5: ["blue", "white"], 9: ["orange"], 13: ["yellow"]}
 SLEEVE = (150, 40, 170)
 """A purple sleeve (BGR): far from the 2014 board's colour and from every 2014 camel's."""
-
-
-@pytest.fixture(scope="module")
-def table():
-    return make_table(424_242, "2014")
-
-
-@pytest.fixture(scope="module")
-def colours(table):
-    image, _ = render_calibration(table, seed=0, tier="clean")
-    return calibrate(CONFIG, table.template, list(EDITION_CAMELS["2014"]), image)
 
 
 def sleeve_over(table, image: np.ndarray, outline_mm: np.ndarray, pose) -> np.ndarray:

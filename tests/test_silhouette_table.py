@@ -5,10 +5,8 @@ import dataclasses
 
 import cv2
 import numpy as np
-import pytest
 
-from vision.calibrate import calibrate
-from vision.photo import make_table, render_calibration, render_scene
+from vision.photo import render_scene
 from vision.read import ReadConfig, observe
 from vision.reader import read_with_scorer
 from vision.silhouette import FitConfig, SilhouetteScorer
@@ -16,17 +14,6 @@ from vision.synth import EDITION_CAMELS
 
 CONFIG = ReadConfig()
 CAMELS = list(EDITION_CAMELS["2014"])
-
-
-@pytest.fixture(scope="module")
-def table():
-    return make_table(424_242, "2014")
-
-
-@pytest.fixture(scope="module")
-def colours(table):
-    image, _ = render_calibration(table, seed=0, tier="clean")
-    return calibrate(CONFIG, table.template, CAMELS, image)
 
 
 def grey_table_picture(table, colours):

@@ -3,7 +3,6 @@ fills that place, on photo-like scenes (vision/photo.py, an independent renderer
 
 import cv2
 import numpy as np
-import pytest
 
 from vision.calibrate import calibrate
 from vision.photo import make_table, render_calibration, render_scene
@@ -14,17 +13,6 @@ from vision.synth import EDITION_CAMELS
 
 CONFIG = ReadConfig()
 TRACK = {2: ["green"], 5: ["blue", "white"], 9: ["orange"], 13: ["yellow"]}
-
-
-@pytest.fixture(scope="module")
-def table():
-    return make_table(424_242, "2014")
-
-
-@pytest.fixture(scope="module")
-def colours(table):
-    image, _ = render_calibration(table, seed=0, tier="clean")
-    return calibrate(CONFIG, table.template, list(EDITION_CAMELS["2014"]), image)
 
 
 def scorer_of(table, colours, image) -> SilhouetteScorer:
