@@ -16,7 +16,7 @@ from vision.board import BoardTemplate
 from vision.focus import picture_problems
 from vision.read import BOARD_BGR, Observation, ReadConfig, Reading, observe
 from vision.silhouette import SilhouetteScorer, first_track
-from vision.verify import refine
+from vision.verify import refine, without
 
 UNSHOWN_GAIN = -0.2
 """A camel the blind reading puts where the board fits the picture worse with it than without, by more than this (in
@@ -77,7 +77,7 @@ def read_with_scorer(
         track = {space: stack for space, stack in track.items() if space not in covered}
         unshown = not_shown(scorer, track)
         unseen = (*unseen, *unshown)
-        track = _without(track, unshown)
+        track = without(track, unshown)
     placed = [camel for camel in camels if camel not in unseen]
     confidence = float(np.mean([scorer.camel_score(track, camel) for camel in placed])) if placed else 0.0
     problems = [*picture_problems(image, seen.location.markers), *seen.problems,
@@ -93,10 +93,5 @@ def not_shown(scorer: Any, track: Mapping[int, Sequence[str]]) -> tuple[str, ...
     (each weighed alone against the rest of ``track``; ``scorer``: a :class:`vision.silhouette.SilhouetteScorer`)."""
     cost = scorer.track_cost(track)
     return tuple(camel for stack in track.values() for camel in stack
-                 if scorer.track_cost(_without(track, (camel,))) - cost <= UNSHOWN_GAIN)
+                 if scorer.track_cost(without(track, (camel,))) - cost <= UNSHOWN_GAIN)
 
-
-def _without(track: Mapping[int, Sequence[str]], camels: Sequence[str]) -> dict[int, list[str]]:
-    """``track`` with ``camels`` taken off (the camels above each fall a level: nothing stands in the air)."""
-    rest = {space: [camel for camel in stack if camel not in camels] for space, stack in track.items()}
-    return {space: stack for space, stack in rest.items() if stack}

@@ -8,7 +8,7 @@ the game that produces them lives in the companion.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,8 +98,9 @@ def _normalised(track: Track) -> tuple[tuple[int, tuple[str, ...]], ...]:
     return tuple(sorted((int(space), tuple(stack)) for space, stack in track.items() if stack))
 
 
-def _without(track: Track, camel: str) -> dict[int, list[str]]:
-    out = {int(space): [other for other in stack if other != camel] for space, stack in track.items()}
+def without(track: Track, camels: Collection[str]) -> dict[int, list[str]]:
+    """``track`` with ``camels`` taken off (the camels above each fall a level: nothing stands in the air)."""
+    out = {int(space): [other for other in stack if other not in camels] for space, stack in track.items()}
     return {space: stack for space, stack in out.items() if stack}
 
 
@@ -117,7 +118,7 @@ def _cost_with(
 def placements(scorer: Any, track: Track, camel: str) -> list[tuple[float, dict[int, list[str]]]]:
     """Every place ``camel`` could stand with the rest of ``track`` as it is (each space of the picture, each
     level of its stack), cheapest first, with the whole track's cost."""
-    rest = _without(track, camel)
+    rest = without(track, (camel,))
     base = scorer.space_costs(rest)
     total = sum(base.values())
     options = []

@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.table.board_check import differences
 from companion.table.board_hypotheses import Hypothesis, moved_camels
-from vision.verify import camel_places
+from vision.verify import camel_places, without
 
 Board = dict[int, list[str]]
 UNFORESEEN_MARGIN = 1.25
@@ -352,8 +352,7 @@ def _left_where_hidden(
     places = camel_places(nearest)
     hidden = [camel for camel in sorted(moved_camels(reading, nearest))
               if camel in places and scorer.covered(nearest, places[camel][0])]
-    rest = {space: [camel for camel in stack if camel not in hidden] for space, stack in reading.items()}
-    restored = _completed({space: stack for space, stack in rest.items() if stack}, dict(nearest), hidden)
+    restored = _completed(without(reading, hidden), dict(nearest), hidden)
     return (restored, tuple(hidden)) if hidden and restored is not None else (reading, ())
 
 
