@@ -231,6 +231,29 @@ def test_the_next_frame_finds_the_markers_where_they_were():
     assert np.abs(shifted.markers[0] - (first.markers[0] + [60, 40])).max() < 1.5
 
 
+def test_all_four_markers_where_they_were_keep_the_board_where_it_was():
+    from vision.locate import LocateConfig, locate_board
+
+    template = load_template("2018")
+    image, _ = render_scene(template, board_of(LOG), 31, CALM)
+    first = locate_board(LocateConfig(), template, image)
+    # Noise and a pixel's shake move the corners found, not the camera: the place found last is kept (and with
+    # it every shape the reader drew for it).
+    rng = np.random.default_rng(5)
+    noisy = np.clip(np.roll(image, (1, 1), axis=(0, 1)) + rng.normal(0, 6, image.shape), 0, 255).astype(np.uint8)
+    kept = locate_board(LocateConfig(), template, noisy, near=first)
+    assert kept.homography is first.homography and kept.markers is first.markers
+    # The picture itself is measured where its own markers are.
+    for marker, quad in kept.seen_now.items():
+        assert 0.3 < np.abs(quad - first.markers[marker]).max() < 2.0
+    # A camera bumped by a few pixels is placed afresh, where its markers are now.
+    bumped = np.roll(image, (0, 5), axis=(0, 1))
+    moved = locate_board(LocateConfig(), template, bumped, near=first)
+    assert moved is not first
+    for marker, quad in first.markers.items():
+        assert np.abs(moved.markers[marker] - (quad + np.array([5.0, 0.0]))).max() < 1.0
+
+
 def test_a_marker_covered_since_the_last_frame_leaves_three_and_no_search_of_the_whole_picture(monkeypatch):
     import vision.locate as locate
 

@@ -7,7 +7,7 @@ can be tuned on a real table. It never guesses: a marker not seen is a :class:`B
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import cv2
@@ -65,6 +65,13 @@ class LocateConfig:
     distance) to where it was, the camera has not moved and the board stays where it was. Corners found on a
     shaken or defocused frame wander by up to 2.5 pixels; a camera bumped further would leave the board off by
     more than the reader allows for."""
+    steady_px: float = 3.0
+    """All four markers seen in a following frame, each this close (mean corner distance) to where the previous
+    frame's place, found from all four, has them: the camera has not moved, and the board stays where it was. The
+    corners found move by noise alone (0.1 to 2.2 pixels on the shaken, noisy frames of
+    benchmarks/camera_frame_time.py), and a place fitted afresh to them is no truer than the last; kept, the reader
+    reuses every shape it drew for that place (see ``vision.silhouette_geometry``). A camera bumped further (or
+    slowly drifting that far in all) is placed afresh."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +82,10 @@ class BoardLocation:
     """Each marker's 4 corners in the image."""
     reprojection_px: float
     """Mean distance between the detected marker corners and where the homography puts them."""
+    seen_now: dict[int, np.ndarray] | None = None
+    """The corners found in this very picture when the place is one kept from an earlier frame (a camera that has
+    not moved: see ``LocateConfig.steady_px``), whose ``markers`` are that frame's: what the picture itself is
+    measured on (its focus, its noise)."""
 
     def to_image(self, points_mm: np.ndarray) -> np.ndarray:
         """Template points (N×2, mm) on the board plane to pixels (N×2)."""
@@ -210,8 +221,8 @@ def locate_board(
     """Where the board is in ``image`` (BGR or grey). A picture wider than ``config.max_width`` is searched
     at that width (the markers are large); corners are given in the full picture's pixels. ``near``: where
     the board was in the previous frame of the same camera (or in its calibration photo): the markers are looked
-    for around there first, and when too few are seen to place the board but each of those is where it was
-    (``config.still_px``), the camera has not moved and ``near`` is the answer.
+    for around there first, and when each one seen is where it was (all four: ``config.steady_px``; too few to
+    place the board: ``config.still_px``), the camera has not moved and ``near`` is the answer.
 
     Raises:
         BoardNotFound: fewer than ``config.min_markers`` markers seen, or three that disagree, and not all of them
@@ -247,6 +258,9 @@ def _placed(
     place all four gave beats what the ones left say, bent by the lens and the tape); else three that agree.
     ``None``: not placed."""
     if len(seen) == len(MARKER_IDS):
+        if near is not None and len(near.markers) == len(MARKER_IDS) and all(
+                _moved_by(quad, near, marker) <= config.steady_px for marker, quad in seen.items()):
+            return replace(near, seen_now=seen)  # the camera has not moved: its corners moved by noise alone
         return fit_location(template, seen)
     if near is not None and seen and all(_moved_by(quad, near, m) <= config.still_px for m, quad in seen.items()):
         return near  # where all the markers placed it beats what the ones left would say

@@ -80,7 +80,7 @@ def read_with_scorer(
         track = without(track, unshown)
     placed = [camel for camel in camels if camel not in unseen]
     confidence = float(np.mean([scorer.camel_score(track, camel) for camel in placed])) if placed else 0.0
-    problems = [*picture_problems(image, seen.location.markers), *seen.problems,
+    problems = [*picture_problems(image, seen.location.seen_now or seen.location.markers), *seen.problems,
                 *(f"the {camel} camel is not seen" for camel in unseen)]
     if confidence < config.min_confidence:
         problems.append(f"low confidence ({max(confidence, 0.0):.2f}): the camels' colours do not fit this "
