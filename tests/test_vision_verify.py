@@ -232,7 +232,7 @@ def test_the_next_frame_finds_the_markers_where_they_were():
 
 
 def test_all_four_markers_where_they_were_keep_the_board_where_it_was():
-    from vision.locate import LocateConfig, locate_board
+    from vision.locate import LocateConfig, fit_location, locate_board
 
     template = load_template("2018")
     image, _ = render_scene(template, board_of(LOG), 31, CALM)
@@ -252,6 +252,27 @@ def test_all_four_markers_where_they_were_keep_the_board_where_it_was():
     assert moved is not first
     for marker, quad in first.markers.items():
         assert np.abs(moved.markers[marker] - (quad + np.array([5.0, 0.0]))).max() < 1.0
+    # A calibration photo's place is not kept: it was taken in other light, perhaps long before.
+    photo = fit_location(template, first.markers)
+    assert locate_board(LocateConfig(), template, noisy, near=photo).homography is not photo.homography
+
+
+def test_a_still_camera_is_placed_by_the_mean_of_its_frames():
+    from vision.locate import LocateConfig, locate_board
+
+    template = load_template("2018")
+    image, _ = render_scene(template, board_of(LOG), 31, CALM)
+    place = first = locate_board(LocateConfig(), template, image)
+    shifted = np.roll(image, (0, 2), axis=(0, 1))  # the corners found 2 px to the right, frame after frame
+    for _ in range(2):
+        place = locate_board(LocateConfig(), template, shifted, near=place)
+    # The mean of the three frames' corners is 4/3 px to the right, past settle_px (1 px): the place has followed it.
+    for marker, quad in first.markers.items():
+        assert np.abs(place.markers[marker] - (quad + np.array([4 / 3, 0.0]))).max() <= LocateConfig().settle_px
+        assert np.abs(place.markers[marker] - quad)[:, 0].min() > 0.9
+    # A fourth frame moves the mean by 1/6 px: the place is kept as it is.
+    kept = locate_board(LocateConfig(), template, shifted, near=place)
+    assert kept.homography is place.homography and kept.steady_run[1] == 4
 
 
 def test_a_marker_covered_since_the_last_frame_leaves_three_and_no_search_of_the_whole_picture(monkeypatch):

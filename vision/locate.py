@@ -66,12 +66,16 @@ class LocateConfig:
     shaken or defocused frame wander by up to 2.5 pixels; a camera bumped further would leave the board off by
     more than the reader allows for."""
     steady_px: float = 3.0
-    """All four markers seen in a following frame, each this close (mean corner distance) to where the previous
-    frame's place, found from all four, has them: the camera has not moved, and the board stays where it was. The
-    corners found move by noise alone (0.1 to 2.2 pixels on the shaken, noisy frames of
-    benchmarks/camera_frame_time.py), and a place fitted afresh to them is no truer than the last; kept, the reader
-    reuses every shape it drew for that place (see ``vision.silhouette_geometry``). A camera bumped further (or
-    slowly drifting that far in all) is placed afresh."""
+    """All four markers seen in a following frame of the same camera, each this close (mean corner distance) to
+    where the previous frame's place has them: the camera has not moved. The corners found move by noise alone (0.1
+    to 2.2 pixels on the shaken, noisy frames of benchmarks/camera_frame_time.py): the place is then fitted to the
+    mean of every frame's corners since the camera last moved, truer with each frame, and kept as it is while that
+    mean stays within ``settle_px`` of it, so that the reader reuses every shape it drew for that place (see
+    ``vision.silhouette_geometry``). A camera bumped further (or slowly drifting that far in all) is placed afresh.
+    Only a frame's place is kept so, not a calibration photo's (taken in other light, perhaps long before)."""
+    settle_px: float = 1.0
+    """See ``steady_px``: about what a place fitted to one frame's corners is off by on those frames (0.7 pixels
+    median against the renderer's truth)."""
 
 
 @dataclass(frozen=True)
@@ -83,9 +87,11 @@ class BoardLocation:
     reprojection_px: float
     """Mean distance between the detected marker corners and where the homography puts them."""
     seen_now: dict[int, np.ndarray] | None = None
-    """The corners found in this very picture when the place is one kept from an earlier frame (a camera that has
-    not moved: see ``LocateConfig.steady_px``), whose ``markers`` are that frame's: what the picture itself is
-    measured on (its focus, its noise)."""
+    """The corners found in this very picture when the place is kept from earlier frames (a camera that has not
+    moved: see ``LocateConfig.steady_px``): what the picture itself is measured on (its focus, its noise)."""
+    steady_run: tuple[dict[int, np.ndarray], int] | None = None
+    """A frame's place: the sum of each marker's corners over the frames since the camera last moved, and how many
+    frames (``None``: a place not found in a frame, such as a calibration photo's)."""
 
     def to_image(self, points_mm: np.ndarray) -> np.ndarray:
         """Template points (N×2, mm) on the board plane to pixels (N×2)."""
@@ -258,10 +264,10 @@ def _placed(
     place all four gave beats what the ones left say, bent by the lens and the tape); else three that agree.
     ``None``: not placed."""
     if len(seen) == len(MARKER_IDS):
-        if near is not None and len(near.markers) == len(MARKER_IDS) and all(
+        if near is not None and near.steady_run is not None and len(near.markers) == len(MARKER_IDS) and all(
                 _moved_by(quad, near, marker) <= config.steady_px for marker, quad in seen.items()):
-            return replace(near, seen_now=seen)  # the camera has not moved: its corners moved by noise alone
-        return fit_location(template, seen)
+            return _steady(config, template, seen, near)  # the camera has not moved: its corners, by noise alone
+        return replace(fit_location(template, seen), steady_run=(seen, 1))
     if near is not None and seen and all(_moved_by(quad, near, m) <= config.still_px for m, quad in seen.items()):
         return near  # where all the markers placed it beats what the ones left would say
     if len(seen) >= config.min_markers:
@@ -269,6 +275,21 @@ def _placed(
         if _agree(config, template, location, size):
             return location
     return None
+
+
+def _steady(
+    config: LocateConfig, template: BoardTemplate, seen: dict[int, np.ndarray], near: BoardLocation
+) -> BoardLocation:
+    """The place of a camera that has not moved since ``near``'s frames, with this frame's corners ``seen`` too:
+    ``near`` itself while the mean of every frame's corners stays within ``config.settle_px`` of it, else fitted
+    to that mean (see ``LocateConfig.steady_px``)."""
+    sums, count = near.steady_run
+    total = {marker: sums[marker] + quad for marker, quad in seen.items()}
+    mean = {marker: quad / (count + 1) for marker, quad in total.items()}
+    run = (total, count + 1)
+    if all(_moved_by(quad, near, marker) <= config.settle_px for marker, quad in mean.items()):
+        return replace(near, seen_now=seen, steady_run=run)
+    return replace(fit_location(template, mean), seen_now=seen, steady_run=run)
 
 
 def find_markers(config: LocateConfig, template: BoardTemplate, image: np.ndarray) -> dict[int, np.ndarray]:
