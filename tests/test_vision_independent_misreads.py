@@ -207,3 +207,14 @@ def test_the_palm_tree_s_trunk_is_no_black_camel(tmp_path, capsys, scene, track)
     assert "4" not in reading["track"], reading
     placed = {camel: int(space) for space, stack in reading["track"].items() for camel in stack}
     assert placed.get("black") in (None, *(space for space, stack in track.items() if "black" in stack)), reading
+
+
+def test_a_camel_against_the_board_s_border_turning_a_corner_is_not_taken_for_a_trunk(tmp_path, capsys):
+    """Seed 103 (development), clean, table 3, scene 2: orange on top of the stack on 6 touches the board's brown
+    border, which to the camera is orange, where it turns the corner of the track. The piece they make is taller
+    than a camel's pieces can reach, as the palm tree's trunk is, but wide too: orange must not be forgotten there
+    and read on 5 instead."""
+    track = {10: ["green"], 4: ["white"], 6: ["yellow", "blue", "orange"]}
+    reading = read_independent(tmp_path, capsys, 3, "clean", 2, track, seed=103)
+    placed = {camel: int(space) for space, stack in reading["track"].items() for camel in stack}
+    assert placed.get("orange") in (None, 6), reading

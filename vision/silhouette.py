@@ -455,20 +455,25 @@ class SilhouetteScorer(SilhouetteGeometry):
 
     def _standing_tall(self, window: Window, strong: np.ndarray, label: int, limit: float) -> np.ndarray | None:
         """The patches of a camel's colour on the track (``strong``) larger than ``limit`` whose whole piece in the
-        window (beyond the track too) stands taller than a camel's pieces can reach up (as a mask; None if none):
-        the palm tree's trunk, standing by a space from the table beyond up into its fronds."""
+        window (beyond the track too) stands taller than a camel's pieces can reach up, and no wider (as a mask;
+        None if none): the palm tree's trunk, standing by a space up into its fronds. A camel against the board's
+        border of its colour stays (:meth:`_overhanging` judges it): where the border turns a corner its band is
+        tall, but wide too."""
         _, labels, stats, _ = cv2.connectedComponentsWithStats(strong.view(np.uint8), connectivity=8)
         large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > limit) + 1
         if not len(large):
             return None
         whole = (window.evidence[..., label] >= self.fit.strong_evidence).view(np.uint8)
         _, pieces, extents, _ = cv2.connectedComponentsWithStats(whole, connectivity=8)
-        up = self._widest_reach(window)[1]
+        across, up = self._widest_reach(window)
         chosen = np.zeros(len(stats), bool)
         for patch in large:
             x, y, width, height = stats[patch, :4]
             ys, xs = np.nonzero(labels[y : y + height, x : x + width] == patch)
-            chosen[patch] = bool(extents[pieces[y + ys[0], x + xs[0]], cv2.CC_STAT_HEIGHT] > up)
+            piece = pieces[y + ys[0], x + xs[0]]  # the piece of the whole window it belongs to
+            # Standing up: a band of the board's border turning a corner behind a camel is wide as well as tall.
+            height_of, width_of = extents[piece, cv2.CC_STAT_HEIGHT], extents[piece, cv2.CC_STAT_WIDTH]
+            chosen[patch] = bool(height_of > up and width_of <= across)
         return chosen[labels] if chosen.any() else None
 
     def _forget_bands(self, window: Window) -> None:
