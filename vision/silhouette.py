@@ -166,8 +166,10 @@ class FitConfig:
     hidden under it on 4 was 3.7 (seed 97, props), under ``patch_bodies``, and was read as green."""
     tall_bodies: float = 1.25
     """A patch of one camel's colour on the track larger than this many body boxes is no camel when its whole piece
-    in the window (beyond the track too) stands taller than a camel's pieces can reach up (see
-    ``SilhouetteScorer._standing_tall``): the palm tree's trunk standing by a space."""
+    in the window (beyond the track too) stands taller than a camel's pieces can reach up, and no wider (see
+    ``SilhouetteScorer._standing_tall``): the palm tree's trunk standing by a space. The trunk's patch on the track
+    was 1.5 to 2.1 body boxes (dev seed 93, props, table 2), a camel's own 0.94 at the median (dev seed 600); on
+    the dev sets 93, 95, 97, 99, 102 and 103, 1.0 and 1.25 left 98 props camels wrong of 1712, 1.5 left 100."""
     band_bodies: float = 1.0
     """Beyond the track, a band of one camel's colour larger than this many body boxes and reaching further than
     a camel's pieces can (see ``SilhouetteScorer._forget_bands``) is no camel: the board's printed border, a
