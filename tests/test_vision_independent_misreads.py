@@ -187,3 +187,34 @@ def test_a_camel_the_board_fits_worse_with_is_unseen_not_guessed(
     assert camel not in reading["track"].get(str(space), []), reading
     placed = {name: int(where) for where, stack in reading["track"].items() for name in stack}
     assert placed.get(camel) in (None, *(where for where, stack in track.items() if camel in stack)), reading
+
+
+@pytest.mark.parametrize(
+    ("scene", "track"),
+    [
+        # Black stands at the bottom of the stack on 8; yellow, hidden, was read on 8 in its place.
+        (0, {9: ["purple", "green"], 8: ["black", "blue", "red"], 3: ["yellow"], 10: ["white"]}),
+        # Black stands at the bottom of the stack on 6; purple, hidden, was read on 6 in its place.
+        (4, {6: ["black", "blue"], 16: ["green"], 15: ["white"], 1: ["red"], 3: ["purple"], 5: ["yellow"]}),
+    ],
+)
+def test_the_palm_tree_s_trunk_is_no_black_camel(tmp_path, capsys, scene, track):
+    """Seed 93 (fresh in the eighth round, development since), props, table 2: the palm tree's dark brown trunk
+    stands on the track by space 4 and was read as the black camel there. Its piece of strong black on the track
+    (1.5 to 2.1 body boxes) is under the sizes at which a patch is too large to be a camel, but the whole piece,
+    from the track up past its far edge into the fronds, stands taller than any camel's pieces can reach."""
+    reading = read_independent(tmp_path, capsys, 2, "props", scene, track, seed=93)
+    assert "4" not in reading["track"], reading
+    placed = {camel: int(space) for space, stack in reading["track"].items() for camel in stack}
+    assert placed.get("black") in (None, *(space for space, stack in track.items() if "black" in stack)), reading
+
+
+def test_a_camel_against_the_board_s_border_turning_a_corner_is_not_taken_for_a_trunk(tmp_path, capsys):
+    """Seed 103 (development), clean, table 3, scene 2: orange on top of the stack on 6 touches the board's brown
+    border, which to the camera is orange, where it turns the corner of the track. The piece they make is taller
+    than a camel's pieces can reach, as the palm tree's trunk is, but wide too: orange must not be forgotten there
+    and read on 5 instead."""
+    track = {10: ["green"], 4: ["white"], 6: ["yellow", "blue", "orange"]}
+    reading = read_independent(tmp_path, capsys, 3, "clean", 2, track, seed=103)
+    placed = {camel: int(space) for space, stack in reading["track"].items() for camel in stack}
+    assert placed.get("orange") in (None, 6), reading
