@@ -437,18 +437,13 @@ class SilhouetteScorer(SilhouetteGeometry):
         of a palm frond hanging over a space from beside the board, within a camel's reach on the track alone
         (as a mask; None if none). A camel against a border of its colour stays: its part on the track is no
         larger than a camel."""
-        _, labels, stats, _ = cv2.connectedComponentsWithStats(strong.view(np.uint8), connectivity=8)
-        large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > limit) + 1
-        if not len(large):
+        found = self._whole_pieces(window, strong, label, limit)
+        if found is None:
             return None
-        whole = (window.evidence[..., label] >= self.fit.strong_evidence).view(np.uint8)
-        _, pieces, extents, _ = cv2.connectedComponentsWithStats(whole, connectivity=8)
+        labels, patches, pieces, extents = found
         reach = self._widest_reach(window)
-        chosen = np.zeros(len(stats), bool)
-        for patch in large:
-            x, y, width, height = stats[patch, :4]
-            ys, xs = np.nonzero(labels[y : y + height, x : x + width] == patch)
-            piece = pieces[y + ys[0], x + xs[0]]  # the piece of the whole window it belongs to
+        chosen = np.zeros(labels.max() + 1, bool)
+        for patch, piece in patches:
             if not np.any(beyond[pieces == piece]):
                 continue  # all on the track: :meth:`_wider_than_a_camel` judges it
             chosen[patch] = bool(extents[piece, cv2.CC_STAT_WIDTH] > reach[0]
@@ -461,22 +456,36 @@ class SilhouetteScorer(SilhouetteGeometry):
         None if none): the palm tree's trunk, standing by a space up into its fronds. A camel against the board's
         border of its colour stays (:meth:`_overhanging` judges it): where the border turns a corner its band is
         tall, but wide too."""
+        found = self._whole_pieces(window, strong, label, limit)
+        if found is None:
+            return None
+        labels, patches, _, extents = found
+        across, up = self._widest_reach(window)
+        chosen = np.zeros(labels.max() + 1, bool)
+        for patch, piece in patches:
+            # Standing up: a band of the board's border turning a corner behind a camel is wide as well as tall.
+            height_of, width_of = extents[piece, cv2.CC_STAT_HEIGHT], extents[piece, cv2.CC_STAT_WIDTH]
+            chosen[patch] = bool(height_of > up and width_of <= across)
+        return chosen[labels] if chosen.any() else None
+
+    def _whole_pieces(
+        self, window: Window, strong: np.ndarray, label: int, limit: float
+    ) -> tuple[np.ndarray, list[tuple[int, int]], np.ndarray, np.ndarray] | None:
+        """The patches of a camel's colour on the track (``strong``) larger than ``limit``, each with the piece of the
+        whole window it belongs to (beyond the track too): the patches' labels, each (patch, piece), the pieces'
+        labels and their extents (OpenCV's stats); None when no patch is that large."""
         _, labels, stats, _ = cv2.connectedComponentsWithStats(strong.view(np.uint8), connectivity=8)
         large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > limit) + 1
         if not len(large):
             return None
         whole = (window.evidence[..., label] >= self.fit.strong_evidence).view(np.uint8)
         _, pieces, extents, _ = cv2.connectedComponentsWithStats(whole, connectivity=8)
-        across, up = self._widest_reach(window)
-        chosen = np.zeros(len(stats), bool)
+        patches = []
         for patch in large:
             x, y, width, height = stats[patch, :4]
             ys, xs = np.nonzero(labels[y : y + height, x : x + width] == patch)
-            piece = pieces[y + ys[0], x + xs[0]]  # the piece of the whole window it belongs to
-            # Standing up: a band of the board's border turning a corner behind a camel is wide as well as tall.
-            height_of, width_of = extents[piece, cv2.CC_STAT_HEIGHT], extents[piece, cv2.CC_STAT_WIDTH]
-            chosen[patch] = bool(height_of > up and width_of <= across)
-        return chosen[labels] if chosen.any() else None
+            patches.append((int(patch), int(pieces[y + ys[0], x + xs[0]])))  # the piece of the whole window
+        return labels, patches, pieces, extents
 
     def _forget_bands(self, window: Window) -> None:
         """Beyond the track, a band of a camel's colour (pixels surely of it, touching) larger than ``band_bodies``
