@@ -57,7 +57,7 @@ def main() -> None:
             image, _ = render_scene(table, random_board(edition, random.Random(seed)), seed, "light")
             started = time.process_time()
             try:
-                observation = observe(config, table.template, image, near=near)
+                observation = observe(config, table.template, image, near=near, frames=True)
                 found = time.process_time()
                 read_board(config, table.template, profiles, image, board_bgr, observation)
             except BoardNotFound:

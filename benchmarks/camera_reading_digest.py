@@ -90,9 +90,9 @@ def reading_entry(reading: Any, scorer: Any, observation: Any, boards: list[dict
 
 def read_one(config: ReadConfig, template: Any, profiles: Any, image: np.ndarray, board_bgr: Any,
              truth: dict[int, list[str]], near: Any = None, fit: Any = None,
-             more: tuple[dict[int, list[str]], ...] = ()) -> tuple[dict[str, Any], Any]:
+             more: tuple[dict[int, list[str]], ...] = (), frames: bool = False) -> tuple[dict[str, Any], Any]:
     try:
-        observation = observe(config, template, image, near=near)
+        observation = observe(config, template, image, near=near, frames=frames)
         reading, scorer = read_with_scorer(config, template, profiles, image, board_bgr, observation, fit=fit)
     except BoardNotFound as error:
         return {"error": str(error)}, None
@@ -138,7 +138,7 @@ def frame_set(folder: Path) -> dict[str, Any]:
             seed = index * 100 + frame
             truth = random_board(edition, random.Random(seed))
             image = cached(folder, f"frame-t{index}-{frame}.png", png_of(render_scene, table, truth, seed, "light"))
-            entry, near = read_one(config, table.template, profiles, image, board_bgr, truth, near)
+            entry, near = read_one(config, table.template, profiles, image, board_bgr, truth, near, frames=True)
             found[f"frame-t{index}-{frame}"] = entry
             if frame == 0:
                 still = cv2.resize(image, (4608, 2592), interpolation=cv2.INTER_CUBIC)

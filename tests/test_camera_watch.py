@@ -314,10 +314,8 @@ def test_learning_waits_for_the_board_the_game_confirmed_and_tries_again(tmp_pat
     template = load_template("2018")
     warm = SceneVariation(white_balance=(0.8, 1.0, 1.2), hand_chance=0.0, noise_sigma=(0.0, 2.0))
     moved = {**{space: stack for space, stack in TRACK.items() if space != 7}, 8: ["red"]}
-    # (Seed 7: on seeds 2 to 4 calibration measures the white camel on 16 in this warm light as the board, on seed
-    # 3 or not as the markers' corners are found a tenth of a pixel apart: a matter of its own, not this test's.)
-    before, _ = render_scene(template, TRACK, 7, warm, PAINTED)
-    after, _ = render_scene(template, moved, 7, warm, PAINTED)
+    before, _ = render_scene(template, TRACK, 3, warm, PAINTED)
+    after, _ = render_scene(template, moved, 3, warm, PAINTED)
     start = new_game(EDITION_2018, ["A", "B"], TRACK)
     entered = [{"player": "A", "type": "pyramid", "die": "red", "value": 1}]
     learnt = tmp_path / "data" / "camera-calibration.json"
@@ -798,7 +796,7 @@ def test_a_lesson_whose_leg_start_was_corrected_is_judged_afresh_and_its_old_rea
     warm = SceneVariation(white_balance=(0.8, 1.0, 1.2), hand_chance=0.0, noise_sigma=(0.0, 2.0))
     moved = {**{space: stack for space, stack in TRACK.items() if space != 7}, 8: ["red"]}
     wrong = {**{space: stack for space, stack in TRACK.items() if space != 7}, 9: ["red"]}
-    after, _ = render_scene(template, moved, 7, warm, PAINTED)  # (seed 7: see the test above)
+    after, _ = render_scene(template, moved, 3, warm, PAINTED)
     start = new_game(EDITION_2018, ["A", "B"], TRACK)
     watch = CameraWatch(lambda: None, template, profiles(), agree=2)
     watch.learn("g", 2, wrong, start, [{"player": "A", "type": "pyramid", "die": "red", "value": 2}])

@@ -236,43 +236,55 @@ def test_all_four_markers_where_they_were_keep_the_board_where_it_was():
 
     template = load_template("2018")
     image, _ = render_scene(template, board_of(LOG), 31, CALM)
-    first = locate_board(LocateConfig(), template, image)
-    # Noise and a pixel's shake move the corners found, not the camera: the place found last is kept (and with
-    # it every shape the reader drew for it).
+    first = locate_board(LocateConfig(), template, image, frames=True)
+    # Noise and a pixel's shake move the corners found, not the camera: the next frame of the live view keeps the
+    # place (and with it every shape the reader drew for it).
     rng = np.random.default_rng(5)
     noisy = np.clip(np.roll(image, (1, 1), axis=(0, 1)) + rng.normal(0, 6, image.shape), 0, 255).astype(np.uint8)
-    kept = locate_board(LocateConfig(), template, noisy, near=first)
+    kept = locate_board(LocateConfig(), template, noisy, near=first, frames=True)
     assert kept.homography is first.homography and kept.markers is first.markers
     # The picture itself is measured where its own markers are.
     for marker, quad in kept.seen_now.items():
         assert 0.3 < np.abs(quad - first.markers[marker]).max() < 2.0
+    # A photo read against a place kept for reference is placed by its own markers.
+    assert locate_board(LocateConfig(), template, noisy, near=first).homography is not first.homography
     # A camera bumped by a few pixels is placed afresh, where its markers are now.
     bumped = np.roll(image, (0, 5), axis=(0, 1))
-    moved = locate_board(LocateConfig(), template, bumped, near=first)
+    moved = locate_board(LocateConfig(), template, bumped, near=first, frames=True)
     assert moved is not first
     for marker, quad in first.markers.items():
         assert np.abs(moved.markers[marker] - (quad + np.array([5.0, 0.0]))).max() < 1.0
     # A calibration photo's place is not kept: it was taken in other light, perhaps long before.
     photo = fit_location(template, first.markers)
-    assert locate_board(LocateConfig(), template, noisy, near=photo).homography is not photo.homography
+    assert locate_board(LocateConfig(), template, noisy, near=photo, frames=True).homography is not photo.homography
 
 
-def test_a_still_camera_is_placed_by_the_mean_of_its_frames():
+def test_a_still_camera_is_placed_by_the_mean_of_its_frames_and_follows_a_nudge():
     from vision.locate import LocateConfig, locate_board
 
+    config = LocateConfig()
     template = load_template("2018")
     image, _ = render_scene(template, board_of(LOG), 31, CALM)
-    place = first = locate_board(LocateConfig(), template, image)
+    place = first = locate_board(config, template, image, frames=True)
     shifted = np.roll(image, (0, 2), axis=(0, 1))  # the corners found 2 px to the right, frame after frame
     for _ in range(2):
-        place = locate_board(LocateConfig(), template, shifted, near=place)
-    # The mean of the three frames' corners is 4/3 px to the right, past settle_px (1 px): the place has followed it.
+        place = locate_board(config, template, shifted, near=place, frames=True)
+    # The mean of the three frames' corners is 4/3 px to the right, past settle_px: the place has followed it.
     for marker, quad in first.markers.items():
-        assert np.abs(place.markers[marker] - (quad + np.array([4 / 3, 0.0]))).max() <= LocateConfig().settle_px
+        assert np.abs(place.markers[marker] - (quad + np.array([4 / 3, 0.0]))).max() <= config.settle_px
         assert np.abs(place.markers[marker] - quad)[:, 0].min() > 0.9
     # A fourth frame moves the mean by 1/6 px: the place is kept as it is.
-    kept = locate_board(LocateConfig(), template, shifted, near=place)
+    kept = locate_board(config, template, shifted, near=place, frames=True)
     assert kept.homography is place.homography and kept.steady_run[1] == 4
+    # However long the camera stood still, a nudge of 2 px is followed: the older frames fade.
+    place = first
+    for _ in range(40):
+        place = locate_board(config, template, image, near=place, frames=True)
+    assert place.steady_run[1] == config.run_frames
+    for _ in range(20):
+        place = locate_board(config, template, shifted, near=place, frames=True)
+    for marker, quad in first.markers.items():
+        assert np.abs(place.markers[marker] - (quad + np.array([2.0, 0.0]))).max() <= config.settle_px
 
 
 def test_a_marker_covered_since_the_last_frame_leaves_three_and_no_search_of_the_whole_picture(monkeypatch):

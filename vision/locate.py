@@ -66,16 +66,20 @@ class LocateConfig:
     shaken or defocused frame wander by up to 2.5 pixels; a camera bumped further would leave the board off by
     more than the reader allows for."""
     steady_px: float = 3.0
-    """All four markers seen in a following frame of the same camera, each this close (mean corner distance) to
-    where the previous frame's place has them: the camera has not moved. The corners found move by noise alone (0.1
-    to 2.2 pixels on the shaken, noisy frames of benchmarks/camera_frame_time.py): the place is then fitted to the
-    mean of every frame's corners since the camera last moved, truer with each frame, and kept as it is while that
-    mean stays within ``settle_px`` of it, so that the reader reuses every shape it drew for that place (see
-    ``vision.silhouette_geometry``). A camera bumped further (or slowly drifting that far in all) is placed afresh.
-    Only a frame's place is kept so, not a calibration photo's (taken in other light, perhaps long before)."""
-    settle_px: float = 1.0
-    """See ``steady_px``: about what a place fitted to one frame's corners is off by on those frames (0.7 pixels
-    median against the renderer's truth)."""
+    """All four markers seen in the next frame of a live view (``locate_board(..., frames=True)``), each this close
+    (mean corner distance) to where the previous frame's place has them: the camera has not moved. The corners found
+    move by noise alone (0.1 to 2.2 pixels on the shaken, noisy frames of benchmarks/camera_frame_time.py): the place
+    is then fitted to the mean of the last ``run_frames`` frames' corners, truer than any one frame's, and kept as it
+    is while that mean stays within ``settle_px`` of it, so that the reader reuses every shape it drew for that place
+    (see ``vision.silhouette_geometry``). A camera bumped or drifting a little is followed by the mean; further than
+    this, it is placed afresh. Only a live view's place is kept so, never a photo's kept for reference (a calibration
+    photo, taken in other light, perhaps long before)."""
+    settle_px: float = 0.75
+    """See ``steady_px``: about what a place fitted to one frame's corners is off by (0.7 pixels median against the
+    renderer's truth on the frame bench's frames): a kept place is never further off the mean than that."""
+    run_frames: int = 10
+    """See ``steady_px``: how many frames the mean weighs (older ones fade), so that a camera nudged by a pixel or
+    two is followed within a few frames however long it stood still before."""
 
 
 @dataclass(frozen=True)
@@ -89,9 +93,10 @@ class BoardLocation:
     seen_now: dict[int, np.ndarray] | None = None
     """The corners found in this very picture when the place is kept from earlier frames (a camera that has not
     moved: see ``LocateConfig.steady_px``): what the picture itself is measured on (its focus, its noise)."""
-    steady_run: tuple[dict[int, np.ndarray], int] | None = None
-    """A frame's place: the sum of each marker's corners over the frames since the camera last moved, and how many
-    frames (``None``: a place not found in a frame, such as a calibration photo's)."""
+    steady_run: tuple[dict[int, np.ndarray], float] | None = None
+    """A live view's place: the sum of each marker's corners over the frames since the camera last moved (the older
+    ones fading past ``LocateConfig.run_frames``), and how many frames they weigh (``None``: a photo's place, such as
+    a calibration photo's, never kept for another picture)."""
 
     def to_image(self, points_mm: np.ndarray) -> np.ndarray:
         """Template points (N×2, mm) on the board plane to pixels (N×2)."""
@@ -222,13 +227,20 @@ def _near(
 
 
 def locate_board(
-    config: LocateConfig, template: BoardTemplate, image: np.ndarray, near: BoardLocation | None = None
+    config: LocateConfig,
+    template: BoardTemplate,
+    image: np.ndarray,
+    near: BoardLocation | None = None,
+    *,
+    frames: bool = False,
 ) -> BoardLocation:
     """Where the board is in ``image`` (BGR or grey). A picture wider than ``config.max_width`` is searched
     at that width (the markers are large); corners are given in the full picture's pixels. ``near``: where
     the board was in the previous frame of the same camera (or in its calibration photo): the markers are looked
-    for around there first, and when each one seen is where it was (all four: ``config.steady_px``; too few to
-    place the board: ``config.still_px``), the camera has not moved and ``near`` is the answer.
+    for around there first, and when too few are seen to place the board but each of those is where it was
+    (``config.still_px``), the camera has not moved and ``near`` is the answer. ``frames``: ``image`` is the next
+    frame of a live view whose last frame's place is ``near``: all four seen where they were
+    (``config.steady_px``), the camera has not moved and keeps its place.
 
     Raises:
         BoardNotFound: fewer than ``config.min_markers`` markers seen, or three that disagree, and not all of them
@@ -238,12 +250,12 @@ def locate_board(
     size = (image.shape[1], image.shape[0])
     if near is not None:
         seen = _near(detector(config), image, near)  # (only the crops around the markers turned grey)
-        location = _placed(config, template, seen, size, near)
+        location = _placed(config, template, seen, size, near, frames)
         if location is not None:
             return location
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     seen = find_markers(config, template, gray)
-    location = _placed(config, template, seen, size, near)
+    location = _placed(config, template, seen, size, near, frames)
     if location is not None:
         return location
     missing = [marker for marker in MARKER_IDS if marker not in seen]
@@ -258,16 +270,18 @@ def _placed(
     seen: dict[int, np.ndarray],
     size: tuple[int, int],
     near: BoardLocation | None,
+    frames: bool = False,
 ) -> BoardLocation | None:
     """The board's place from the markers ``seen``: all four; with ``near``, the place it had when those seen
     are where they were (the camera has not moved: one to three covered by a hand or the 2018 pyramid, and the
     place all four gave beats what the ones left say, bent by the lens and the tape); else three that agree.
     ``None``: not placed."""
     if len(seen) == len(MARKER_IDS):
-        if near is not None and near.steady_run is not None and len(near.markers) == len(MARKER_IDS) and all(
+        if frames and near is not None and near.steady_run is not None and all(
                 _moved_by(quad, near, marker) <= config.steady_px for marker, quad in seen.items()):
             return _steady(config, template, seen, near)  # the camera has not moved: its corners, by noise alone
-        return replace(fit_location(template, seen), steady_run=(seen, 1))
+        location = fit_location(template, seen)
+        return replace(location, steady_run=(dict(seen), 1.0)) if frames else location
     if near is not None and seen and all(_moved_by(quad, near, m) <= config.still_px for m, quad in seen.items()):
         return near  # where all the markers placed it beats what the ones left would say
     if len(seen) >= config.min_markers:
@@ -281,12 +295,15 @@ def _steady(
     config: LocateConfig, template: BoardTemplate, seen: dict[int, np.ndarray], near: BoardLocation
 ) -> BoardLocation:
     """The place of a camera that has not moved since ``near``'s frames, with this frame's corners ``seen`` too:
-    ``near`` itself while the mean of every frame's corners stays within ``config.settle_px`` of it, else fitted
+    ``near`` itself while the mean of the frames' corners stays within ``config.settle_px`` of it, else fitted
     to that mean (see ``LocateConfig.steady_px``)."""
     sums, count = near.steady_run
-    total = {marker: sums[marker] + quad for marker, quad in seen.items()}
-    mean = {marker: quad / (count + 1) for marker, quad in total.items()}
-    run = (total, count + 1)
+    # Past run_frames, the older frames fade: their sums scaled down to weigh that many less one (the same mean).
+    weight = min(1.0, (config.run_frames - 1) / count)
+    total = {marker: sums[marker] * weight + quad for marker, quad in seen.items()}
+    count = count * weight + 1
+    mean = {marker: quad / count for marker, quad in total.items()}
+    run = (total, count)
     if all(_moved_by(quad, near, marker) <= config.settle_px for marker, quad in mean.items()):
         return replace(near, seen_now=seen, steady_run=run)
     return replace(fit_location(template, mean), seen_now=seen, steady_run=run)

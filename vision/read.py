@@ -368,14 +368,17 @@ def observe(
     image: np.ndarray,
     location: BoardLocation | None = None,
     near: BoardLocation | None = None,
+    *,
+    frames: bool = False,
 ) -> Observation:
-    """Locate the board (unless ``location`` is given) and cut out the picture to read.
+    """Locate the board (unless ``location`` is given) and cut out the picture to read (``near``, ``frames``: see
+    :func:`vision.locate.locate_board`).
 
     Raises:
         vision.locate.BoardNotFound: the markers are not all visible (nothing is guessed).
     """
     if location is None:
-        location = locate_board(config.locate, template, image, near)
+        location = locate_board(config.locate, template, image, near, frames=frames)
     pose = camera_pose(location, (image.shape[1], image.shape[0]), template)
     region, pose = board_region(config, template, image, pose)
     camera_at = -pose.rotation.T @ pose.translation

@@ -26,7 +26,7 @@ from vision.calibrate import Calibration
 from vision.edition_check import other_edition_seen
 from vision.focus import measure_whole, not_found_words
 from vision.image_file import colourless
-from vision.locate import BoardLocation, BoardNotFound
+from vision.locate import BoardLocation, BoardNotFound, fit_location
 from vision.read import BOARD_BGR, ReadConfig, Reading, observe
 from vision.reader import read_with_scorer
 from vision.sources import CameraError, FrameSource
@@ -384,6 +384,9 @@ class CameraWatch:
             return
         # A lesson is worth a full-resolution still where the camera can take one (picamera2).
         picture, location = steady.frame, steady.location
+        if location.seen_now is not None:
+            # Learnt at the frame's own corners, as from a photo: a kept place is the mean of earlier frames'.
+            location = fit_location(self.template, location.seen_now)
         still = getattr(source, "still", None)
         if callable(still):
             with contextlib.suppress(CameraError):  # else the frame will do
@@ -474,7 +477,7 @@ class CameraWatch:
             config = ReadConfig()
             camels = tuple(self.profiles)
             # The camera stands still: the markers are looked for where they were in the previous frame.
-            observation = observe(config, self.template, frame, near=self._near(frame))
+            observation = observe(config, self.template, frame, near=self._near(frame), frames=True)
             self._location = observation.location
             reading, scorer = read_with_scorer(config, self.template, self.profiles, frame, self.board_bgr,
                                                observation, fit=self.calibration.fit() if self.calibration else None)
