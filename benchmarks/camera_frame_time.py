@@ -3,8 +3,10 @@ core), and to read a 4608×2592 still in the board's region.
 
 On photo-like tables (vision.photo, light tier), each calibrated from its calibration photo: the first frame
 of a table searches the whole picture for the markers; the following ones (the camera stands still) look for
-them where they were. CPU time of this process (time.process_time), reading only, not rendering; each time is
-also split into finding the board (markers, pose, cut-out: vision.read.observe) and reading the camels on it.
+them where they were and keep the board's place as the companion's camera watch does (``frames=True``: see
+``vision.locate.LocateConfig.steady_px``). CPU time of this process (time.process_time), reading only, not
+rendering; each time is also split into finding the board (markers, pose, cut-out: vision.read.observe) and
+reading the camels on it.
 Run: .venv/bin/python benchmarks/camera_frame_time.py [--tables N] [--seed S]
 A speed-up must read the same: benchmarks/camera_reading_digest.py prints a digest of the readings of these frames
 (and more) to compare before and after.
