@@ -198,6 +198,11 @@ class FitConfig:
     race's verdicts into "cannot tell", 0.8 three."""
 
 
+Pieces = tuple[np.ndarray, list[tuple[int, int, int]], np.ndarray, np.ndarray]
+"""What :meth:`SilhouetteScorer._whole_pieces` finds: the patches' labels, each (patch, piece, area), the pieces'
+labels and their extents."""
+
+
 class SilhouetteScorer(SilhouetteGeometry):
     """Scores tracks against one picture (see the module's description); where each camel falls in the
     picture is :class:`vision.silhouette_geometry.SilhouetteGeometry`'s."""
@@ -387,13 +392,14 @@ class SilhouetteScorer(SilhouetteGeometry):
                 continue  # mostly: too little of the colour for any patch to be large
             strong = strongs[label].reshape(window.boardlike.shape)
             patches = self._wider_than_a_camel(window, strong.view(np.uint8), limit)
-            if beyond is not None:
-                overhang = self._overhanging(window, strong, beyond, label, overhang_limit)
-                if overhang is not None:
-                    patches = overhang if patches is None else patches | overhang
-            tall = self._standing_tall(window, strong, label, tall_limit)
-            if tall is not None:
-                patches = tall if patches is None else patches | tall
+            # Each patch's piece of the whole window, found once for the two rules that judge it (the frond's tip
+            # over the track is at least the trunk's size: overhang_limit >= tall_limit).
+            found = self._whole_pieces(window, strong, label, tall_limit)
+            if found is not None:
+                for rule in (self._overhanging(window, found, beyond, overhang_limit) if beyond is not None else None,
+                             self._standing_tall(window, found)):
+                    if rule is not None:
+                        patches = rule if patches is None else patches | rule
             if patches is not None:
                 patches = self._tone_apart(window, label, strong, patches, limit)
                 window.evidence[..., label][patches] = 0.0
@@ -429,51 +435,40 @@ class SilhouetteScorer(SilhouetteGeometry):
             apart &= ~wide
         return region & ~apart
 
-    def _overhanging(
-        self, window: Window, strong: np.ndarray, beyond: np.ndarray, label: int, limit: float
-    ) -> np.ndarray | None:
-        """The patches of a camel's colour on the track (``strong``: its pixels surely of it there) larger than
-        ``limit`` that go on beyond the track into one piece reaching further than a camel's pieces can: the tip
-        of a palm frond hanging over a space from beside the board, within a camel's reach on the track alone
-        (as a mask; None if none). A camel against a border of its colour stays: its part on the track is no
-        larger than a camel."""
-        found = self._whole_pieces(window, strong, label, limit)
-        if found is None:
-            return None
+    def _overhanging(self, window: Window, found: Pieces, beyond: np.ndarray, limit: float) -> np.ndarray | None:
+        """The patches of a camel's colour on the track (``found``: see :meth:`_whole_pieces`) larger than ``limit``
+        that go on beyond the track into one piece reaching further than a camel's pieces can: the tip of a palm frond
+        hanging over a space from beside the board, within a camel's reach on the track alone (as a mask; None if
+        none). A camel against a border of its colour stays: its part on the track is no larger than a camel."""
         labels, patches, pieces, extents = found
         reach = self._widest_reach(window)
         chosen = np.zeros(labels.max() + 1, bool)
-        for patch, piece in patches:
-            if not np.any(beyond[pieces == piece]):
+        for patch, piece, area in patches:
+            if area <= limit or not np.any(beyond[pieces == piece]):
                 continue  # all on the track: :meth:`_wider_than_a_camel` judges it
             chosen[patch] = bool(extents[piece, cv2.CC_STAT_WIDTH] > reach[0]
                                  or extents[piece, cv2.CC_STAT_HEIGHT] > reach[1])
         return chosen[labels] if chosen.any() else None
 
-    def _standing_tall(self, window: Window, strong: np.ndarray, label: int, limit: float) -> np.ndarray | None:
-        """The patches of a camel's colour on the track (``strong``) larger than ``limit`` whose whole piece in the
-        window (beyond the track too) stands taller than a camel's pieces can reach up, and no wider (as a mask;
+    def _standing_tall(self, window: Window, found: Pieces) -> np.ndarray | None:
+        """The patches of a camel's colour on the track (``found``: see :meth:`_whole_pieces`) whose whole piece in
+        the window (beyond the track too) stands taller than a camel's pieces can reach up, and no wider (as a mask;
         None if none): the palm tree's trunk, standing by a space up into its fronds. A camel against the board's
         border of its colour stays (:meth:`_overhanging` judges it): where the border turns a corner its band is
         tall, but wide too."""
-        found = self._whole_pieces(window, strong, label, limit)
-        if found is None:
-            return None
         labels, patches, _, extents = found
         across, up = self._widest_reach(window)
         chosen = np.zeros(labels.max() + 1, bool)
-        for patch, piece in patches:
+        for patch, piece, _ in patches:
             # Standing up: a band of the board's border turning a corner behind a camel is wide as well as tall.
             height_of, width_of = extents[piece, cv2.CC_STAT_HEIGHT], extents[piece, cv2.CC_STAT_WIDTH]
             chosen[patch] = bool(height_of > up and width_of <= across)
         return chosen[labels] if chosen.any() else None
 
-    def _whole_pieces(
-        self, window: Window, strong: np.ndarray, label: int, limit: float
-    ) -> tuple[np.ndarray, list[tuple[int, int]], np.ndarray, np.ndarray] | None:
+    def _whole_pieces(self, window: Window, strong: np.ndarray, label: int, limit: float) -> Pieces | None:
         """The patches of a camel's colour on the track (``strong``) larger than ``limit``, each with the piece of the
-        whole window it belongs to (beyond the track too): the patches' labels, each (patch, piece), the pieces'
-        labels and their extents (OpenCV's stats); None when no patch is that large."""
+        whole window it belongs to (beyond the track too): the patches' labels, each (patch, piece, its area), the
+        pieces' labels and their extents (OpenCV's stats); None when no patch is that large."""
         _, labels, stats, _ = cv2.connectedComponentsWithStats(strong.view(np.uint8), connectivity=8)
         large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > limit) + 1
         if not len(large):
@@ -484,7 +479,8 @@ class SilhouetteScorer(SilhouetteGeometry):
         for patch in large:
             x, y, width, height = stats[patch, :4]
             ys, xs = np.nonzero(labels[y : y + height, x : x + width] == patch)
-            patches.append((int(patch), int(pieces[y + ys[0], x + xs[0]])))  # the piece of the whole window
+            piece = int(pieces[y + ys[0], x + xs[0]])  # the piece of the whole window it belongs to
+            patches.append((int(patch), piece, int(stats[patch, cv2.CC_STAT_AREA])))
         return labels, patches, pieces, extents
 
     def _forget_bands(self, window: Window) -> None:
