@@ -291,9 +291,8 @@ def _moved_from_hidden(
     picture cannot see (:meth:`SilhouetteScorer.covered`). Fresh seed 103, props, table 8: green hidden on 6, and
     a palm frond over the top of the 4-high stack on 7 fitted green there by 0.99: the slip "green set down on 7 on
     top of black" won by 0.7, a false alarm on the board the log leads to."""
-    places = camel_places(expected)
-    moved = moved_camels(other, expected)
-    return bool(moved) and all(camel in places and scorer.covered(expected, places[camel][0]) for camel in moved)
+    moved, hidden = _moved_where_hidden(scorer, other, expected)
+    return bool(moved) and len(hidden) == len(moved)
 
 
 def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
@@ -349,11 +348,19 @@ def _left_where_hidden(
     such pictures, mostly a look-alike (fresh seed 102, an arm over the board: a palm frond read as the green camel
     the arm hid, the pyramid's yellow face as yellow; two false alarms on matching boards). Also returns the camels
     put back (unseen: the picture shows nothing of them where they are put)."""
-    places = camel_places(nearest)
-    hidden = [camel for camel in sorted(moved_camels(reading, nearest))
-              if camel in places and scorer.covered(nearest, places[camel][0])]
+    _, hidden = _moved_where_hidden(scorer, reading, nearest)
     restored = _completed(without(reading, hidden), dict(nearest), hidden)
     return (restored, tuple(hidden)) if hidden and restored is not None else (reading, ())
+
+
+def _moved_where_hidden(
+    scorer: Any, other: Mapping[int, Sequence[str]], board: Mapping[int, Sequence[str]]
+) -> tuple[list[str], list[str]]:
+    """The camels ``other`` places elsewhere than ``board`` (sorted), and those of them that stand, on ``board``, on
+    a space the picture cannot see (:meth:`SilhouetteScorer.covered`)."""
+    places = camel_places(board)
+    moved = sorted(moved_camels(other, board))
+    return moved, [camel for camel in moved if camel in places and scorer.covered(board, places[camel][0])]
 
 
 def _completed(
