@@ -277,12 +277,12 @@ def _placed(
     place all four gave beats what the ones left say, bent by the lens and the tape); else three that agree.
     ``None``: not placed."""
     if len(seen) == len(MARKER_IDS):
-        if frames and near is not None and near.steady_run is not None and all(
-                _moved_by(quad, near, marker) <= config.steady_px for marker, quad in seen.items()):
+        if frames and near is not None and near.steady_run is not None and _where_they_were(
+                seen, near, config.steady_px):
             return _steady(config, template, seen, near)  # the camera has not moved: its corners, by noise alone
         location = fit_location(template, seen)
         return replace(location, steady_run=(dict(seen), 1.0)) if frames else location
-    if near is not None and seen and all(_moved_by(quad, near, m) <= config.still_px for m, quad in seen.items()):
+    if near is not None and seen and _where_they_were(seen, near, config.still_px):
         return near  # where all the markers placed it beats what the ones left would say
     if len(seen) >= config.min_markers:
         location = fit_location(template, seen)
@@ -304,7 +304,7 @@ def _steady(
     count = count * weight + 1
     mean = {marker: quad / count for marker, quad in total.items()}
     run = (total, count)
-    if all(_moved_by(quad, near, marker) <= config.settle_px for marker, quad in mean.items()):
+    if _where_they_were(mean, near, config.settle_px):
         return replace(near, seen_now=seen, steady_run=run)
     return replace(fit_location(template, mean), seen_now=seen, steady_run=run)
 
@@ -337,6 +337,11 @@ def find_markers(config: LocateConfig, template: BoardTemplate, image: np.ndarra
         refined = cv2.cornerSubPix(gray, points, (max(2, round(1.5 / scale)),) * 2, (-1, -1), criteria)
         seen = {m: refined[4 * i : 4 * i + 4].reshape(4, 2).astype(np.float64) for i, m in enumerate(found)}
     return seen
+
+
+def _where_they_were(markers: dict[int, np.ndarray], previous: BoardLocation, within: float) -> bool:
+    """Whether each of ``markers`` (its 4 corners) is within ``within`` pixels of where ``previous`` had it."""
+    return all(_moved_by(quad, previous, marker) <= within for marker, quad in markers.items())
 
 
 def _moved_by(quad: np.ndarray, previous: BoardLocation, marker: int) -> float:
