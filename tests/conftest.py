@@ -9,10 +9,8 @@ import pytest
 from companion.table.service import SimulatedPyramid
 from companion.table.web import create_app
 from tests.browser_kit import browser, server  # noqa: F401
-from vision.calibrate import calibrate
-from vision.photo import make_table, render_calibration
-from vision.read import ReadConfig
-from vision.synth import EDITION_CAMELS
+from tests.photo_kit import calibrated
+from vision.photo import make_table
 
 
 @pytest.fixture
@@ -35,5 +33,4 @@ def table():
 @pytest.fixture(scope="module")
 def colours(table):
     """``table`` calibrated in clean light, as a builder would (the reader's colours for it)."""
-    image, _ = render_calibration(table, seed=0, tier="clean")
-    return calibrate(ReadConfig(), table.template, list(EDITION_CAMELS["2014"]), image)
+    return calibrated(table, "clean")

@@ -8,11 +8,10 @@ import numpy as np
 import pytest
 
 import vision.silhouette_geometry as geometry
-from vision.calibrate import calibrate
-from vision.photo import make_table, render_calibration, render_scene
+from tests.photo_kit import calibrated
+from vision.photo import make_table, render_scene
 from vision.read import Pose, ReadConfig, observe
 from vision.silhouette import SilhouetteScorer, first_track
-from vision.synth import EDITION_CAMELS
 
 CONFIG = ReadConfig()
 TRACK = {2: ["green"], 5: ["blue", "white"], 9: ["orange"], 13: ["yellow"]}
@@ -22,8 +21,7 @@ BOARDS = [TRACK, {5: ["white", "blue", "green"], 9: ["orange"]}, {4: ["yellow", 
 @pytest.fixture(scope="module")
 def table_and_frames():
     table = make_table(424_242, "2014")
-    photo, _ = render_calibration(table, seed=0, tier="light")
-    colours = calibrate(CONFIG, table.template, list(EDITION_CAMELS["2014"]), photo)
+    colours = calibrated(table, "light")
     first, _ = render_scene(table, TRACK, seed=3, tier="light")
     second, _ = render_scene(table, BOARDS[1], seed=4, tier="light")
     return table, colours, observe(CONFIG, table.template, first), second

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import vision.silhouette_geometry as geometry
-from vision.calibrate import calibrate
-from vision.photo import make_table, render_calibration, render_scene
+from tests.photo_kit import calibrated
+from vision.photo import make_table, render_scene
 from vision.read import ReadConfig, observe
 from vision.silhouette import SilhouetteScorer, first_track
 from vision.silhouette_evidence import bits_set
@@ -20,8 +20,7 @@ TRACK = {2: ["green"], 5: ["blue", "white"], 9: ["orange"], 13: ["yellow"]}
 @pytest.fixture(scope="module")
 def scene():
     table = make_table(515_151, "2014")
-    photo, _ = render_calibration(table, seed=0, tier="light")
-    colours = calibrate(CONFIG, table.template, list(EDITION_CAMELS["2014"]), photo)
+    colours = calibrated(table, "light")
     image, _ = render_scene(table, TRACK, seed=3, tier="light")
     observation = observe(CONFIG, table.template, image)
 
