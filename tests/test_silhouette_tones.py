@@ -5,9 +5,10 @@ the camel standing against it is still one."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from vision.silhouette import FitConfig
-from vision.silhouette_evidence import like_other_tone, ray_distances
+from vision.silhouette_evidence import camel_shadings, like_other_tone, ray_distances
 
 SAND = np.array([150, 200, 230], np.float32)
 DARK_TONE = np.array([90, 150, 200], np.float32)  # the other tone, as a lamp makes it look
@@ -23,3 +24,12 @@ def test_the_other_tone_is_told_from_the_camel_and_the_space_s_own_colour() -> N
     toned = like_other_tone(fit, pixels, board_distance, YELLOW, DARK_TONE)
     assert toned.tolist() == [True, False, False, True]
     assert toned.shape == board_distance.shape
+
+
+def test_only_a_dark_paint_may_look_brighter_than_its_camel_shading_allows():
+    fit = FitConfig()
+    profiles = np.array([[9.0, 11.0, 10.0], [124.0, 148.0, 174.0], [16.0, 15.0, 114.0]], np.float32)
+    darkest, brightest = camel_shadings(fit, profiles)
+    assert darkest == fit.camel_shading[0]
+    assert brightest[0, 0] == pytest.approx(fit.dark_reach / 10.0)  # black may look as bright as dark_reach
+    assert brightest[1, 0] == brightest[2, 0] == pytest.approx(fit.camel_shading[1])  # the others as before

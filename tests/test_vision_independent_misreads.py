@@ -218,3 +218,19 @@ def test_a_camel_against_the_board_s_border_turning_a_corner_is_not_taken_for_a_
     reading = read_independent(tmp_path, capsys, 3, "clean", 2, track, seed=103)
     placed = {camel: int(space) for space, stack in reading["track"].items() for camel in stack}
     assert placed.get("orange") in (None, 6), reading
+
+
+@pytest.mark.parametrize(
+    ("scene", "track", "space"),
+    [
+        # (in the bench's order: the renderer draws each stack's pieces in turn)
+        (0, {13: ["red", "purple", "blue"], 11: ["yellow"], 14: ["black"], 12: ["green", "white"]}, 14),
+        (2, {8: ["purple", "yellow", "green"], 16: ["black"], 7: ["blue"], 3: ["red", "white"]}, 16),
+    ],
+)
+def test_a_black_camel_brighter_than_its_calibrated_black_is_read(tmp_path, capsys, scene, track, space):
+    """Seed 103 (development), light, table 2: the black camel alone in plain view, its paint's sheen under the lamp
+    making its pixels about 2.5 times as bright as the black the calibration photo measured. Its colour's range of
+    shading did not reach that far, so it looked like nothing known and was reported unseen."""
+    reading = read_independent(tmp_path, capsys, 2, "light", scene, track, seed=103)
+    assert reading["track"].get(str(space)) == ["black"], reading

@@ -39,7 +39,7 @@ def camel_evidence(
     distances = np.full((len(known), len(corrected)), np.inf, np.float32)
     if have:
         profiles = np.array([known[index] for index in have], np.float32)
-        distances[have] = ray_distance_rows(corrected, squares, profiles, fit.camel_shading)
+        distances[have] = ray_distance_rows(corrected, squares, profiles, camel_shadings(fit, profiles))
     # Each camel's rival is the nearest of the board and the other camels: the nearest camel's is the
     # second nearest (when two are nearest alike, each one's rival is the other, as near).
     nearest, second = two_smallest(distances)
@@ -102,8 +102,18 @@ def like_other_tone(
     samples = np.ascontiguousarray(corrected.reshape(-1, 3), np.float32)
     squares = np.einsum("ij,ij->i", samples, samples)
     tone = ray_distance_rows(samples, squares, other_tone[None, :].astype(np.float32), fit.board_shading)[0]
-    camel = ray_distance_rows(samples, squares, colour[None, :].astype(np.float32), fit.camel_shading)[0]
+    profile = colour[None, :].astype(np.float32)
+    camel = ray_distance_rows(samples, squares, profile, camel_shadings(fit, profile))[0]
     return ((tone < camel) & (tone < board_distance.ravel())).reshape(board_distance.shape)
+
+
+def camel_shadings(fit: FitConfig, profiles: np.ndarray) -> tuple[float, np.ndarray]:
+    """The shadings each of ``profiles`` (camels' colours, C × 3) may be seen in: ``FitConfig.camel_shading``, the
+    brightest raised for a dark paint to as bright as ``FitConfig.dark_reach`` (as :func:`ray_distance_rows` takes
+    them: the brightest per colour, C × 1)."""
+    darkest, brightest = fit.camel_shading
+    means = np.maximum(profiles.mean(axis=1, dtype=np.float32), np.float32(1.0))
+    return darkest, np.maximum(np.float32(brightest), np.float32(fit.dark_reach) / means)[:, None]
 
 
 def glare_distances(
@@ -144,10 +154,11 @@ def ray_distances(samples: np.ndarray, profiles: np.ndarray, shading: tuple[floa
 
 
 def ray_distance_rows(
-    samples: np.ndarray, squares: np.ndarray, profiles: np.ndarray, shading: tuple[float, float]
+    samples: np.ndarray, squares: np.ndarray, profiles: np.ndarray, shading: tuple[float, float | np.ndarray]
 ) -> np.ndarray:
     """:func:`ray_distances` as C × N, of float32 ``samples`` whose squared lengths (``squares``) are known:
-    each colour's row is worked out along the samples, the same arithmetic in the same order."""
+    each colour's row is worked out along the samples, the same arithmetic in the same order. The brightest
+    shading may be one per colour (C × 1: :func:`camel_shadings`)."""
     profiles = profiles.astype(np.float32, copy=False)
     dots = np.empty((len(profiles), len(samples)), np.float32)
     for start in range(0, len(samples), BLAS_ROWS):
