@@ -252,6 +252,7 @@ class SilhouetteScorer(SilhouetteGeometry):
             corrected /= np.tile(light, width)
             beyond = ~self._on_track((x0, y0), pixels.shape[:2]).ravel()
             cuts.append((space, light, middle, (x0, y0), pixels, corrected.reshape(-1, 3), beyond))
+        found = []
         for space, light, middle, (x0, y0), pixels, corrected, beyond in cuts:
             board = rims[space] / light
             # Camels face along the track, towards the next space (crazy ones the other way: the same box).
@@ -277,6 +278,14 @@ class SilhouetteScorer(SilhouetteGeometry):
                 board_distance.reshape(pixels.shape[:2]), others, middle, heading,
                 float(np.linalg.norm(camera_at[:2] - middle)), planes,
             )
+            found.append((window, board, table, corrected, beyond, surely, occluded))
+        self._bounds: dict[tuple[Any, ...], np.ndarray] = {}
+        self._reaches: dict[tuple[int, ...], bool] = {}
+        # The same pose as the last picture's: its shapes, taken over before any is drawn for this one (the floors,
+        # bodies and reaches the checks below ask for are then drawn once for a still camera, not once a frame).
+        self._share_shapes(image.shape[:2], ("_bounds", "_reaches"))
+        for window, board, table, corrected, beyond, surely, occluded in found:
+            space, pixels = window.space, window.corrected
             if self._bare_in_glare(window, board):
                 # The board here may be whitened by the lamp's reflection anywhere in the window: judged so.
                 planes, boardlike, board_distance, surely, occluded = camel_evidence(
@@ -302,13 +311,10 @@ class SilhouetteScorer(SilhouetteGeometry):
         self._doubt_shift: dict[tuple[int, int], np.ndarray] = {}
         self.covered_cost = self.fit.covered_cost
         """What each camel on a covered space costs (see :meth:`reading_blind`)."""
-        self._bounds: dict[tuple[Any, ...], np.ndarray] = {}
-        self._reaches: dict[tuple[int, ...], bool] = {}
         self._behind = {space: self._spaces_behind(space) for space in self.spaces}
         # Which spaces can hide part of each space's window (in self.spaces' order, as _in_front asks them).
         self._fronts = {space: [front for front in self.spaces if space in self._behind[front]]
                         for space in self.spaces}
-        self._share_shapes(image.shape[:2], ("_bounds", "_reaches"))  # the same pose as the last picture's: its shapes
 
     def _bare_in_glare(self, window: Window, board: np.ndarray) -> bool:
         """Whether the space's floor is a bare space whitened by the lamp's reflection (``FitConfig.glare``): mostly
