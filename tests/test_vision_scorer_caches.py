@@ -108,6 +108,27 @@ def test_column_medians_are_numpys_median_bit_for_bit(rows, dtype):
     assert found.dtype == expected.dtype and np.array_equal(found, expected)
 
 
+
+@pytest.mark.parametrize("shape", [(1, 1), (7, 3), (112, 72), (145, 103)])
+def test_box_sums_are_the_integral_images_bit_for_bit(shape):
+    """The lone scores' boxes are summed as numpy's cumsum down and then across (float32) gives the integral image,
+    read at their corners in float64: the same numbers, bit for bit, from only the rows the corners are read from."""
+    from vision.silhouette_evidence import box_sums
+
+    rng = np.random.default_rng(shape[0])
+    values = rng.uniform(-1, 1, (*shape, 5)).astype(np.float32)
+    integral = np.zeros((shape[0] + 1, shape[1] + 1, 5))
+    integral[1:, 1:] = np.cumsum(np.cumsum(values, axis=0, dtype=np.float32), axis=1, dtype=np.float32)
+    xs, ys = rng.integers(0, shape[1] + 1, (2, 60)), rng.integers(0, shape[0] + 1, (2, 60))
+    x0, x1, y0, y1 = xs.min(axis=0), xs.max(axis=0), ys.min(axis=0), ys.max(axis=0)
+    y0[:5] = 0  # boxes from the top row, and empty ones
+    y1[5:8] = y0[5:8]
+    expected = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+    found = box_sums(values, x0, y0, x1, y1)
+    assert found.dtype == expected.dtype and np.array_equal(found, expected)
+    assert np.array_equal(box_sums(values, x0, y0 * 0, x1, y1 * 0), np.zeros((60, 5)))  # no row at all
+    assert np.array_equal(box_sums(values, x0 * 0, y0, x1 * 0, y1), np.zeros((60, 5)))  # nor column
+
 def _ground_doubt_alone(scorer, window, offset, count):
     """The ground's doubt of one offset of a stack of ``count`` in plain view, from that offset's own masks drawn
     whole: the plain arithmetic that the reader's all-offsets-at-once path (``_plain_doubts``) must give."""

@@ -46,12 +46,12 @@ from vision.read import BOARD_BGR, Observation, board_rims, light_at
 from vision.silhouette_evidence import (
     BOARD_SHADING,
     bits_set,
+    box_sums,
     camel_evidence,
     column_medians,
     even_share,
     fast_median,
     glare_distances,
-    integral_image,
     like_other_tone,
     ray_distances,
 )
@@ -1072,12 +1072,12 @@ def _overlap(first: np.ndarray, second: np.ndarray) -> bool:
 def _lone_parts(scorer: SilhouetteScorer, space: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Each camel's score alone on ``space`` (nothing hiding it) comes from these: offsets × levels × camels, for
     ranking where to look (a stack's own cost is worked out exactly). Each body box is taken as the core of its
-    bounding rectangle (a share ``LONE_CORE`` of its width and height), summed from an integral image: all
-    boxes of a window at once. At level 0 the ground around the feet must look like the board (see
-    :meth:`SilhouetteScorer._ground_doubt`); where it would be covered, every level's score is what a camel there
-    costs (:meth:`SilhouetteScorer.lone`), as where its box's core is mostly behind an occluder. Returns those sums,
-    which offsets are covered, each offset's ground doubt (float32, as the scores are: 0 where covered), and which
-    offsets × levels are behind an occluder."""
+    bounding rectangle (a share ``LONE_CORE`` of its width and height), summed as from an integral image
+    (:func:`vision.silhouette_evidence.box_sums`): all boxes of a window at once. At level 0 the ground around the
+    feet must look like the board (see :meth:`SilhouetteScorer._ground_doubt`); where it would be covered, every
+    level's score is what a camel there costs (:meth:`SilhouetteScorer.lone`), as where its box's core is mostly
+    behind an occluder. Returns those sums, which offsets are covered, each offset's ground doubt (float32, as the
+    scores are: 0 where covered), and which offsets × levels are behind an occluder."""
     window = scorer._windows[space]
     height, width, camels = window.evidence.shape
     levels = scorer.fit.max_level
@@ -1088,8 +1088,7 @@ def _lone_parts(scorer: SilhouetteScorer, space: int) -> tuple[np.ndarray, np.nd
     x0, y0 = np.clip(np.rint(middle - half), 0, [width, height]).astype(int).T
     x1, y1 = np.clip(np.rint(middle + half), 0, [width, height]).astype(int).T
     area = np.maximum((x1 - x0) * (y1 - y0), 1)[:, None]
-    integral = integral_image(window.evidence[: y1.max(), : x1.max()], (height + 1, width + 1))
-    sums = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+    sums = box_sums(window.evidence, x0, y0, x1, y1)
     scores = (sums / area).reshape(offsets, levels, camels).astype(np.float32)
     maybe = scorer._may_be_covered(window)
     covered = np.array([bool(maybe[offset]) and scorer._covered(window, offset, 1, ()) for offset in range(offsets)])

@@ -216,16 +216,32 @@ def column_medians(values: np.ndarray) -> np.ndarray:
     return parts[:, middle] if len(values) % 2 else (parts[:, middle - 1] + parts[:, middle]) / 2
 
 
-def integral_image(values: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """The integral image (float64, ``size``, zero beyond what ``values`` reach) of ``values`` (h × w × c,
-    float32): the float32 running sums of numpy's ``cumsum`` down and then across, bit for bit, but added a
-    whole row at a time, then a whole column (numpy's cumsum runs along one lane at a time, far slower)."""
-    down = values.copy()
-    for row in range(1, len(down)):
-        down[row] += down[row - 1]
-    across = np.ascontiguousarray(down.transpose(1, 0, 2))  # each column contiguous
-    for column in range(1, len(across)):
-        across[column] += across[column - 1]
-    integral = np.zeros((size[1], size[0], values.shape[2]), np.float64)
-    integral[1 : len(across) + 1, 1 : len(down) + 1] = across
-    return integral.transpose(1, 0, 2)
+def box_sums(values: np.ndarray, x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray) -> np.ndarray:
+    """Each box's sum (boxes × c, float64) of ``values`` (h × w × c, float32) over its rows ``y0`` to ``y1`` and
+    columns ``x0`` to ``x1`` (ends excluded), as the integral image gives it: the float32 running sums of numpy's
+    ``cumsum`` down and then across, bit for bit, widened to float64 at the boxes' corners. Added a whole row at a
+    time down, then a whole column across (numpy's cumsum runs along one lane at a time, far slower), and across
+    only in the rows the corners are read from (the rest of the integral image is never looked at)."""
+    height, width = int(y1.max()), int(x1.max())
+    down = values[:height, :width].copy()
+    if height:
+        above = down[0]
+        for row in down[1:]:  # (the rows' views once each: indexing them twice a row costs as much as the sums)
+            row += above
+            above = row
+    rows = np.union1d(y0, y1)
+    rows = rows[rows > 0]  # (row 0 of the integral image is 0)
+    # Those rows of the integral image, column by column (each column of them contiguous), with its zero row and
+    # column: float32 as summed, widened at the corners read (the whole table widened cost as much as the sums).
+    integral = np.zeros((width + 1, len(rows) + 1, values.shape[2]), np.float32)
+    integral[1:, 1:] = down[rows - 1].transpose(1, 0, 2)
+    if width:
+        before = integral[1]
+        for column in integral[2:]:
+            column += before
+            before = column
+    at = np.zeros(height + 1, np.intp)  # each row of the integral image: where its sums are in ``integral``
+    at[rows] = np.arange(1, len(rows) + 1)
+    top, bottom = at[y0], at[y1]
+    a, b, c, d = (integral[x, row].astype(np.float64) for x, row in ((x1, bottom), (x1, top), (x0, bottom), (x0, top)))
+    return a - b - c + d
