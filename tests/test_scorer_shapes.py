@@ -59,6 +59,9 @@ def test_a_frame_from_the_same_pose_takes_over_the_shapes_and_reads_as_if_it_dre
     space = next(space for space in taken_over.spaces if last._windows[space].layouts)
     assert taken_over._windows[space].layouts is last._windows[space].layouts
     assert taken_over._windows[space].reach is last._windows[space].reach
+    # Where the ground around a stack's feet is counted (the rings and floor the bodies leave, as packed bits) too.
+    assert last._windows[space].ground_parts
+    assert taken_over._windows[space].ground_parts is last._windows[space].ground_parts
     assert _reading(taken_over) == drawn_alone
 
 

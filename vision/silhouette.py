@@ -838,6 +838,33 @@ class SilhouetteScorer(SilhouetteGeometry):
         known = [window.doubts.get((offset, stacked)) for offset in range(count)]
         if all(doubt is not None for doubt in known):
             return np.array(known)
+        band, inside, boxes, rings, floor, parts, sizes = self._ground_parts(window, stacked)
+        boardlike = window.boardlike[band]
+        unlike = _packed(boardlike[None] < 0)
+        asked = [(size >= 8) & (bits_set(part & unlike) >= size // 2) for part, size in zip(parts, sizes, strict=True)]
+        masks = (lambda offset: rings[offset][inside].view(bool) & (boxes[offset][inside] == 0),
+                 lambda offset: floor & (boxes[offset][inside] == 0))
+        found = []
+        penalty = self.fit.ground_penalty
+        for offset, asks in enumerate(zip(*(ask.tolist() for ask in asked), strict=True)):
+            worst = 0.0
+            if any(asks):  # (mostly not: no part of an offset's ground is asked)
+                for mask, ask in zip(masks, asks, strict=True):
+                    if ask:
+                        worst = max(worst, -fast_median(boardlike[mask(offset)]))
+            found.append(window.doubts.setdefault((offset, stacked), penalty * worst))
+        return np.array(found)
+
+    def _ground_parts(self, window: Window, stacked: int) -> tuple[Any, ...]:
+        """What :meth:`_plain_doubts` counts a stack of ``stacked`` camels' ground in, at every offset: the band of the
+        window's rows and columns that holds every ground ring and the floor, the same pixels in the masks' rows, the
+        masks (body boxes, rings) and the floor there, and the ground's parts (rings, floor) each offset leaves in view
+        as packed bits, with their sizes. All follow from the pose alone: drawn once and kept with the window's shapes
+        (a still camera's frames take them over), only the pixels unlike the board are counted a frame."""
+        found = window.ground_parts.get(stacked)
+        if found is not None:
+            return found
+        count = len(self._offsets)
         if window.bottom is None:
             window.bottom = self._bottom_masks(window)
         top, boxes, rings = window.bottom
@@ -858,31 +885,12 @@ class SilhouetteScorer(SilhouetteGeometry):
                 boxes[offset] |= self._box_mask(window, int(offset), int(level) + 1)[top : top + len(boxes[offset])]
         band = (slice(y0, y1), slice(x0, x1))
         inside = (slice(y0 - top, y1 - top), slice(x0, x1))  # the same pixels in the masks' rows
-
-        def packed(masks: np.ndarray) -> np.ndarray:
-            return np.packbits(masks.reshape(len(masks), -1).view(bool), axis=1)
-
-        boardlike = window.boardlike[band]
-        unlike = packed(boardlike[None] < 0)
-        free = ~packed(boxes[:, inside[0], inside[1]])  # (past the last pixel: padding, cleared by the parts')
+        free = ~_packed(boxes[:, inside[0], inside[1]])  # (past the last pixel: padding, cleared by the parts')
         floor = self._floor_mask(window)[band]
-        parts = (packed(rings[:, inside[0], inside[1]]) & free, packed(floor[None]) & free)
-        asked = []
-        for part in parts:
-            sizes, below = bits_set(part), bits_set(part & unlike)
-            asked.append((sizes >= 8) & (below >= sizes // 2))
-        masks = (lambda offset: rings[offset][inside].view(bool) & (boxes[offset][inside] == 0),
-                 lambda offset: floor & (boxes[offset][inside] == 0))
-        found = []
-        penalty = self.fit.ground_penalty
-        for offset, asks in enumerate(zip(*(ask.tolist() for ask in asked), strict=True)):
-            worst = 0.0
-            if any(asks):  # (mostly not: no part of an offset's ground is asked)
-                for mask, ask in zip(masks, asks, strict=True):
-                    if ask:
-                        worst = max(worst, -fast_median(boardlike[mask(offset)]))
-            found.append(window.doubts.setdefault((offset, stacked), penalty * worst))
-        return np.array(found)
+        parts = (_packed(rings[:, inside[0], inside[1]]) & free, _packed(floor[None]) & free)
+        found = window.ground_parts[stacked] = (band, inside, boxes, rings, floor, parts,
+                                                tuple(bits_set(part) for part in parts))
+        return found
 
     def _covered(self, window: Window, offset: int, count: int, in_front: Fronts) -> bool:
         """Whether the floor of the space that a stack of ``count`` at ``offset`` leaves in view, and the stacks
@@ -1056,6 +1064,11 @@ class SilhouetteScorer(SilhouetteGeometry):
                     inner = mask
                 found[camel] = window.corrected[inner.astype(bool)]
         return found
+
+
+def _packed(masks: np.ndarray) -> np.ndarray:
+    """Masks (n × …, boolean or 0/1 bytes) as packed bits, a row each (see :meth:`SilhouetteScorer._plain_doubts`)."""
+    return np.packbits(masks.reshape(len(masks), -1).view(bool), axis=1)
 
 
 def _bounds(points: np.ndarray, origin: tuple[int, int]) -> np.ndarray:

@@ -62,6 +62,8 @@ class Window:
     ring_masks: dict[int, np.ndarray] = field(default_factory=dict)
     bottom: tuple[int, np.ndarray, np.ndarray] | None = None
     """Every offset's body box at level 0 and ground ring, drawn together (see ``_bottom_masks``)."""
+    ground_parts: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+    """Per height of a stack, where its ground is counted at every offset (see ``SilhouetteScorer._ground_parts``)."""
     floor_mask: np.ndarray | None = None
     floor_box: tuple[slice, slice] | None = None
     """The rows and columns that hold the floor (see ``SilhouetteScorer._floor_box``)."""
@@ -87,7 +89,7 @@ class Window:
 
 
 SHAPES_ONCE = ("corners", "floor", "bottom", "floor_mask", "floor_box", "reach", "widest")
-SHAPES_KEPT = ("boxes", "grounds", "layouts", "box_masks", "ring_masks", "areas", "open_floors")
+SHAPES_KEPT = ("boxes", "grounds", "layouts", "box_masks", "ring_masks", "areas", "open_floors", "ground_parts")
 """A window's shapes (:class:`Window`'s fields): where a stack's camels fall, what they leave of the ground and the
 floor. They follow from the camera's pose alone (and the window's place in the picture), not from its pixels."""
 
