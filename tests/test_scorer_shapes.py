@@ -62,6 +62,10 @@ def test_a_frame_from_the_same_pose_takes_over_the_shapes_and_reads_as_if_it_dre
     # Where the ground around a stack's feet is counted (the rings and floor the bodies leave, as packed bits) too.
     assert last._windows[space].ground_parts
     assert taken_over._windows[space].ground_parts is last._windows[space].ground_parts
+    # And where the lone scores and the colour around a camel are summed.
+    for name in ("lone_cores", "stray_rects"):
+        assert getattr(last._windows[space], name) is not None
+        assert getattr(taken_over._windows[space], name) is getattr(last._windows[space], name)
     assert _reading(taken_over) == drawn_alone
 
 

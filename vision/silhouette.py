@@ -742,13 +742,27 @@ class SilhouetteScorer(SilhouetteGeometry):
         """For :meth:`_strays`, at every offset × level at once: the bounding rectangle of the reach and
         ``clutter_mm`` beyond (x0, y0, x1, y1, pixels of the window), whether it is empty, how many pixels in it are
         surely each camel's (offsets × levels × camels), and the most of any camel's."""
-        height, width = window.boardlike.shape
-        if window.reach is None:
-            window.reach = self._reach_corners(window)
         if window.strong_sums is None:
             # OpenCV's integral image and masked mean take up to four channels at a time, far faster than numpy.
             window.strong = self._strong_parts(window)
             window.strong_sums = [cv2.integral(part) for part in window.strong]
+        if window.stray_rects is None:
+            window.stray_rects = self._stray_rectangles(window)
+        (x0, y0, x1, y1), empty, corners = window.stray_rects
+        parts = []
+        for sums in window.strong_sums:
+            flat = sums.reshape(-1, sums.shape[2])
+            a, b, c, d = (flat.take(corner, axis=0) for corner in corners)
+            parts.append(a - b - c + d)
+        counts = np.concatenate(parts, axis=-1)[..., : len(self.names)]
+        return (x0, y0, x1, y1), empty, counts, counts.max(axis=-1)
+
+    def _stray_rectangles(self, window: Window) -> tuple[tuple[np.ndarray, ...], np.ndarray, list[np.ndarray]]:
+        """:meth:`_stray_bounds`' rectangles (x0, y0, x1, y1), whether each is empty, and their corners' flat indices
+        in an integral image of the window: from the pose alone, kept with the window's shapes."""
+        height, width = window.boardlike.shape
+        if window.reach is None:
+            window.reach = self._reach_corners(window)
         outer = window.reach[1]  # offsets × levels × 8 corners × 2
         x0, y0 = np.moveaxis(np.maximum(outer.min(axis=2) // 4, 0), -1, 0)
         x1, y1 = np.moveaxis(np.minimum(outer.max(axis=2) // 4 + 1, [width, height]), -1, 0)
@@ -757,13 +771,7 @@ class SilhouetteScorer(SilhouetteGeometry):
         cx0, cy0 = np.minimum(x0, width), np.minimum(y0, height)
         # Each corner's sums gathered by its flat index (take: 4x faster than indexing by rows and columns).
         corners = [y * (width + 1) + x for y, x in ((y1, x1), (cy0, x1), (y1, cx0), (cy0, cx0))]
-        parts = []
-        for sums in window.strong_sums:
-            flat = sums.reshape(-1, sums.shape[2])
-            a, b, c, d = (flat.take(corner, axis=0) for corner in corners)
-            parts.append(a - b - c + d)
-        counts = np.concatenate(parts, axis=-1)[..., : len(self.names)]
-        return (x0, y0, x1, y1), empty, counts, counts.max(axis=-1)
+        return (x0, y0, x1, y1), empty, corners
 
     def _strong_parts(self, window: Window) -> list[np.ndarray]:
         """:meth:`_strong` as OpenCV takes it: four camels a part (height × width × 4, uint8; 0 past the last camel),
@@ -1092,15 +1100,12 @@ def _lone_parts(scorer: SilhouetteScorer, space: int) -> tuple[np.ndarray, np.nd
     behind an occluder. Returns those sums, which offsets are covered, each offset's ground doubt (float32, as the
     scores are: 0 where covered), and which offsets × levels are behind an occluder."""
     window = scorer._windows[space]
-    height, width, camels = window.evidence.shape
+    camels = window.evidence.shape[2]
     levels = scorer.fit.max_level
     offsets = len(scorer._offsets)
-    corners = scorer._corners(window)[:, :levels].reshape(offsets * levels, 8, 2) / 4
-    low, high = corners.min(axis=1), corners.max(axis=1)
-    middle, half = (low + high) / 2, (high - low) / 2 * LONE_CORE
-    x0, y0 = np.clip(np.rint(middle - half), 0, [width, height]).astype(int).T
-    x1, y1 = np.clip(np.rint(middle + half), 0, [width, height]).astype(int).T
-    area = np.maximum((x1 - x0) * (y1 - y0), 1)[:, None]
+    if window.lone_cores is None:
+        window.lone_cores = _lone_cores(scorer, window)
+    x0, y0, x1, y1, area = window.lone_cores
     sums = box_sums(window.evidence, x0, y0, x1, y1)
     scores = (sums / area).reshape(offsets, levels, camels).astype(np.float32)
     maybe = scorer._may_be_covered(window)
@@ -1115,6 +1120,19 @@ def _lone_parts(scorer: SilhouetteScorer, space: int) -> tuple[np.ndarray, np.nd
         inside = counts[y1, x1] - counts[y0, x1] - counts[y1, x0] + counts[y0, x0]
         hidden = (inside >= scorer.fit.hidden_share * area[:, 0]).reshape(offsets, levels)
     return scores, covered, doubts, hidden
+
+
+def _lone_cores(scorer: SilhouetteScorer, window: Window) -> tuple[np.ndarray, ...]:
+    """The cores :func:`_lone_parts` sums every offset × level's box over (x0, y0, x1, y1, pixels of the window; and
+    their areas, at least 1): from the pose alone, kept with the window's shapes."""
+    height, width = window.boardlike.shape
+    levels = scorer.fit.max_level
+    corners = scorer._corners(window)[:, :levels].reshape(len(scorer._offsets) * levels, 8, 2) / 4
+    low, high = corners.min(axis=1), corners.max(axis=1)
+    middle, half = (low + high) / 2, (high - low) / 2 * LONE_CORE
+    x0, y0 = np.clip(np.rint(middle - half), 0, [width, height]).astype(int).T
+    x1, y1 = np.clip(np.rint(middle + half), 0, [width, height]).astype(int).T
+    return x0, y0, x1, y1, np.maximum((x1 - x0) * (y1 - y0), 1)[:, None]
 
 
 LONE_CORE = 0.7
