@@ -129,6 +129,19 @@ def test_box_sums_are_the_integral_images_bit_for_bit(shape):
     assert np.array_equal(box_sums(values, x0, y0 * 0, x1, y1 * 0), np.zeros((60, 5)))  # no row at all
     assert np.array_equal(box_sums(values, x0 * 0, y0, x1 * 0, y1), np.zeros((60, 5)))  # nor column
 
+
+@pytest.mark.parametrize("weight", [0.0, 0.3, 0.5, 1.0, 1.5])
+def test_the_unlike_weight_is_numpys_masked_multiply_bit_for_bit(weight):
+    from vision.silhouette_evidence import weigh_unlike
+
+    rng = np.random.default_rng(11)
+    edges = [0.0, -0.0, 1e-45, -1e-45, -1.0, 1.0, np.nan]  # (1e-45: float32's smallest)
+    values = np.concatenate([rng.uniform(-1, 1, 5000), edges]).astype(np.float32)
+    expected = values.copy()
+    np.multiply(expected, weight, out=expected, where=expected < 0)
+    weigh_unlike(values, weight)
+    assert values.tobytes() == expected.tobytes()  # (-0.0 and NaN too)
+
 def _ground_doubt_alone(scorer, window, offset, count):
     """The ground's doubt of one offset of a stack of ``count`` in plain view, from that offset's own masks drawn
     whole: the plain arithmetic that the reader's all-offsets-at-once path (``_plain_doubts``) must give."""

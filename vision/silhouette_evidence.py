@@ -50,10 +50,11 @@ def camel_evidence(
         # that camel's (a dark table behind the far row is no black camel standing on a stack there).
         colour, beyond = table
         near_table = np.full(len(corrected), np.inf, np.float32)
-        near_table[beyond] = ray_distance_rows(corrected[beyond], squares[beyond], colour[None, :],
-                                               fit.board_shading)[0]
+        # (np.compress: the same pixels as indexing by ``beyond``, three times faster.)
+        near_table[beyond] = ray_distance_rows(np.compress(beyond, corrected, axis=0), np.compress(beyond, squares),
+                                               colour[None, :], fit.board_shading)[0]
         evidence -= distances
-        surely = evidence[:, beyond] >= fit.strong_evidence * fit.evidence_scale
+        surely = np.compress(beyond, evidence, axis=1) >= fit.strong_evidence * fit.evidence_scale
         # min(rival, table) - distance, whole rows at once (on the track the table is no rival: infinitely far;
         # a colour not known yet is worked out below, whatever its rows hold here).
         with np.errstate(invalid="ignore"):
@@ -83,7 +84,7 @@ def camel_evidence(
     # A body box is rougher than a camel (between its legs, around its neck): what does not look like the
     # camel there counts for less than what does.
     np.clip(evidence, -1.0, 1.0, out=evidence)
-    np.multiply(evidence, fit.unlike_weight, out=evidence, where=evidence < 0)
+    weigh_unlike(evidence, fit.unlike_weight)
     if table is None or not np.count_nonzero(table[1]):
         return evidence, np.clip(boardlike, -1.0, 1.0).astype(np.float32), board_distance, None, occluded
     # The table's pixels of a camel's colour still count as clutter around it: a board's border or a cloth of
@@ -91,6 +92,17 @@ def camel_evidence(
     if unknown:  # (only while calibrating: the rows of known colours are as worked out above)
         surely[unknown] = evidence[unknown][:, table[1]] >= fit.strong_evidence
     return evidence, np.clip(boardlike, -1.0, 1.0).astype(np.float32), board_distance, surely, occluded
+
+
+def weigh_unlike(values: np.ndarray, weight: float) -> None:
+    """``values`` (float32) below 0 times ``weight``, in place: ``np.multiply(values, weight, out=values,
+    where=values < 0)`` bit for bit. With a weight from 0 to 1, the larger of a value and its weighted self is the
+    weighted one below 0 (no further from 0 than the value, however rounded) and the value itself from 0 up: the
+    same products, without numpy's masked multiply (20 times slower)."""
+    if 0.0 <= weight <= 1.0:
+        np.maximum(values, values * np.float32(weight), out=values)
+    else:
+        np.multiply(values, weight, out=values, where=values < 0)
 
 
 def like_other_tone(
