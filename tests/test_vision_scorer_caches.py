@@ -142,6 +142,24 @@ def test_the_unlike_weight_is_numpys_masked_multiply_bit_for_bit(weight):
     weigh_unlike(values, weight)
     assert values.tobytes() == expected.tobytes()  # (-0.0 and NaN too)
 
+
+@pytest.mark.parametrize("rows", [1, 2, 5, 8])
+def test_each_colours_rival_is_the_nearest_of_the_others(rows):
+    """Each camel's rival (its evidence's) is the nearest of the other colours: the second nearest where it is the
+    nearest (the other one where two are nearest alike), the nearest elsewhere; an unknown colour is infinitely
+    far."""
+    from vision.silhouette_evidence import nearest_of_others
+
+    rng = np.random.default_rng(rows)
+    values = rng.uniform(0, 1, (rows, 3000)).astype(np.float32)
+    values[:, ::4] = np.round(values[:, ::4] * 4) / 4  # ties
+    values[rows // 2, 1::7] = np.inf
+    ordered = np.sort(values, axis=0)
+    nearest, second = ordered[0], ordered[1] if rows > 1 else np.full(3000, np.inf, np.float32)
+    others, found = nearest_of_others(values)
+    assert found.tobytes() == nearest.tobytes()
+    assert others.tobytes() == np.where(values == nearest, second, nearest).tobytes()
+
 def _ground_doubt_alone(scorer, window, offset, count):
     """The ground's doubt of one offset of a stack of ``count`` in plain view, from that offset's own masks drawn
     whole: the plain arithmetic that the reader's all-offsets-at-once path (``_plain_doubts``) must give."""
