@@ -247,6 +247,11 @@ def test_the_pixels_surely_of_a_camels_colour_are_its_evidence_and_beyond_the_tr
             expected[beyond] |= surely
             beyond_some += int(surely.any())
         np.testing.assert_array_equal(scorer._strong(window), expected)
+        # As OpenCV takes them (four camels a part, 0 past the last), from the evidence's rows and the words beyond.
+        parts = np.concatenate(scorer._strong_parts(window), axis=2)
+        camels = expected.shape[2]
+        assert parts.dtype == np.uint8 and not parts[..., camels:].any()
+        np.testing.assert_array_equal(parts[..., :camels].view(bool), expected)
     assert beyond_some  # some pixels beyond the track are surely a camel's colour (the words are merged)
 
 
