@@ -59,6 +59,13 @@ def test_a_frame_from_the_same_pose_takes_over_the_shapes_and_reads_as_if_it_dre
     space = next(space for space in taken_over.spaces if last._windows[space].layouts)
     assert taken_over._windows[space].layouts is last._windows[space].layouts
     assert taken_over._windows[space].reach is last._windows[space].reach
+    # Where the ground around a stack's feet is counted (the rings and floor the bodies leave, as packed bits) too.
+    assert last._windows[space].ground_parts
+    assert taken_over._windows[space].ground_parts is last._windows[space].ground_parts
+    # And where the lone scores and the colour around a camel are summed.
+    for name in ("lone_cores", "stray_rects"):
+        assert getattr(last._windows[space], name) is not None
+        assert getattr(taken_over._windows[space], name) is getattr(last._windows[space], name)
     assert _reading(taken_over) == drawn_alone
 
 
@@ -73,3 +80,17 @@ def test_a_camera_that_moved_draws_its_own_shapes(table_and_frames, monkeypatch)
     reading = _reading(own)
     monkeypatch.setattr(geometry, "_last_shapes", {})
     assert reading == _reading(_scorer(table, colours, moved))
+
+
+def test_a_frame_from_the_same_pose_draws_no_shape_while_its_scorer_is_built(table_and_frames, monkeypatch):
+    # Building the scorer asks for shapes too (a space's floor, a camel's body and reach, to judge glare and the
+    # patches of a colour): a still camera's frame takes the last one's over before, instead of drawing them again.
+    table, colours, observation, picture = table_and_frames
+    following = observe(CONFIG, table.template, picture, location=observation.location)
+    monkeypatch.setattr(geometry, "_last_shapes", {})
+    last = _scorer(table, colours, observation)
+    taken_over = _scorer(table, colours, following)
+    assert taken_over.spaces == last.spaces
+    for space in taken_over.spaces:
+        assert taken_over._windows[space].corners is last._windows[space].corners
+        assert taken_over._windows[space].floor_mask is last._windows[space].floor_mask

@@ -108,6 +108,58 @@ def test_column_medians_are_numpys_median_bit_for_bit(rows, dtype):
     assert found.dtype == expected.dtype and np.array_equal(found, expected)
 
 
+
+@pytest.mark.parametrize("shape", [(1, 1), (7, 3), (112, 72), (145, 103)])
+def test_box_sums_are_the_integral_images_bit_for_bit(shape):
+    """The lone scores' boxes are summed as numpy's cumsum down and then across (float32) gives the integral image,
+    read at their corners in float64: the same numbers, bit for bit, from only the rows the corners are read from."""
+    from vision.silhouette_evidence import box_sums
+
+    rng = np.random.default_rng(shape[0])
+    values = rng.uniform(-1, 1, (*shape, 5)).astype(np.float32)
+    integral = np.zeros((shape[0] + 1, shape[1] + 1, 5))
+    integral[1:, 1:] = np.cumsum(np.cumsum(values, axis=0, dtype=np.float32), axis=1, dtype=np.float32)
+    xs, ys = rng.integers(0, shape[1] + 1, (2, 60)), rng.integers(0, shape[0] + 1, (2, 60))
+    x0, x1, y0, y1 = xs.min(axis=0), xs.max(axis=0), ys.min(axis=0), ys.max(axis=0)
+    y0[:5] = 0  # boxes from the top row, and empty ones
+    y1[5:8] = y0[5:8]
+    expected = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+    found = box_sums(values, x0, y0, x1, y1)
+    assert found.dtype == expected.dtype and np.array_equal(found, expected)
+    assert np.array_equal(box_sums(values, x0, y0 * 0, x1, y1 * 0), np.zeros((60, 5)))  # no row at all
+    assert np.array_equal(box_sums(values, x0 * 0, y0, x1 * 0, y1), np.zeros((60, 5)))  # nor column
+
+
+@pytest.mark.parametrize("weight", [0.0, 0.3, 0.5, 1.0, 1.5])
+def test_the_unlike_weight_is_numpys_masked_multiply_bit_for_bit(weight):
+    from vision.silhouette_evidence import weigh_unlike
+
+    rng = np.random.default_rng(11)
+    edges = [0.0, -0.0, 1e-45, -1e-45, -1.0, 1.0, np.nan]  # (1e-45: float32's smallest)
+    values = np.concatenate([rng.uniform(-1, 1, 5000), edges]).astype(np.float32)
+    expected = values.copy()
+    np.multiply(expected, weight, out=expected, where=expected < 0)
+    weigh_unlike(values, weight)
+    assert values.tobytes() == expected.tobytes()  # (-0.0 and NaN too)
+
+
+@pytest.mark.parametrize("rows", [1, 2, 5, 8])
+def test_each_colours_rival_is_the_nearest_of_the_others(rows):
+    """Each camel's rival (its evidence's) is the nearest of the other colours: the second nearest where it is the
+    nearest (the other one where two are nearest alike), the nearest elsewhere; an unknown colour is infinitely
+    far."""
+    from vision.silhouette_evidence import nearest_of_others
+
+    rng = np.random.default_rng(rows)
+    values = rng.uniform(0, 1, (rows, 3000)).astype(np.float32)
+    values[:, ::4] = np.round(values[:, ::4] * 4) / 4  # ties
+    values[rows // 2, 1::7] = np.inf
+    ordered = np.sort(values, axis=0)
+    nearest, second = ordered[0], ordered[1] if rows > 1 else np.full(3000, np.inf, np.float32)
+    others, found = nearest_of_others(values)
+    assert found.tobytes() == nearest.tobytes()
+    assert others.tobytes() == np.where(values == nearest, second, nearest).tobytes()
+
 def _ground_doubt_alone(scorer, window, offset, count):
     """The ground's doubt of one offset of a stack of ``count`` in plain view, from that offset's own masks drawn
     whole: the plain arithmetic that the reader's all-offsets-at-once path (``_plain_doubts``) must give."""
@@ -195,6 +247,11 @@ def test_the_pixels_surely_of_a_camels_colour_are_its_evidence_and_beyond_the_tr
             expected[beyond] |= surely
             beyond_some += int(surely.any())
         np.testing.assert_array_equal(scorer._strong(window), expected)
+        # As OpenCV takes them (four camels a part, 0 past the last), from the evidence's rows and the words beyond.
+        parts = np.concatenate(scorer._strong_parts(window), axis=2)
+        camels = expected.shape[2]
+        assert parts.dtype == np.uint8 and not parts[..., camels:].any()
+        np.testing.assert_array_equal(parts[..., :camels].view(bool), expected)
     assert beyond_some  # some pixels beyond the track are surely a camel's colour (the words are merged)
 
 

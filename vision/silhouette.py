@@ -46,12 +46,12 @@ from vision.read import BOARD_BGR, Observation, board_rims, light_at
 from vision.silhouette_evidence import (
     BOARD_SHADING,
     bits_set,
+    box_sums,
     camel_evidence,
     column_medians,
     even_share,
     fast_median,
     glare_distances,
-    integral_image,
     like_other_tone,
     ray_distances,
 )
@@ -262,6 +262,7 @@ class SilhouetteScorer(SilhouetteGeometry):
             corrected /= np.tile(light, width)
             beyond = ~self._on_track((x0, y0), pixels.shape[:2]).ravel()
             cuts.append((space, light, middle, (x0, y0), pixels, corrected.reshape(-1, 3), beyond))
+        found = []
         for space, light, middle, (x0, y0), pixels, corrected, beyond in cuts:
             board = rims[space] / light
             # Camels face along the track, towards the next space (crazy ones the other way: the same box).
@@ -287,6 +288,14 @@ class SilhouetteScorer(SilhouetteGeometry):
                 board_distance.reshape(pixels.shape[:2]), others, middle, heading,
                 float(np.linalg.norm(camera_at[:2] - middle)), planes,
             )
+            found.append((window, board, table, corrected, beyond, surely, occluded))
+        self._bounds: dict[tuple[Any, ...], np.ndarray] = {}
+        self._reaches: dict[tuple[int, ...], bool] = {}
+        # The same pose as the last picture's: its shapes, taken over before any is drawn for this one (the floors,
+        # bodies and reaches the checks below ask for are then drawn once for a still camera, not once a frame).
+        self._share_shapes(image.shape[:2], ("_bounds", "_reaches"))
+        for window, board, table, corrected, beyond, surely, occluded in found:
+            space, pixels = window.space, window.corrected
             if self._bare_in_glare(window, board):
                 # The board here may be whitened by the lamp's reflection anywhere in the window: judged so.
                 planes, boardlike, board_distance, surely, occluded = camel_evidence(
@@ -312,13 +321,10 @@ class SilhouetteScorer(SilhouetteGeometry):
         self._doubt_shift: dict[tuple[int, int], np.ndarray] = {}
         self.covered_cost = self.fit.covered_cost
         """What each camel on a covered space costs (see :meth:`reading_blind`)."""
-        self._bounds: dict[tuple[Any, ...], np.ndarray] = {}
-        self._reaches: dict[tuple[int, ...], bool] = {}
         self._behind = {space: self._spaces_behind(space) for space in self.spaces}
         # Which spaces can hide part of each space's window (in self.spaces' order, as _in_front asks them).
         self._fronts = {space: [front for front in self.spaces if space in self._behind[front]]
                         for space in self.spaces}
-        self._share_shapes(image.shape[:2], ("_bounds", "_reaches"))  # the same pose as the last picture's: its shapes
 
     def _bare_in_glare(self, window: Window, board: np.ndarray) -> bool:
         """Whether the space's floor is a bare space whitened by the lamp's reflection (``FitConfig.glare``): mostly
@@ -746,21 +752,13 @@ class SilhouetteScorer(SilhouetteGeometry):
         """For :meth:`_strays`, at every offset × level at once: the bounding rectangle of the reach and
         ``clutter_mm`` beyond (x0, y0, x1, y1, pixels of the window), whether it is empty, how many pixels in it are
         surely each camel's (offsets × levels × camels), and the most of any camel's."""
-        height, width = window.boardlike.shape
-        if window.reach is None:
-            window.reach = self._reach_corners(window)
         if window.strong_sums is None:
             # OpenCV's integral image and masked mean take up to four channels at a time, far faster than numpy.
             window.strong = self._strong_parts(window)
             window.strong_sums = [cv2.integral(part) for part in window.strong]
-        outer = window.reach[1]  # offsets × levels × 8 corners × 2
-        x0, y0 = np.moveaxis(np.maximum(outer.min(axis=2) // 4, 0), -1, 0)
-        x1, y1 = np.moveaxis(np.minimum(outer.max(axis=2) // 4 + 1, [width, height]), -1, 0)
-        empty = (x1 <= x0) | (y1 <= y0)
-        # (An empty rectangle's corners may lie beyond the window: any in it stand in, its counts are not used.)
-        cx0, cy0 = np.minimum(x0, width), np.minimum(y0, height)
-        # Each corner's sums gathered by its flat index (take: 4x faster than indexing by rows and columns).
-        corners = [y * (width + 1) + x for y, x in ((y1, x1), (cy0, x1), (y1, cx0), (cy0, cx0))]
+        if window.stray_rects is None:
+            window.stray_rects = self._stray_rectangles(window)
+        (x0, y0, x1, y1), empty, corners = window.stray_rects
         parts = []
         for sums in window.strong_sums:
             flat = sums.reshape(-1, sums.shape[2])
@@ -769,40 +767,50 @@ class SilhouetteScorer(SilhouetteGeometry):
         counts = np.concatenate(parts, axis=-1)[..., : len(self.names)]
         return (x0, y0, x1, y1), empty, counts, counts.max(axis=-1)
 
+    def _stray_rectangles(self, window: Window) -> tuple[tuple[np.ndarray, ...], np.ndarray, list[np.ndarray]]:
+        """:meth:`_stray_bounds`' rectangles (x0, y0, x1, y1), whether each is empty, and their corners' flat indices
+        in an integral image of the window: from the pose alone, kept with the window's shapes."""
+        height, width = window.boardlike.shape
+        if window.reach is None:
+            window.reach = self._reach_corners(window)
+        outer = window.reach[1]  # offsets × levels × 8 corners × 2
+        x0, y0 = np.moveaxis(np.maximum(outer.min(axis=2) // 4, 0), -1, 0)
+        x1, y1 = np.moveaxis(np.minimum(outer.max(axis=2) // 4 + 1, [width, height]), -1, 0)
+        empty = (x1 <= x0) | (y1 <= y0)
+        # (An empty rectangle's corners may lie beyond the window: any in it stand in, its counts are not used.)
+        cx0, cy0 = np.minimum(x0, width), np.minimum(y0, height)
+        # Each corner's sums gathered by its flat index (take: 4x faster than indexing by rows and columns).
+        corners = [y * (width + 1) + x for y, x in ((y1, x1), (cy0, x1), (y1, cx0), (cy0, cx0))]
+        return (x0, y0, x1, y1), empty, corners
+
     def _strong_parts(self, window: Window) -> list[np.ndarray]:
         """:meth:`_strong` as OpenCV takes it: four camels a part (height × width × 4, uint8; 0 past the last camel),
-        each part cut from the pixels' 8-byte words as one 4-byte word a pixel."""
+        merged by OpenCV from the camels' rows of the evidence (``Window.planes``: each row contiguous), and
+        ``Window.clutter``'s pixels beyond the track added as one 4-byte word a pixel (numpy moves words many times
+        faster than rows of a few bytes, and OpenCV interleaves rows many times faster than numpy)."""
         camels = len(self.names)
-        if camels > 8:
-            strong = self._strong(window)
-            return [np.ascontiguousarray(strong[..., first : first + 4]).view(np.uint8)
-                    for first in range(0, camels, 4)]
-        quads = self._strong_words(window).view(np.uint32)  # pixels × 2: camels 0-3, camels 4-7
+        strong = (window.planes >= self.fit.strong_evidence).view(np.uint8)
+        rows = [*strong, *[np.zeros(strong.shape[1], np.uint8)] * (-camels % 4)]
+        parts = [cv2.merge(rows[first : first + 4]) for first in range(0, len(rows), 4)]  # each pixels × 1 × 4
+        if window.clutter is not None:
+            beyond, surely = window.clutter
+            extra = np.zeros((len(surely), len(rows)), bool)
+            extra[:, :camels] = surely
+            at = np.flatnonzero(beyond.ravel())  # (indexing by it: 5x faster than by the mask)
+            for part, words in zip(parts, extra.view(np.uint32).T, strict=True):
+                part.reshape(-1).view(np.uint32)[at] |= words
         shape = (*window.boardlike.shape, 4)
-        return [np.ascontiguousarray(quads[:, part]).view(np.uint8).reshape(shape) for part in range(-(-camels // 4))]
+        return [part.reshape(shape) for part in parts]
 
     def _strong(self, window: Window) -> np.ndarray:
         """Which pixels are surely each camel's (height × width × camels, boolean): its evidence at least
-        ``strong_evidence``, or beyond the track ``Window.clutter``'s (more than 8 camels; up to 8,
-        :meth:`_strong_words` gives the same faster)."""
+        ``strong_evidence``, or beyond the track ``Window.clutter``'s (:meth:`_strong_parts` gives the same as
+        OpenCV takes it, faster)."""
         strong = window.evidence >= self.fit.strong_evidence
         if window.clutter is not None:
             beyond, surely = window.clutter
             strong[beyond] |= surely
         return strong
-
-    def _strong_words(self, window: Window) -> np.ndarray:
-        """:meth:`_strong` of up to 8 camels as one 8-byte word a pixel (pixels × 8, boolean, False past the last
-        camel): numpy moves words many times faster than rows of a few bytes."""
-        camels = len(self.names)
-        words = np.zeros((window.boardlike.size, 8), bool)
-        words[:, :camels] = (window.evidence >= self.fit.strong_evidence).reshape(-1, camels)
-        if window.clutter is not None:
-            beyond, surely = window.clutter
-            extra = np.zeros((len(surely), 8), bool)
-            extra[:, :camels] = surely
-            words.view(np.uint64)[beyond.ravel()] |= extra.view(np.uint64)
-        return words
 
     def camel_score(self, track: Track, camel: str) -> float:
         """How well ``camel`` fits where ``track`` puts it (mostly 0.2 to 0.7 in plain view; 0 when hidden)."""
@@ -842,6 +850,33 @@ class SilhouetteScorer(SilhouetteGeometry):
         known = [window.doubts.get((offset, stacked)) for offset in range(count)]
         if all(doubt is not None for doubt in known):
             return np.array(known)
+        band, inside, boxes, rings, floor, parts, sizes = self._ground_parts(window, stacked)
+        boardlike = window.boardlike[band]
+        unlike = _packed(boardlike[None] < 0)
+        asked = [(size >= 8) & (bits_set(part & unlike) >= size // 2) for part, size in zip(parts, sizes, strict=True)]
+        masks = (lambda offset: rings[offset][inside].view(bool) & (boxes[offset][inside] == 0),
+                 lambda offset: floor & (boxes[offset][inside] == 0))
+        found = []
+        penalty = self.fit.ground_penalty
+        for offset, asks in enumerate(zip(*(ask.tolist() for ask in asked), strict=True)):
+            worst = 0.0
+            if any(asks):  # (mostly not: no part of an offset's ground is asked)
+                for mask, ask in zip(masks, asks, strict=True):
+                    if ask:
+                        worst = max(worst, -fast_median(boardlike[mask(offset)]))
+            found.append(window.doubts.setdefault((offset, stacked), penalty * worst))
+        return np.array(found)
+
+    def _ground_parts(self, window: Window, stacked: int) -> tuple[Any, ...]:
+        """What :meth:`_plain_doubts` counts a stack of ``stacked`` camels' ground in, at every offset: the band of the
+        window's rows and columns that holds every ground ring and the floor, the same pixels in the masks' rows, the
+        masks (body boxes, rings) and the floor there, and the ground's parts (rings, floor) each offset leaves in view
+        as packed bits, with their sizes. All follow from the pose alone: drawn once and kept with the window's shapes
+        (a still camera's frames take them over), only the pixels unlike the board are counted a frame."""
+        found = window.ground_parts.get(stacked)
+        if found is not None:
+            return found
+        count = len(self._offsets)
         if window.bottom is None:
             window.bottom = self._bottom_masks(window)
         top, boxes, rings = window.bottom
@@ -862,31 +897,12 @@ class SilhouetteScorer(SilhouetteGeometry):
                 boxes[offset] |= self._box_mask(window, int(offset), int(level) + 1)[top : top + len(boxes[offset])]
         band = (slice(y0, y1), slice(x0, x1))
         inside = (slice(y0 - top, y1 - top), slice(x0, x1))  # the same pixels in the masks' rows
-
-        def packed(masks: np.ndarray) -> np.ndarray:
-            return np.packbits(masks.reshape(len(masks), -1).view(bool), axis=1)
-
-        boardlike = window.boardlike[band]
-        unlike = packed(boardlike[None] < 0)
-        free = ~packed(boxes[:, inside[0], inside[1]])  # (past the last pixel: padding, cleared by the parts')
+        free = ~_packed(boxes[:, inside[0], inside[1]])  # (past the last pixel: padding, cleared by the parts')
         floor = self._floor_mask(window)[band]
-        parts = (packed(rings[:, inside[0], inside[1]]) & free, packed(floor[None]) & free)
-        asked = []
-        for part in parts:
-            sizes, below = bits_set(part), bits_set(part & unlike)
-            asked.append((sizes >= 8) & (below >= sizes // 2))
-        masks = (lambda offset: rings[offset][inside].view(bool) & (boxes[offset][inside] == 0),
-                 lambda offset: floor & (boxes[offset][inside] == 0))
-        found = []
-        penalty = self.fit.ground_penalty
-        for offset, asks in enumerate(zip(*(ask.tolist() for ask in asked), strict=True)):
-            worst = 0.0
-            if any(asks):  # (mostly not: no part of an offset's ground is asked)
-                for mask, ask in zip(masks, asks, strict=True):
-                    if ask:
-                        worst = max(worst, -fast_median(boardlike[mask(offset)]))
-            found.append(window.doubts.setdefault((offset, stacked), penalty * worst))
-        return np.array(found)
+        parts = (_packed(rings[:, inside[0], inside[1]]) & free, _packed(floor[None]) & free)
+        found = window.ground_parts[stacked] = (band, inside, boxes, rings, floor, parts,
+                                                tuple(bits_set(part) for part in parts))
+        return found
 
     def _covered(self, window: Window, offset: int, count: int, in_front: Fronts) -> bool:
         """Whether the floor of the space that a stack of ``count`` at ``offset`` leaves in view, and the stacks
@@ -1062,6 +1078,11 @@ class SilhouetteScorer(SilhouetteGeometry):
         return found
 
 
+def _packed(masks: np.ndarray) -> np.ndarray:
+    """Masks (n × …, boolean or 0/1 bytes) as packed bits, a row each (see :meth:`SilhouetteScorer._plain_doubts`)."""
+    return np.packbits(masks.reshape(len(masks), -1).view(bool), axis=1)
+
+
 def _bounds(points: np.ndarray, origin: tuple[int, int]) -> np.ndarray:
     """The bounding rectangle (x0, y0, x1, y1, pixels of the picture) of outlines in a window at ``origin`` (2 bits
     of sub-pixel), with 2 pixels to spare on every side: OpenCV fills no pixel beyond a polygon's by more than one."""
@@ -1076,24 +1097,20 @@ def _overlap(first: np.ndarray, second: np.ndarray) -> bool:
 def _lone_parts(scorer: SilhouetteScorer, space: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Each camel's score alone on ``space`` (nothing hiding it) comes from these: offsets × levels × camels, for
     ranking where to look (a stack's own cost is worked out exactly). Each body box is taken as the core of its
-    bounding rectangle (a share ``LONE_CORE`` of its width and height), summed from an integral image: all
-    boxes of a window at once. At level 0 the ground around the feet must look like the board (see
-    :meth:`SilhouetteScorer._ground_doubt`); where it would be covered, every level's score is what a camel there
-    costs (:meth:`SilhouetteScorer.lone`), as where its box's core is mostly behind an occluder. Returns those sums,
-    which offsets are covered, each offset's ground doubt (float32, as the scores are: 0 where covered), and which
-    offsets × levels are behind an occluder."""
+    bounding rectangle (a share ``LONE_CORE`` of its width and height), summed as from an integral image
+    (:func:`vision.silhouette_evidence.box_sums`): all boxes of a window at once. At level 0 the ground around the
+    feet must look like the board (see :meth:`SilhouetteScorer._ground_doubt`); where it would be covered, every
+    level's score is what a camel there costs (:meth:`SilhouetteScorer.lone`), as where its box's core is mostly
+    behind an occluder. Returns those sums, which offsets are covered, each offset's ground doubt (float32, as the
+    scores are: 0 where covered), and which offsets × levels are behind an occluder."""
     window = scorer._windows[space]
-    height, width, camels = window.evidence.shape
+    camels = window.evidence.shape[2]
     levels = scorer.fit.max_level
     offsets = len(scorer._offsets)
-    corners = scorer._corners(window)[:, :levels].reshape(offsets * levels, 8, 2) / 4
-    low, high = corners.min(axis=1), corners.max(axis=1)
-    middle, half = (low + high) / 2, (high - low) / 2 * LONE_CORE
-    x0, y0 = np.clip(np.rint(middle - half), 0, [width, height]).astype(int).T
-    x1, y1 = np.clip(np.rint(middle + half), 0, [width, height]).astype(int).T
-    area = np.maximum((x1 - x0) * (y1 - y0), 1)[:, None]
-    integral = integral_image(window.evidence[: y1.max(), : x1.max()], (height + 1, width + 1))
-    sums = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+    if window.lone_cores is None:
+        window.lone_cores = _lone_cores(scorer, window)
+    x0, y0, x1, y1, area = window.lone_cores
+    sums = box_sums(window.evidence, x0, y0, x1, y1)
     scores = (sums / area).reshape(offsets, levels, camels).astype(np.float32)
     maybe = scorer._may_be_covered(window)
     covered = np.array([bool(maybe[offset]) and scorer._covered(window, offset, 1, ()) for offset in range(offsets)])
@@ -1107,6 +1124,19 @@ def _lone_parts(scorer: SilhouetteScorer, space: int) -> tuple[np.ndarray, np.nd
         inside = counts[y1, x1] - counts[y0, x1] - counts[y1, x0] + counts[y0, x0]
         hidden = (inside >= scorer.fit.hidden_share * area[:, 0]).reshape(offsets, levels)
     return scores, covered, doubts, hidden
+
+
+def _lone_cores(scorer: SilhouetteScorer, window: Window) -> tuple[np.ndarray, ...]:
+    """The cores :func:`_lone_parts` sums every offset × level's box over (x0, y0, x1, y1, pixels of the window; and
+    their areas, at least 1): from the pose alone, kept with the window's shapes."""
+    height, width = window.boardlike.shape
+    levels = scorer.fit.max_level
+    corners = scorer._corners(window)[:, :levels].reshape(len(scorer._offsets) * levels, 8, 2) / 4
+    low, high = corners.min(axis=1), corners.max(axis=1)
+    middle, half = (low + high) / 2, (high - low) / 2 * LONE_CORE
+    x0, y0 = np.clip(np.rint(middle - half), 0, [width, height]).astype(int).T
+    x1, y1 = np.clip(np.rint(middle + half), 0, [width, height]).astype(int).T
+    return x0, y0, x1, y1, np.maximum((x1 - x0) * (y1 - y0), 1)[:, None]
 
 
 LONE_CORE = 0.7

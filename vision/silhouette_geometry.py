@@ -62,6 +62,8 @@ class Window:
     ring_masks: dict[int, np.ndarray] = field(default_factory=dict)
     bottom: tuple[int, np.ndarray, np.ndarray] | None = None
     """Every offset's body box at level 0 and ground ring, drawn together (see ``_bottom_masks``)."""
+    ground_parts: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+    """Per height of a stack, where its ground is counted at every offset (see ``SilhouetteScorer._ground_parts``)."""
     floor_mask: np.ndarray | None = None
     floor_box: tuple[slice, slice] | None = None
     """The rows and columns that hold the floor (see ``SilhouetteScorer._floor_box``)."""
@@ -77,6 +79,11 @@ class Window:
     strong: list[np.ndarray] | None = None
     strong_sums: list[np.ndarray] | None = None
     stray_bounds: tuple[Any, ...] | None = None
+    stray_rects: tuple[Any, ...] | None = None
+    """Where ``SilhouetteScorer._stray_bounds`` counts around a camel at every offset × level (see
+    ``SilhouetteScorer._stray_rectangles``)."""
+    lone_cores: tuple[np.ndarray, ...] | None = None
+    """The boxes' cores the lone scores are summed over (see ``vision.silhouette._lone_cores``)."""
     clutter: tuple[np.ndarray, np.ndarray] | None = None
     """Which pixels lie beyond the track (height × width), and which of them are surely each camel's as clutter
     counts them (those pixels × camels: the table is no rival there)."""
@@ -86,8 +93,9 @@ class Window:
     areas: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
-SHAPES_ONCE = ("corners", "floor", "bottom", "floor_mask", "floor_box", "reach", "widest")
-SHAPES_KEPT = ("boxes", "grounds", "layouts", "box_masks", "ring_masks", "areas", "open_floors")
+SHAPES_ONCE = ("corners", "floor", "bottom", "floor_mask", "floor_box", "reach", "widest", "stray_rects",
+               "lone_cores")
+SHAPES_KEPT = ("boxes", "grounds", "layouts", "box_masks", "ring_masks", "areas", "open_floors", "ground_parts")
 """A window's shapes (:class:`Window`'s fields): where a stack's camels fall, what they leave of the ground and the
 floor. They follow from the camera's pose alone (and the window's place in the picture), not from its pixels."""
 
