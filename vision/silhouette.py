@@ -48,6 +48,7 @@ from vision.silhouette_evidence import (
     bits_set,
     box_sums,
     camel_evidence,
+    camel_shadings,
     column_medians,
     even_share,
     fast_median,
@@ -246,6 +247,11 @@ class SilhouetteScorer(SilhouetteGeometry):
         :meth:`_tone_apart`)."""
         self._colours = known
         """Each camel's colour (in ``names``' order; ``None`` while it is being calibrated)."""
+        # The colours are fixed: the shadings each may be seen in are worked out once, not for every window.
+        have = [label for label, profile in enumerate(known) if profile is not None]
+        shadings = camel_shadings(self.fit, np.array([known[label] for label in have], np.float32).reshape(-1, 3))
+        self._shadings = {label: (shadings[0], shadings[1][row : row + 1]) for row, label in enumerate(have)}
+        """Per camel of a known colour, the shadings it may be seen in (:func:`camel_shadings`' row for it)."""
         for space in spaces:
             if space not in rims:
                 continue
@@ -273,7 +279,7 @@ class SilhouetteScorer(SilhouetteGeometry):
             table = (column_medians(np.compress(beyond, corrected, axis=0)).astype(np.float32), beyond) if (
                 np.count_nonzero(beyond) >= TABLE_PIXELS) else None
             planes, boardlike, board_distance, surely, occluded = camel_evidence(self.fit, corrected, board, known,
-                                                                                   table)
+                                                                                   table, shadings=shadings)
             index = spaces.index(space)
             beside = [rims[other] for other in (spaces[index - 1], spaces[(index + 1) % len(spaces)]) if other in rims]
             if beside:
@@ -299,7 +305,7 @@ class SilhouetteScorer(SilhouetteGeometry):
             if self._bare_in_glare(window, board):
                 # The board here may be whitened by the lamp's reflection anywhere in the window: judged so.
                 planes, boardlike, board_distance, surely, occluded = camel_evidence(
-                    self.fit, corrected, board, known, table, glare=self.fit.glare)
+                    self.fit, corrected, board, known, table, glare=self.fit.glare, shadings=shadings)
                 window.evidence = np.ascontiguousarray(planes.T).reshape(*pixels.shape[:2], -1)
                 window.boardlike = boardlike.reshape(pixels.shape[:2])
                 window.board_distance = board_distance.reshape(pixels.shape[:2])
@@ -434,7 +440,7 @@ class SilhouetteScorer(SilhouetteGeometry):
         colour = self._colours[label]
         if tone is None or colour is None or not self.fit.tone_apart:
             return patches
-        toned = like_other_tone(self.fit, window.corrected, window.board_distance, colour, tone)
+        toned = like_other_tone(self.fit, window.corrected, window.board_distance, colour, tone, self._shadings[label])
         if not np.any(toned & patches):
             return patches
         return self._pieces_apart(window, strong & ~toned, patches, limit)

@@ -23,6 +23,7 @@ so that :mod:`vision.read` can judge a rim's shade without importing the scorer 
 def camel_evidence(
     fit: FitConfig, corrected: np.ndarray, board: np.ndarray, known: list[np.ndarray | None],
     table: tuple[np.ndarray, np.ndarray] | None = None, glare: float = 0.0,
+    shadings: tuple[float, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
     """Each camel's evidence (camels × pixels), the board-likeness and the distance from the board's colour
     (pixels) of ``corrected`` (pixels × 3), with a ``table`` (its colour, and which pixels lie beyond the
@@ -30,8 +31,9 @@ def camel_evidence(
     those pixels): what a camel's colour around it counts as clutter; and which pixels are neither board nor any
     known camel (``FitConfig.occluder_distance`` from all: an arm's sleeve, a phone), whose evidence is 0.
     With ``glare``, the board's colour may be whitened by up to that much of the lamp's reflection (see
-    :func:`glare_distances`). Worked out camels × pixels: numpy is many times faster along a few long rows than
-    many short ones."""
+    :func:`glare_distances`). ``shadings``: the known colours' (in ``known``'s order) as :func:`camel_shadings`
+    gives them, worked out here if not given (a scorer's colours are fixed: it works them out once, not for each
+    window). Worked out camels × pixels: numpy is many times faster along a few long rows than many short ones."""
     squares = np.einsum("ij,ij->i", corrected, corrected)
     board_distance = (glare_distances(corrected, board, fit.board_shading, glare) if glare else
                       ray_distance_rows(corrected, squares, board[None, :], fit.board_shading)[0])
@@ -39,7 +41,8 @@ def camel_evidence(
     distances = np.full((len(known), len(corrected)), np.inf, np.float32)
     if have:
         profiles = np.array([known[index] for index in have], np.float32)
-        distances[have] = ray_distance_rows(corrected, squares, profiles, camel_shadings(fit, profiles))
+        distances[have] = ray_distance_rows(corrected, squares, profiles,
+                                            camel_shadings(fit, profiles) if shadings is None else shadings)
     # Each camel's rival is the nearest of the board and the other camels: the nearest camel's is the
     # second nearest (when two are nearest alike, each one's rival is the other, as near).
     evidence, nearest = nearest_of_others(distances)
@@ -105,16 +108,19 @@ def weigh_unlike(values: np.ndarray, weight: float) -> None:
 
 
 def like_other_tone(
-    fit: FitConfig, corrected: np.ndarray, board_distance: np.ndarray, colour: np.ndarray, other_tone: np.ndarray
+    fit: FitConfig, corrected: np.ndarray, board_distance: np.ndarray, colour: np.ndarray, other_tone: np.ndarray,
+    shading: tuple[float, np.ndarray] | None = None,
 ) -> np.ndarray:
     """Which of the pixels ``corrected`` (h × w × 3, or pixels × 3) are nearer the board's other tone (the spaces on
-    either side, as lit there) than the space's own colour (``board_distance``) and a camel's ``colour``: under a
-    lamp the darker tone looks like the yellow or the orange camel. As flat as ``board_distance``."""
+    either side, as lit there) than the space's own colour (``board_distance``) and a camel's ``colour`` (seen in
+    ``shading``: :func:`camel_shadings`' for it, worked out here if not given): under a lamp the darker tone looks
+    like the yellow or the orange camel. As flat as ``board_distance``."""
     samples = np.ascontiguousarray(corrected.reshape(-1, 3), np.float32)
     squares = np.einsum("ij,ij->i", samples, samples)
     tone = ray_distance_rows(samples, squares, other_tone[None, :].astype(np.float32), fit.board_shading)[0]
     profile = colour[None, :].astype(np.float32)
-    camel = ray_distance_rows(samples, squares, profile, camel_shadings(fit, profile))[0]
+    shading = camel_shadings(fit, profile) if shading is None else shading
+    camel = ray_distance_rows(samples, squares, profile, shading)[0]
     return ((tone < camel) & (tone < board_distance.ravel())).reshape(board_distance.shape)
 
 
