@@ -205,9 +205,11 @@ def nearest_of_others(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The smallest of the other rows' values, column by column (rows × columns; infinite for a single row), and
     the smallest of all rows (columns): the smallest of the rows before each and of those after it, a whole row at
     a time (the same minima as the second smallest wherever a row holds the smallest, the smallest elsewhere, at a
-    fifth of the cost)."""
+    fifth of the cost). With no rows (no colour known), the smallest of all is infinite."""
     rows = len(values)
     others = np.empty_like(values)
+    if not rows:
+        return others, np.full(values.shape[1], np.inf, values.dtype)
     others[0] = np.inf
     for row in range(1, rows):  # the smallest of the rows before each
         np.minimum(others[row - 1], values[row - 1], out=others[row])
