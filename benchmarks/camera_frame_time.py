@@ -19,7 +19,7 @@ very frames of the plain mode; each version calibrates each table itself and kee
 following frames. It prints each version's median, the median of the per-picture ratios (this checkout's time
 over the other's) with its middle half, and on how many pictures the two read differently (a speed-up must read
 none differently). ``--repeats N`` reads the whole set N times over (more pairs).
-Run: .venv/bin/python benchmarks/camera_frame_time.py --against /work/main [--tables N] [--seed S] [--repeats N]
+Run: .venv/bin/python benchmarks/camera_frame_time.py --against DIR_OR_REVISION [--tables N] [--seed S] [--repeats N]
 """
 
 from __future__ import annotations
