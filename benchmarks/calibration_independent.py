@@ -3,7 +3,10 @@ bench can afford: only the calibration photos, from the independent renderer (be
 the README says (one camel on each odd space, as `camelup vision calibrate --board E` prints, nothing else on the
 board) and calibrated through the real command line. Per table two photos: one in neutral light (what the clean tier
 is read with) and one in the table's lamp light with its camera's errors (what the light and props tiers are read
-with). The tables are those of `benchmarks/camera_independent.py` with the same seed.
+with). The tables are those of `benchmarks/camera_independent.py` with the same seed. Each accepted calibration's
+colours are also checked against the camels' own pixels, which the renderer knows (see
+benchmarks/independent_colours.py): the median and 90th percentile of how far off they were learnt, and each camel
+learnt more than 0.06 off (from the board's border, or half from the board).
 
 Run: .venv/bin/python benchmarks/calibration_independent.py [--tables N] [--seed S] [--keep DIR] [--json]
      .venv/bin/python benchmarks/calibration_independent.py --recalibrate RESULT.json --keep DIR [--json]
@@ -23,7 +26,13 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.camera_independent import bench_table, calibrate, calibrate_photo, calibration_board, suffix
+import cv2
+import numpy as np
+
+from benchmarks.camera_independent import bench_table, calibrate_photo, calibration_board, suffix
+from benchmarks.independent.scene import render
+from benchmarks.independent_colours import OFF, colour_errors, true_colours
+from vision.calibration_file import load_calibration
 
 LIGHTS = ("clean", "light")
 
@@ -34,9 +43,30 @@ def run(tables: int, seed: int, folder: Path) -> dict:
     for i in tqdm(range(tables), unit="table", file=sys.stderr):
         table, board = bench_table(seed, i, placements)
         for light in LIGHTS:
-            results[light].append({**calibrate(table, board, light, folder, i), "edition": table.edition,
-                                   "surface": table.surface})
+            photo = folder / f"t{i}-{light}-calibration.{suffix(light)}"
+            shows: dict = {}
+            render(table, light, board, 0, str(photo), calibration=True, shows=shows)
+            # Which camel each pixel shows, kept beside the photo: --recalibrate measures against it again.
+            np.savez_compressed(_shows_file(folder, i, light), camel=shows["camel"], camels=np.array(shows["camels"]))
+            found = calibrate_photo(photo, table.edition, folder / f"t{i}-{light}-cal.json", i)
+            results[light].append({**found, "edition": table.edition, "surface": table.surface,
+                                   "board": {str(space): stack for space, stack in board.items()},
+                                   "colour_error": _errors(found, photo, board, shows)})
     return {"seed": seed, "tables": tables, "calibrations": results}
+
+
+def _shows_file(folder: Path, i: int, light: str) -> Path:
+    return folder / f"t{i}-{light}-shows.npz"
+
+
+def _errors(found: dict, photo: Path, board: dict[int, list[str]], shows: dict) -> dict[str, float] | None:
+    """Each camel's learnt colour's distance from its own pixels (``None``: refused, nothing learnt)."""
+    if not found["accepted"]:
+        return None
+    calibration = load_calibration(found["file"])
+    image = cv2.imread(str(photo))
+    return {camel: round(error, 4) for camel, error in
+            colour_errors(calibration.profiles, true_colours(image, calibration, board, shows)).items()}
 
 
 def recalibrate(earlier: dict, folder: Path) -> dict:
@@ -49,7 +79,16 @@ def recalibrate(earlier: dict, folder: Path) -> dict:
             if not photo.exists():
                 raise SystemExit(f"--recalibrate: {photo} is missing: --keep must be the folder that run kept")
             again = calibrate_photo(photo, found["edition"], folder / f"t{i}-{light}-cal.json", i)
-            results[light].append({**again, "edition": found["edition"], "surface": found.get("surface")})
+            kept = _shows_file(folder, i, light)
+            errors = None
+            if kept.exists() and "board" in found:
+                with np.load(kept) as saved:
+                    shows = {"camel": saved["camel"], "camels": [str(name) for name in saved["camels"]]}
+                board = {int(space): stack for space, stack in found["board"].items()}
+                errors = _errors(again, photo, board, shows)
+            results[light].append({**again, "edition": found["edition"], "surface": found.get("surface"),
+                                   **({"board": found["board"]} if "board" in found else {}),
+                                   "colour_error": errors})
     return {**earlier, "calibrations": results}
 
 
@@ -60,10 +99,19 @@ def report(result: dict) -> str:
         accepted = sum(c["accepted"] for c in calibrations)
         lines.append(f"  {light}: accepted at the first photo {accepted}/{len(calibrations)} "
                      f"({accepted / max(len(calibrations), 1):.0%}; target >= 95%)")
+        errors = sorted(error for found in calibrations for error in (found.get("colour_error") or {}).values())
+        if errors:
+            off = sum(error > OFF for error in errors)
+            lines.append(f"    camels' colours against their own pixels ({len(errors)} camels): median "
+                         f"{np.median(errors):.3f}, 90th percentile {np.percentile(errors, 90):.3f}; "
+                         f"{off} learnt more than {OFF} off")
         for found in calibrations:
             if not found["accepted"]:
                 why = found["message"].splitlines()[-1] if found["message"] else "(no message)"
                 lines.append(f"    table {found['table']} ({found['edition']}, {found['surface']}): {why}")
+            for camel, error in sorted((found.get("colour_error") or {}).items()):
+                if error > OFF:
+                    lines.append(f"    table {found['table']} ({found['edition']}): {camel} learnt {error:.3f} off")
     return "\n".join(lines)
 
 

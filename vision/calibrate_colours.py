@@ -4,6 +4,7 @@ judged relative to the board's colour in the same photo, as the reader judges th
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -58,7 +59,7 @@ def check_not_swapped(
     fit the names crossed over at most ``SWAPPED`` as far off as they fit them as told."""
     where = {camel: (space, level) for space, stack in track.items() for level, camel in enumerate(stack)}
     nearest = _nearest_names(measured, board_colour)
-    for pair in _swaps(measured, board_colour):
+    for pair in swaps(measured, board_colour):
         if nearest.get(pair[0]) != pair[1] or nearest.get(pair[1]) != pair[0]:
             continue  # not each clearly in the other's colour: one of them at least is something else
         a, b = sorted(pair, key=lambda camel: where[camel])
@@ -71,7 +72,7 @@ def check_not_swapped(
         )
 
 
-def _swaps(
+def swaps(
     measured: Mapping[str, tuple[float, float, float]], board_colour: tuple[float, float, float]
 ) -> list[tuple[str, str]]:
     """The pairs of camels whose colours fit their names crossed over (see :func:`check_not_swapped`)."""
@@ -118,7 +119,7 @@ def relief(samples: np.ndarray) -> float:
 
 
 def board_like(colour: tuple[float, float, float], board: tuple[float, float, float]) -> bool:
-    return _alike(colour, board) or _board_shade(colour, board)
+    return alike(colour, board) or _board_shade(colour, board)
 
 
 def paint_colour(camel: str, board_colour: tuple[float, float, float]) -> tuple[float, float, float] | None:
@@ -174,7 +175,7 @@ def lit_colour(samples: np.ndarray) -> tuple[float, float, float]:
     return (float(median[0]), float(median[1]), float(median[2]))
 
 
-def _alike(first: tuple[float, float, float], second: tuple[float, float, float], loose: bool = False) -> bool:
+def alike(first: tuple[float, float, float], second: tuple[float, float, float], loose: bool = False) -> bool:
     """Two colours the reader could not tell apart: nearly the same channel shares and brightness
     (``loose``: twice as far apart still counts, for camels the photo already shows it cannot tell apart)."""
     a, b = np.array(first), np.array(second)
@@ -186,13 +187,13 @@ def _alike(first: tuple[float, float, float], second: tuple[float, float, float]
 def check_distinct(
     profiles: Mapping[str, tuple[float, float, float]], loose: bool = False, edition: str | None = None
 ) -> None:
-    """Refuse two camels that look alike (``loose``: see :func:`_alike`), naming them and what may hide them in
+    """Refuse two camels that look alike (``loose``: see :func:`alike`), naming them and what may hide them in
     this ``edition`` (the 2014 game has no palm tree; ``None``: the edition is not known here)."""
     middle = "something in the middle of the board" if edition is None else in_the_middle(edition)
     names = list(profiles)
     for i, first in enumerate(names):
         for second in names[i + 1 :]:
-            if _alike(profiles[first], profiles[second], loose):
+            if alike(profiles[first], profiles[second], loose):
                 raise CalibrationError(
                     f"the {first} and {second} camels look alike to this camera: check that neither is hidden (a "
                     f"hand, {middle} in front of it: take the photo with every camel in view), then use whiter "
@@ -206,13 +207,22 @@ def unlike_its_paint(
 ) -> bool:
     """A colour ``factor`` (``UNLIKE_PAINT``) times nearer the board's or another camel's paint than the camel's
     own (all white-balanced by the board)."""
-    own = paint_colour(camel, board_colour)
-    if own is None:
+    to_own = paint_distance(camel, colour, board_colour)
+    if math.isinf(to_own):
         return False
     others = [paint for other in camels if other != camel and (paint := paint_colour(other, board_colour)) is not None]
     sample = np.array([colour], np.float32)
-    shading = FitConfig().camel_shading
-    to_own = float(ray_distances(sample, np.array([own], np.float32), shading)[0, 0])
-    to_other = float(ray_distances(sample, np.array(others, np.float32), shading).min()) if others else np.inf
+    to_other = (float(ray_distances(sample, np.array(others, np.float32), FitConfig().camel_shading).min())
+                if others else np.inf)
     return (factor or UNLIKE_PAINT) * min(to_other, _board_distance(colour, board_colour)) < to_own
 
+
+
+def paint_distance(camel: str, colour: tuple[float, float, float], board_colour: tuple[float, float, float]) -> float:
+    """How far ``colour`` is from the camel's paint (white-balanced by the board), lit anywhere a camel's shading
+    allows; infinite for a camel the project does not know by name."""
+    own = paint_colour(camel, board_colour)
+    if own is None:
+        return math.inf
+    sample = np.array([colour], np.float32)
+    return float(ray_distances(sample, np.array([own], np.float32), FitConfig().camel_shading)[0, 0])

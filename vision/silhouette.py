@@ -72,6 +72,11 @@ TABLE_PIXELS = 50
 """A window shows the table beside the board when this many of its pixels lie beyond the track (their median is
 the table's colour there, a rival of every camel's beyond the track)."""
 
+BORDER_BAND_PX = (2, 5)
+"""From how far to how far beyond the track's outline (pixels) the board's printed border is looked at while
+calibrating (see :func:`_border_colour`): clear of a line printed along the track's edge, within the narrowest
+border a 1280×720 frame shows."""
+
 
 @dataclass(frozen=True)
 class FitConfig:
@@ -238,6 +243,7 @@ class SilhouetteScorer(SilhouetteGeometry):
         rims = board_rims(observation, self.template, board_reference)
         known = [np.array(profiles[name], np.float32) if profiles[name] is not None else None for name in self.names]
         spaces = sorted(self.template.spaces)
+        border = _border_colour(image, self._outline()) if None in profiles.values() else None
         cuts = []
         self._occluded: dict[int, np.ndarray] = {}
         """Per space, the window's pixels unlike the board and every camel (``FitConfig.occluder_distance``), where
@@ -278,6 +284,9 @@ class SilhouetteScorer(SilhouetteGeometry):
             # (np.compress: the same rows as corrected[beyond], three times faster.)
             table = (column_medians(np.compress(beyond, corrected, axis=0)).astype(np.float32), beyond) if (
                 np.count_nonzero(beyond) >= TABLE_PIXELS) else None
+            if table is not None and border is not None:
+                # While calibrating, the board's printed border is no camel of a colour not known yet either.
+                table = (np.array([table[0], border / light], np.float32), beyond)
             planes, boardlike, board_distance, surely, occluded = camel_evidence(self.fit, corrected, board, known,
                                                                                    table, shadings=shadings)
             index = spaces.index(space)
@@ -1082,6 +1091,37 @@ class SilhouetteScorer(SilhouetteGeometry):
                     inner = mask
                 found[camel] = window.corrected[inner.astype(bool)]
         return found
+
+
+    def camel_places(self, track: Track) -> dict[str, tuple[float, float]]:
+        """Where the fit puts each camel of ``track`` (a board known to be right): its stack's offset from its
+        space's middle (mm along the board's axes), as :meth:`camel_samples` measures it there."""
+        places: dict[str, tuple[float, float]] = {}
+        for space, stack in track.items():
+            space = int(space)
+            if not stack or space not in self._windows or any(camel not in self._index for camel in stack):
+                continue
+            _, offset = self._stack(space, tuple(stack), track)
+            dx, dy = (float(v) for v in self._offsets[offset])
+            places.update(dict.fromkeys(stack, (dx, dy)))
+        return places
+
+
+def _border_colour(image: np.ndarray, outline: np.ndarray) -> np.ndarray | None:
+    """The board's printed border's colour (BGR as the picture shows it): the median of a band just beyond the
+    track's ``outline`` (``BORDER_BAND_PX``) all round the track, where camels on far spaces cover only a little
+    of it. A window's own pixels beyond the track show more of the table than of the border when the board's
+    margin is narrow, so the table's colour alone (their median) left the border to count for a camel whose colour
+    is not known yet: a far camel as pale as its space was fitted onto the red border behind it (dev seed 97,
+    table 0, its yellow camel learnt as (30, 37, 86)). ``None`` when the band is mostly out of the picture."""
+    height, width = image.shape[:2]
+    track = np.zeros((height, width), np.uint8)
+    cv2.fillPoly(track, [np.round(outline * 4).astype(np.int32)], 1, cv2.LINE_8, 2)
+    near, far = (cv2.dilate(track, np.ones((2 * px + 1, 2 * px + 1), np.uint8)) for px in BORDER_BAND_PX)
+    band = far > near
+    if np.count_nonzero(band) < TABLE_PIXELS:
+        return None
+    return column_medians(image[band].astype(np.float32)).astype(np.float32)
 
 
 def _packed(masks: np.ndarray) -> np.ndarray:

@@ -26,10 +26,11 @@ def camel_evidence(
     shadings: tuple[float, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
     """Each camel's evidence (camels × pixels), the board-likeness and the distance from the board's colour
-    (pixels) of ``corrected`` (pixels × 3), with a ``table`` (its colour, and which pixels lie beyond the
-    track) for a rival, which of those pixels beyond the track would surely be each camel's without it (camels ×
-    those pixels): what a camel's colour around it counts as clutter; and which pixels are neither board nor any
-    known camel (``FitConfig.occluder_distance`` from all: an arm's sleeve, a phone), whose evidence is 0.
+    (pixels) of ``corrected`` (pixels × 3), with a ``table`` (its colour, or several such as the board's printed
+    border's, and which pixels lie beyond the track) for a rival, which of those pixels beyond the track would
+    surely be each camel's without it (camels × those pixels): what a camel's colour around it counts as clutter;
+    and which pixels are neither board nor any known camel (``FitConfig.occluder_distance`` from all: an arm's
+    sleeve, a phone), whose evidence is 0.
     With ``glare``, the board's colour may be whitened by up to that much of the lamp's reflection (see
     :func:`glare_distances`). ``shadings``: the known colours' (in ``known``'s order) as :func:`camel_shadings`
     gives them, worked out here if not given (a scorer's colours are fixed: it works them out once, not for each
@@ -53,8 +54,9 @@ def camel_evidence(
         colour, beyond = table
         near_table = np.full(len(corrected), np.inf, np.float32)
         # (np.compress: the same pixels as indexing by ``beyond``, three times faster.)
+        # (Several colours: the table's and the board's printed border's, while calibrating; the nearest counts.)
         near_table[beyond] = ray_distance_rows(np.compress(beyond, corrected, axis=0), np.compress(beyond, squares),
-                                               colour[None, :], fit.board_shading)[0]
+                                               np.atleast_2d(colour), fit.board_shading).min(axis=0)
         evidence -= distances
         surely = np.compress(beyond, evidence, axis=1) >= fit.strong_evidence * fit.evidence_scale
         # min(rival, table) - distance, whole rows at once (on the track the table is no rival: infinitely far;

@@ -380,15 +380,19 @@ class SilhouetteGeometry:
             window.floor_mask = canvas.view(bool)
         return window.floor_mask
 
-    def _on_track(self, origin: tuple[int, int], shape: tuple[int, int]) -> np.ndarray:
-        """Which pixels (boolean, of a window at ``origin`` of ``shape``) show ground within the track's outline
-        (the hull of its spaces); beyond it is the board's border and the table, where no camel stands."""
+    def _outline(self) -> np.ndarray:
+        """The track's outline in the picture (the hull of its spaces, pixels)."""
         if self._track_outline is None:
             corners = np.array([corner for outline in self.template.spaces.values() for corner in outline], np.float32)
             hull = cv2.convexHull(corners).reshape(-1, 2)
             self._track_outline = self.pose.project(np.column_stack([hull, np.zeros(len(hull))]))
+        return self._track_outline
+
+    def _on_track(self, origin: tuple[int, int], shape: tuple[int, int]) -> np.ndarray:
+        """Which pixels (boolean, of a window at ``origin`` of ``shape``) show ground within the track's outline
+        (the hull of its spaces); beyond it is the board's border and the table, where no camel stands."""
         canvas = np.zeros(shape, np.uint8)
-        outline = np.round((self._track_outline - np.array(origin)) * 4).astype(np.int32)
+        outline = np.round((self._outline() - np.array(origin)) * 4).astype(np.int32)
         cv2.fillPoly(canvas, [outline], 1, cv2.LINE_8, 2)
         return canvas.view(bool)
 

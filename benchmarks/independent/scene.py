@@ -285,10 +285,13 @@ def render(
     hand: bool | None = None,
     tiles: bool | dict[int, bool] = True,
     still: Still | None = None,
+    shows: dict | None = None,
 ) -> Truth:
     """Render the board ``track`` (space -> camels bottom first) at ``table`` and save it to ``path``. ``still``:
     the photo is the next of a race at a camera that does not move (see :class:`Still`); without it every camel,
-    tile and prop is set down afresh."""
+    tile and prop is set down afresh. ``shows``: filled with which camel each pixel shows (``"camel"``: an int16
+    picture, the camel's index in ``"camels"`` or -1), the truth a measurement of the camels' colours is checked
+    against."""
     if tier not in TIERS:
         raise ValueError(f"tier {tier!r}: choose one of {', '.join(TIERS)}")
     if still is not None and (calibration or tier == "clean"):
@@ -357,6 +360,9 @@ def render(
     seen_owner = np.where(hits.shape >= 0, owners[np.maximum(hits.shape, 0)], -1)
     counts = np.bincount(seen_owner[seen_owner >= 0].ravel(), minlength=len(names))
     visible = {name: (counts[i] / hits.coverage[i] if hits.coverage.get(i) else 0.0) for i, name in enumerate(names)}
+    if shows is not None:
+        shows["camels"] = list(names)
+        shows["camel"] = np.where(seen_owner < len(names), seen_owner, -1).astype(np.int16)
     return Truth(
         track={s: list(v) for s, v in track.items()},
         visible=visible,
