@@ -221,9 +221,9 @@ class FitConfig:
     race's verdicts into "cannot tell", 0.8 three."""
 
 
-Pieces = tuple[np.ndarray, list[tuple[int, int, int, tuple[int, int]]], np.ndarray, np.ndarray]
-"""What :meth:`SilhouetteScorer._whole_pieces` finds: the patches' labels, each (patch, piece, area, (width, height)),
-the pieces' labels and their extents."""
+Pieces = tuple[np.ndarray, list[tuple[int, int, int, tuple[int, int, int, int]]], np.ndarray, np.ndarray]
+"""What :meth:`SilhouetteScorer._whole_pieces` finds: the patches' labels, each (patch, piece, area, its bounding box:
+x, y, width, height), the pieces' labels and their extents."""
 
 
 class SilhouetteScorer(SilhouetteGeometry):
@@ -429,7 +429,7 @@ class SilhouetteScorer(SilhouetteGeometry):
             if found is not None:
                 for rule in (self._overhanging(window, found, beyond, overhang_limit) if beyond is not None else None,
                              self._standing_tall(window, found, tall_limit),
-                             self._lying_flat(window, found, print_limit)):
+                             self._lying_flat(window, found, label, print_limit)):
                     if rule is not None:
                         patches = rule if patches is None else patches | rule
             if patches is not None:
@@ -499,24 +499,36 @@ class SilhouetteScorer(SilhouetteGeometry):
             chosen[patch] = bool(height_of > up and width_of <= across)
         return chosen[labels] if chosen.any() else None
 
-    def _lying_flat(self, window: Window, found: Pieces, limit: float) -> np.ndarray | None:
+    def _lying_flat(self, window: Window, found: Pieces, label: int, limit: float) -> np.ndarray | None:
         """The patches of a camel's colour on the track (``found``: see :meth:`_whole_pieces`) larger than ``limit``
         that lie flatter than a camel stands: wider than ``FitConfig.print_across`` of the reach across of a camel
         facing along the track there, and lower than ``FitConfig.print_up`` of its reach up (as a mask; None if
         none). A print lying on the board (a tile's disc) is foreshortened to the camera; a camel as wide stands up
-        as tall. The tile's face around it may pass for the board, so the space is not covered either."""
+        as tall. The tile's face around it may pass for the board, so the space is not covered either. A camel under
+        another shows as low and wide a band (the one on it hides its top): a patch with another camel's colour
+        along its top edge (:meth:`_under_a_camel`) stays."""
         labels, patches, _, _ = found
         across, up = self._facing_reach(window)
         chosen = np.zeros(labels.max() + 1, bool)
-        for patch, _, area, (width, height) in patches:
+        for patch, _, area, (x, y, width, height) in patches:
             chosen[patch] = bool(area > limit and width > self.fit.print_across * across
-                                 and height < self.fit.print_up * up)
+                                 and height < self.fit.print_up * up
+                                 and not self._under_a_camel(window, label, (x, y, width, height)))
         return chosen[labels] if chosen.any() else None
+
+    def _under_a_camel(self, window: Window, label: int, box: tuple[int, int, int, int]) -> bool:
+        """Whether another camel's colour runs along the top edge of a patch of camel ``label``'s colour (``box``: x, y,
+        width, height in the window) over a third of its width at least: a camel standing on the one whose band it
+        is (the rows just above the patch, a third of its height, two pixels at least)."""
+        x, y, width, height = box
+        band = window.evidence[max(y - max(2, height // 3), 0) : y + 2, x : x + width]
+        others = np.delete(band, label, axis=2) >= self.fit.strong_evidence
+        return 3 * np.count_nonzero(others.any(axis=(0, 2))) >= width
 
     def _whole_pieces(self, window: Window, strong: np.ndarray, label: int, limit: float) -> Pieces | None:
         """The patches of a camel's colour on the track (``strong``) larger than ``limit``, each with the piece of the
         whole window it belongs to (beyond the track too): the patches' labels, each (patch, piece, its area, its
-        width and height), the pieces' labels and their extents (OpenCV's stats); None when no patch is that
+        bounding box), the pieces' labels and their extents (OpenCV's stats); None when no patch is that
         large."""
         _, labels, stats, _ = cv2.connectedComponentsWithStats(strong.view(np.uint8), connectivity=8)
         large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > limit) + 1
@@ -529,7 +541,8 @@ class SilhouetteScorer(SilhouetteGeometry):
             x, y, width, height = stats[patch, :4]
             ys, xs = np.nonzero(labels[y : y + height, x : x + width] == patch)
             piece = int(pieces[y + ys[0], x + xs[0]])  # the piece of the whole window it belongs to
-            patches.append((int(patch), piece, int(stats[patch, cv2.CC_STAT_AREA]), (int(width), int(height))))
+            patches.append((int(patch), piece, int(stats[patch, cv2.CC_STAT_AREA]), (int(x), int(y), int(width),
+                                                                                      int(height))))
         return labels, patches, pieces, extents
 
     def _forget_bands(self, window: Window) -> None:
