@@ -221,6 +221,10 @@ class FitConfig:
     race's verdicts into "cannot tell", 0.8 three."""
 
 
+UNDER_ROWS = 2
+"""The rows above a patch where a camel standing on the one whose patch it is shows (see
+``SilhouetteScorer._under_a_camel``)."""
+
 Pieces = tuple[np.ndarray, list[tuple[int, int, int, tuple[int, int, int, int]]], np.ndarray, np.ndarray]
 """What :meth:`SilhouetteScorer._whole_pieces` finds: the patches' labels, each (patch, piece, area, its bounding box:
 x, y, width, height), the pieces' labels and their extents."""
@@ -518,12 +522,12 @@ class SilhouetteScorer(SilhouetteGeometry):
 
     def _under_a_camel(self, window: Window, label: int, box: tuple[int, int, int, int]) -> bool:
         """Whether another camel's colour runs along the top edge of a patch of camel ``label``'s colour (``box``: x, y,
-        width, height in the window) over a third of its width at least: a camel standing on the one whose band it
-        is (the rows just above the patch, a third of its height, two pixels at least)."""
-        x, y, width, height = box
-        band = window.evidence[max(y - max(2, height // 3), 0) : y + 2, x : x + width]
+        width, height in the window), touching it, over half its width at least: a camel standing on the one whose band
+        it is. (Only the rows touching it: a tile's border in a camel's colour runs a few pixels beyond its disc.)"""
+        x, y, width, _ = box
+        band = window.evidence[max(y - UNDER_ROWS, 0) : y + 1, x : x + width]
         others = np.delete(band, label, axis=2) >= self.fit.strong_evidence
-        return 3 * np.count_nonzero(others.any(axis=(0, 2))) >= width
+        return 2 * np.count_nonzero(others.any(axis=(0, 2))) >= width
 
     def _whole_pieces(self, window: Window, strong: np.ndarray, label: int, limit: float) -> Pieces | None:
         """The patches of a camel's colour on the track (``strong``) larger than ``limit``, each with the piece of the
