@@ -517,6 +517,7 @@ class SilhouetteScorer(SilhouetteGeometry):
         for patch, _, area, (x, y, width, height) in patches:
             chosen[patch] = bool(area > limit and width > self.fit.print_across * across
                                  and height < self.fit.print_up * up
+                                 and self._on_the_board(window, (x, y, width, height))
                                  and not self._under_a_camel(window, label, (x, y, width, height)))
         return chosen[labels] if chosen.any() else None
 
@@ -528,6 +529,14 @@ class SilhouetteScorer(SilhouetteGeometry):
         band = window.evidence[max(y - UNDER_ROWS, 0) : y + 1, x : x + width]
         others = np.delete(band, label, axis=2) >= self.fit.strong_evidence
         return 2 * np.count_nonzero(others.any(axis=(0, 2))) >= width
+
+    def _on_the_board(self, window: Window, box: tuple[int, int, int, int]) -> bool:
+        """Whether the rows just below a patch (``box``: x, y, width, height in the window) look like the board over
+        half their pixels at least: a print lies on the board or on a tile's face, which passes for it; a camel's
+        top, however flat, has the camel's own side below it."""
+        x, y, width, height = box
+        below = window.boardlike[y + height : y + height + UNDER_ROWS, x : x + width]
+        return below.size > 0 and 2 * np.count_nonzero(below > 0) >= below.size
 
     def _whole_pieces(self, window: Window, strong: np.ndarray, label: int, limit: float) -> Pieces | None:
         """The patches of a camel's colour on the track (``strong``) larger than ``limit``, each with the piece of the
