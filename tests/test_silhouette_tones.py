@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision.silhouette import FitConfig
-from vision.silhouette_evidence import camel_shadings, like_other_tone, ray_distances
+from vision.silhouette_evidence import camel_shadings, like_other_tone, ray_distance_rows, ray_distances
 
 SAND = np.array([150, 200, 230], np.float32)
 DARK_TONE = np.array([90, 150, 200], np.float32)  # the other tone, as a lamp makes it look
@@ -33,3 +33,20 @@ def test_only_a_dark_paint_may_look_brighter_than_its_camel_shading_allows():
     assert darkest == fit.camel_shading[0]
     assert brightest[0, 0] == pytest.approx(fit.dark_reach / 10.0)  # black may look as bright as dark_reach
     assert brightest[1, 0] == brightest[2, 0] == pytest.approx(fit.camel_shading[1])  # the others as before
+
+
+def test_a_brightest_shading_per_colour_gives_each_colour_its_own_distances_bit_for_bit():
+    # Black's range raised leaves every other colour's distances exactly as one call with the common range gives.
+    fit = FitConfig()
+    rng = np.random.default_rng(5)
+    samples = rng.uniform(0, 255, (5000, 3)).astype(np.float32)
+    squares = np.einsum("ij,ij->i", samples, samples)
+    profiles = np.array([[9.0, 11.0, 10.0], [124.0, 148.0, 174.0], [16.0, 15.0, 114.0]], np.float32)
+    darkest, brightest = camel_shadings(fit, profiles)
+    together = ray_distance_rows(samples, squares, profiles, (darkest, brightest))
+    for row, profile in enumerate(profiles):
+        alone = ray_distance_rows(samples, squares, profile[None, :], (darkest, float(brightest[row, 0])))[0]
+        assert together[row].tobytes() == alone.tobytes()
+    plain = ray_distance_rows(samples, squares, profiles[1:], fit.camel_shading)
+    assert together[1:].tobytes() == plain.tobytes()  # the colours not that dark: as before the change
+    assert not np.array_equal(together[0], ray_distance_rows(samples, squares, profiles[:1], fit.camel_shading)[0])

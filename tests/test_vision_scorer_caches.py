@@ -108,7 +108,6 @@ def test_column_medians_are_numpys_median_bit_for_bit(rows, dtype):
     assert found.dtype == expected.dtype and np.array_equal(found, expected)
 
 
-
 @pytest.mark.parametrize("shape", [(1, 1), (7, 3), (112, 72), (145, 103)])
 def test_box_sums_are_the_integral_images_bit_for_bit(shape):
     """The lone scores' boxes are summed as numpy's cumsum down and then across (float32) gives the integral image,
@@ -159,6 +158,7 @@ def test_each_colours_rival_is_the_nearest_of_the_others(rows):
     others, found = nearest_of_others(values)
     assert found.tobytes() == nearest.tobytes()
     assert others.tobytes() == np.where(values == nearest, second, nearest).tobytes()
+
 
 def _ground_doubt_alone(scorer, window, offset, count):
     """The ground's doubt of one offset of a stack of ``count`` in plain view, from that offset's own masks drawn
