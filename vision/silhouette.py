@@ -187,6 +187,14 @@ class FitConfig:
     """…and lower than this share of its reach up (those camels: 0.47 at the median). Of the 40 places where those
     sets' blind readings put a camel on a space where none stood, 7 were such patches (tiles' discs, 1.2 to 4.1 body
     boxes, 0.71 to 1.19 of the reach across, 0.30 to 0.59 of the reach up); no lone camel's patch was."""
+    top_over_side: float = 1.35
+    """Such a patch is a camel's lit top above its shaded side (see ``SilhouetteScorer._top_above_side``), not a print,
+    when the top third of each of its columns is this many times as bright as the bottom third: a print lies flat
+    and is lit alike all over. The box camels of :mod:`vision.synth` (their top and side both of their colour, as
+    flat and wide as a print): 1.44 to 1.82 where the whole block shows (20 clean scenes of seven lone camels; 0.98 to
+    1.25 where a next space's window shows only part of a block, and no camel stands there). The flat patches on dev
+    seeds 97, 99 and 103 (light and props) where no camel of their colour stood: 0.91 to 1.26 but for four (1.40 to
+    1.88, none read as a camel); the 12 read as a camel, 0.96 to 1.01."""
     tall_bodies: float = 1.25
     """A patch of one camel's colour on the track larger than this many body boxes is no camel when its whole piece
     in the window (beyond the track too) stands taller than a camel's pieces can reach up, and no wider (see
@@ -510,16 +518,36 @@ class SilhouetteScorer(SilhouetteGeometry):
         none). A print lying on the board (a tile's disc) is foreshortened to the camera; a camel as wide stands up
         as tall. The tile's face around it may pass for the board, so the space is not covered either. A camel under
         another shows as low and wide a band (the one on it hides its top): a patch with another camel's colour
-        along its top edge (:meth:`_under_a_camel`) stays."""
+        along its top edge (:meth:`_under_a_camel`) stays, and so does a box camel's top and side
+        (:meth:`_top_above_side`)."""
         labels, patches, _, _ = found
         across, up = self._facing_reach(window)
         chosen = np.zeros(labels.max() + 1, bool)
         for patch, _, area, (x, y, width, height) in patches:
+            box = (x, y, width, height)
             chosen[patch] = bool(area > limit and width > self.fit.print_across * across
                                  and height < self.fit.print_up * up
-                                 and self._on_the_board(window, (x, y, width, height))
-                                 and not self._under_a_camel(window, label, (x, y, width, height)))
+                                 and self._on_the_board(window, box)
+                                 and not self._under_a_camel(window, label, box)
+                                 and not self._top_above_side(window, labels[y : y + height, x : x + width] == patch,
+                                                              box))
         return chosen[labels] if chosen.any() else None
+
+    def _top_above_side(self, window: Window, inside: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+        """Whether a patch (``inside``: its pixels in ``box``, x, y, width, height in the window) is a camel's lit
+        top above its shaded side: the top third of each of its columns at least ``FitConfig.top_over_side`` times as
+        bright as the bottom third. A box camel's top and side are both of its colour, and its patch lies on the
+        board as flat and wide as a print; but a print is lit alike all over."""
+        x, y, width, height = box
+        brightness = window.corrected[y : y + height, x : x + width].sum(axis=2)
+        counts = np.count_nonzero(inside, axis=0)
+        third = np.maximum(counts // 3, 1)
+        rank = np.cumsum(inside, axis=0)  # 1 at each column's top pixel of the patch, counts at its bottom one
+        tall = inside & (counts >= 3)  # a column of a pixel or two has no top apart from its bottom
+        top, bottom = tall & (rank <= third), tall & (rank > counts - third)
+        if not bottom.any():
+            return False
+        return bool(brightness[top].mean() >= self.fit.top_over_side * brightness[bottom].mean())
 
     def _under_a_camel(self, window: Window, label: int, box: tuple[int, int, int, int]) -> bool:
         """Whether another camel's colour runs along the top edge of a patch of camel ``label``'s colour (``box``: x, y,
