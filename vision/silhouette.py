@@ -192,9 +192,11 @@ class FitConfig:
     when the top third of each of its columns is this many times as bright as the bottom third: a print lies flat
     and is lit alike all over. The box camels of :mod:`vision.synth` (their top and side both of their colour, as
     flat and wide as a print): 1.44 to 1.82 where the whole block shows (20 clean scenes of seven lone camels; 0.98 to
-    1.25 where a next space's window shows only part of a block, and no camel stands there). The flat patches on dev
-    seeds 97, 99 and 103 (light and props) where no camel of their colour stood: 0.91 to 1.26 but for four (1.40 to
-    1.88, none read as a camel); the 12 read as a camel, 0.96 to 1.01."""
+    1.25 where a next space's window shows only part of a block, and no camel stands there). The 136 flat patches on
+    dev seeds 97, 99 and 103 (light and props; a disc once in each window that shows it) with no camel of their colour
+    on that space or the next: 0.60 to 1.28 but for five (1.40 to 1.88, none read as a camel there); the 8 that
+    main's blind readings took for a camel, 0.99 to 1.01. The 27 by a camel of their colour (that renderer's camels
+    are shaped, not boxes: a band, or a camel run into a disc): 0.68 to 1.09 but for one (1.38)."""
     tall_bodies: float = 1.25
     """A patch of one camel's colour on the track larger than this many body boxes is no camel when its whole piece
     in the window (beyond the track too) stands taller than a camel's pieces can reach up, and no wider (see
