@@ -563,7 +563,8 @@ class SilhouetteScorer(SilhouetteGeometry):
     def _on_the_board(self, window: Window, box: tuple[int, int, int, int]) -> bool:
         """Whether the rows just below a patch (``box``: x, y, width, height in the window) look like the board over
         half their pixels at least: a print lies on the board or on a tile's face, which passes for it; a camel's
-        top, however flat, has the camel's own side below it."""
+        top seen alone has the camel's own side below it. (A box camel's side is of its colour too, in its patch, and
+        the board lies below the whole block: :meth:`_top_above_side` tells it from a print.)"""
         x, y, width, height = box
         below = window.boardlike[y + height : y + height + UNDER_ROWS, x : x + width]
         return below.size > 0 and 2 * np.count_nonzero(below > 0) >= below.size
