@@ -3,6 +3,7 @@ fills that place, on photo-like scenes (vision/photo.py, an independent renderer
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.calibrate import calibrate
 from vision.photo import make_table, render_calibration, render_scene
@@ -285,3 +286,64 @@ def test_a_camels_outline_is_where_its_level_puts_it_in_the_picture(table, colou
     here, there = scorer.camel_outline(TRACK, "orange"), scorer.camel_outline(moved, "orange")
     assert min(here[2], there[2]) - max(here[0], there[0]) < 0.5 * (here[2] - here[0])
     assert scorer.camel_outline(TRACK, "purple") is None  # not on the board
+
+
+@pytest.mark.parametrize(("seed", "space", "camel"), [(0, 8, "white"), (1, 5, "green"), (2, 5, "white")])
+def test_a_box_camel_s_lit_top_above_its_shaded_side_is_no_print(seed, space, camel):
+    """The synthetic scenes' box camels show their top and their side both in their colour: a patch of over four
+    body boxes lying as flat and wide as a tile's printed disc, with the board all around it. The top is lit more
+    than the side below it, where a print is lit alike all over, so the patch stays evidence and the camel is read
+    (a lone camel of seven, unseen while the patch was taken for a print: test_single_camels_on_clean_scenes)."""
+    import random
+
+    from vision.board import load_template
+    from vision.synth import CAMEL_BGR, SceneVariation
+    from vision.synth import render_scene as render_synthetic
+
+    template = load_template("2018")
+    spaces = random.Random(seed).sample(range(1, 17), 7)
+    track = {at: [name] for at, name in zip(spaces, EDITION_CAMELS["2018"], strict=True)}
+    assert track[space] == [camel]
+    clean = SceneVariation(light=(1.0, 1.0), cast=(1.0, 1.0), noise_sigma=(0.0, 0.0), blur=(0,),
+                           jpeg_quality=(95, 95), hand_chance=0.0)
+    image, _ = render_synthetic(template, track, seed, clean)
+    profiles = {name: CAMEL_BGR[name] for name in EDITION_CAMELS["2018"]}
+    reading, scorer = read_with_scorer(CONFIG, template, profiles, image)
+    assert reading.track.get(space) == [camel], reading
+    window = scorer._windows[space]
+    box = scorer._box_area(window, len(scorer._offsets) // 2, 0)
+    kept = window.evidence[..., scorer.names.index(camel)] >= scorer.fit.strong_evidence
+    assert np.count_nonzero(kept) > scorer.fit.print_bodies * box  # a patch large enough to be a print, yet kept
+
+
+def test_a_patch_lit_alike_all_over_is_no_top_above_a_side():
+    """What tells a box camel's patch from a print: its top third (of each column) is lit more than its bottom third
+    (FitConfig.top_over_side). The white camel's patch on 8 (synthetic, clean) is; painted one colour, or shaded by a
+    lamp's falloff of a tenth across it either way, it is not."""
+    import random
+
+    from vision.board import load_template
+    from vision.synth import CAMEL_BGR, SceneVariation
+    from vision.synth import render_scene as render_synthetic
+
+    template = load_template("2018")
+    track = {at: [name] for at, name in zip(random.Random(0).sample(range(1, 17), 7), EDITION_CAMELS["2018"],
+                                             strict=True)}
+    clean = SceneVariation(light=(1.0, 1.0), cast=(1.0, 1.0), noise_sigma=(0.0, 0.0), blur=(0,),
+                           jpeg_quality=(95, 95), hand_chance=0.0)
+    image, _ = render_synthetic(template, track, 0, clean)
+    _, scorer = read_with_scorer(CONFIG, template, {name: CAMEL_BGR[name] for name in EDITION_CAMELS["2018"]}, image)
+    window = scorer._windows[8]
+    white = (window.evidence[..., scorer.names.index("white")] >= scorer.fit.strong_evidence).view(np.uint8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(white, connectivity=8)
+    patch = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, width, height = (int(value) for value in stats[patch, :4])
+    inside = labels[y : y + height, x : x + width] == patch
+    box = (x, y, width, height)
+    assert scorer._top_above_side(window, inside, box)
+    pixels = window.corrected[y : y + height, x : x + width]
+    even = np.median(pixels[inside], axis=0)
+    rows = np.linspace(0.0, 1.0, height, dtype=np.float32)[:, None, None]
+    for shading in (np.ones_like(rows), 0.95 + 0.1 * rows, 1.05 - 0.1 * rows):
+        pixels[inside] = (even * shading * np.ones((1, width, 1), np.float32))[inside]
+        assert not scorer._top_above_side(window, inside, box)

@@ -180,6 +180,29 @@ class FitConfig:
     independent renderer's dev seed 600, 529 camels in view, median 0.94 body boxes, 99% below 2.0 (the few
     larger had run into something of their colour on the track). A frond's tip over space 5 beside the green camel
     hidden under it on 4 was 3.7 (seed 97, props), under ``patch_bodies``, and was read as green."""
+    print_bodies: float = 1.2
+    """A patch of one camel's colour on the track larger than this many body boxes is no camel when it also lies
+    flatter than a camel stands (``print_across``, ``print_up``; see ``SilhouetteScorer._lying_flat``): a tile's
+    printed disc of its colour. On the independent renderer's dev seeds 97, 99 and 103 (light and props), 663 lone
+    camels in plain view: their patches 0.95 body boxes at the median, 1.78 at the 99th percentile."""
+    print_across: float = 0.7
+    """…wider than this share of the reach across of a camel facing along the track on its space (those 663 camels'
+    patches: 0.37 at the median, 0.67 at the 99th percentile; five wider ones had merged with something else of their
+    colour and were larger still)…"""
+    print_up: float = 0.6
+    """…and lower than this share of its reach up (those camels: 0.47 at the median). Of the 40 places where those
+    sets' blind readings put a camel on a space where none stood, 7 were such patches (tiles' discs, 1.2 to 4.1 body
+    boxes, 0.71 to 1.19 of the reach across, 0.30 to 0.59 of the reach up); no lone camel's patch was."""
+    top_over_side: float = 1.35
+    """Such a patch is a camel's lit top above its shaded side (see ``SilhouetteScorer._top_above_side``), not a print,
+    when the top third of each of its columns is this many times as bright as the bottom third: a print lies flat
+    and is lit alike all over. The box camels of :mod:`vision.synth` (their top and side both of their colour, as
+    flat and wide as a print): 1.44 to 1.82 where the whole block shows (20 clean scenes of seven lone camels; 0.98 to
+    1.25 where a next space's window shows only part of a block, and no camel stands there). The 136 flat patches on
+    dev seeds 97, 99 and 103 (light and props; a disc once in each window that shows it) with no camel of their colour
+    on that space or the next: 0.60 to 1.28 but for five (1.40 to 1.88, none read as a camel there); the 8 that
+    main's blind readings took for a camel, 0.99 to 1.01. The 27 by a camel of their colour (that renderer's camels
+    are shaped, not boxes: a band, or a camel run into a disc): 0.68 to 1.09 but for one (1.38)."""
     tall_bodies: float = 1.25
     """A patch of one camel's colour on the track larger than this many body boxes is no camel when its whole piece
     in the window (beyond the track too) stands taller than a camel's pieces can reach up, and no wider (see
@@ -214,9 +237,13 @@ class FitConfig:
     race's verdicts into "cannot tell", 0.8 three."""
 
 
-Pieces = tuple[np.ndarray, list[tuple[int, int, int]], np.ndarray, np.ndarray]
-"""What :meth:`SilhouetteScorer._whole_pieces` finds: the patches' labels, each (patch, piece, area), the pieces'
-labels and their extents."""
+UNDER_ROWS = 2
+"""The rows above a patch where a camel standing on the one whose patch it is shows (see
+``SilhouetteScorer._under_a_camel``)."""
+
+Pieces = tuple[np.ndarray, list[tuple[int, int, int, tuple[int, int, int, int]]], np.ndarray, np.ndarray]
+"""What :meth:`SilhouetteScorer._whole_pieces` finds: the patches' labels, each (patch, piece, area, its bounding box:
+x, y, width, height), the pieces' labels and their extents."""
 
 
 class SilhouetteScorer(SilhouetteGeometry):
@@ -417,7 +444,9 @@ class SilhouetteScorer(SilhouetteGeometry):
         if beyond is not None:
             strongs &= ~beyond.ravel()
         tall_limit = min(overhang_limit, self.fit.tall_bodies * body)
-        many = np.count_nonzero(strongs, axis=1) > tall_limit
+        print_limit = self.fit.print_bodies * body
+        smallest = min(tall_limit, print_limit)
+        many = np.count_nonzero(strongs, axis=1) > smallest
         for label in range(len(self.names)):
             if not self._known_colour[label] or not many[label]:
                 continue  # mostly: too little of the colour for any patch to be large
@@ -425,10 +454,11 @@ class SilhouetteScorer(SilhouetteGeometry):
             patches = self._wider_than_a_camel(window, strong.view(np.uint8), limit)
             # Each patch's piece of the whole window, found once for the two rules that judge it (the frond's tip
             # over the track is at least the trunk's size: overhang_limit >= tall_limit).
-            found = self._whole_pieces(window, strong, label, tall_limit)
+            found = self._whole_pieces(window, strong, label, smallest)
             if found is not None:
                 for rule in (self._overhanging(window, found, beyond, overhang_limit) if beyond is not None else None,
-                             self._standing_tall(window, found)):
+                             self._standing_tall(window, found, tall_limit),
+                             self._lying_flat(window, found, label, print_limit)):
                     if rule is not None:
                         patches = rule if patches is None else patches | rule
             if patches is not None:
@@ -474,32 +504,91 @@ class SilhouetteScorer(SilhouetteGeometry):
         labels, patches, pieces, extents = found
         reach = self._widest_reach(window)
         chosen = np.zeros(labels.max() + 1, bool)
-        for patch, piece, area in patches:
+        for patch, piece, area, _ in patches:
             if area <= limit or not np.any(beyond[pieces == piece]):
                 continue  # all on the track: :meth:`_wider_than_a_camel` judges it
             chosen[patch] = bool(extents[piece, cv2.CC_STAT_WIDTH] > reach[0]
                                  or extents[piece, cv2.CC_STAT_HEIGHT] > reach[1])
         return chosen[labels] if chosen.any() else None
 
-    def _standing_tall(self, window: Window, found: Pieces) -> np.ndarray | None:
-        """The patches of a camel's colour on the track (``found``: see :meth:`_whole_pieces`) whose whole piece in
-        the window (beyond the track too) stands taller than a camel's pieces can reach up, and no wider (as a mask;
-        None if none): the palm tree's trunk, standing by a space up into its fronds. A camel against the board's
-        border of its colour stays (:meth:`_overhanging` judges it): where the border turns a corner its band is
-        tall, but wide too."""
+    def _standing_tall(self, window: Window, found: Pieces, limit: float) -> np.ndarray | None:
+        """The patches of a camel's colour on the track (``found``: see :meth:`_whole_pieces`) larger than ``limit``
+        whose whole piece in the window (beyond the track too) stands taller than a camel's pieces can reach up, and
+        no wider (as a mask; None if none): the palm tree's trunk, standing by a space up into its fronds. A camel
+        against the board's border of its colour stays (:meth:`_overhanging` judges it): where the border turns a
+        corner its band is tall, but wide too."""
         labels, patches, _, extents = found
         across, up = self._widest_reach(window)
         chosen = np.zeros(labels.max() + 1, bool)
-        for patch, piece, _ in patches:
+        for patch, piece, area, _ in patches:
+            if area <= limit:
+                continue
             # Standing up: a band of the board's border turning a corner behind a camel is wide as well as tall.
             height_of, width_of = extents[piece, cv2.CC_STAT_HEIGHT], extents[piece, cv2.CC_STAT_WIDTH]
             chosen[patch] = bool(height_of > up and width_of <= across)
         return chosen[labels] if chosen.any() else None
 
+    def _lying_flat(self, window: Window, found: Pieces, label: int, limit: float) -> np.ndarray | None:
+        """The patches of a camel's colour on the track (``found``: see :meth:`_whole_pieces`) larger than ``limit``
+        that lie flatter than a camel stands: wider than ``FitConfig.print_across`` of the reach across of a camel
+        facing along the track there, and lower than ``FitConfig.print_up`` of its reach up (as a mask; None if
+        none). A print lying on the board (a tile's disc) is foreshortened to the camera; a camel as wide stands up
+        as tall. The tile's face around it may pass for the board, so the space is not covered either. A camel under
+        another shows as low and wide a band (the one on it hides its top): a patch with another camel's colour
+        along its top edge (:meth:`_under_a_camel`) stays, and so does a box camel's top and side
+        (:meth:`_top_above_side`)."""
+        labels, patches, _, _ = found
+        across, up = self._facing_reach(window)
+        chosen = np.zeros(labels.max() + 1, bool)
+        for patch, _, area, (x, y, width, height) in patches:
+            box = (x, y, width, height)
+            chosen[patch] = bool(area > limit and width > self.fit.print_across * across
+                                 and height < self.fit.print_up * up
+                                 and self._on_the_board(window, box)
+                                 and not self._under_a_camel(window, label, box)
+                                 and not self._top_above_side(window, labels[y : y + height, x : x + width] == patch,
+                                                              box))
+        return chosen[labels] if chosen.any() else None
+
+    def _top_above_side(self, window: Window, inside: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+        """Whether a patch (``inside``: its pixels in ``box``, x, y, width, height in the window) is a camel's lit
+        top above its shaded side: the top third of each of its columns at least ``FitConfig.top_over_side`` times as
+        bright as the bottom third. A box camel's top and side are both of its colour, and its patch lies on the
+        board as flat and wide as a print; but a print is lit alike all over."""
+        x, y, width, height = box
+        brightness = window.corrected[y : y + height, x : x + width].sum(axis=2)
+        counts = np.count_nonzero(inside, axis=0)
+        third = np.maximum(counts // 3, 1)
+        rank = np.cumsum(inside, axis=0)  # 1 at each column's top pixel of the patch, counts at its bottom one
+        tall = inside & (counts >= 3)  # a column of a pixel or two has no top apart from its bottom
+        top, bottom = tall & (rank <= third), tall & (rank > counts - third)
+        if not bottom.any():
+            return False
+        return bool(brightness[top].mean() >= self.fit.top_over_side * brightness[bottom].mean())
+
+    def _under_a_camel(self, window: Window, label: int, box: tuple[int, int, int, int]) -> bool:
+        """Whether another camel's colour runs along the top edge of a patch of camel ``label``'s colour (``box``: x, y,
+        width, height in the window), touching it, over half its width at least: a camel standing on the one whose band
+        it is. (Only the rows touching it: a tile's border in a camel's colour runs a few pixels beyond its disc.)"""
+        x, y, width, _ = box
+        band = window.evidence[max(y - UNDER_ROWS, 0) : y + 1, x : x + width]
+        others = np.delete(band, label, axis=2) >= self.fit.strong_evidence
+        return 2 * np.count_nonzero(others.any(axis=(0, 2))) >= width
+
+    def _on_the_board(self, window: Window, box: tuple[int, int, int, int]) -> bool:
+        """Whether the rows just below a patch (``box``: x, y, width, height in the window) look like the board over
+        half their pixels at least: a print lies on the board or on a tile's face, which passes for it; a camel's
+        top seen alone has the camel's own side below it. (A box camel's side is of its colour too, in its patch, and
+        the board lies below the whole block: :meth:`_top_above_side` tells it from a print.)"""
+        x, y, width, height = box
+        below = window.boardlike[y + height : y + height + UNDER_ROWS, x : x + width]
+        return below.size > 0 and 2 * np.count_nonzero(below > 0) >= below.size
+
     def _whole_pieces(self, window: Window, strong: np.ndarray, label: int, limit: float) -> Pieces | None:
         """The patches of a camel's colour on the track (``strong``) larger than ``limit``, each with the piece of the
-        whole window it belongs to (beyond the track too): the patches' labels, each (patch, piece, its area), the
-        pieces' labels and their extents (OpenCV's stats); None when no patch is that large."""
+        whole window it belongs to (beyond the track too): the patches' labels, each (patch, piece, its area, its
+        bounding box), the pieces' labels and their extents (OpenCV's stats); None when no patch is that
+        large."""
         _, labels, stats, _ = cv2.connectedComponentsWithStats(strong.view(np.uint8), connectivity=8)
         large = np.flatnonzero(stats[1:, cv2.CC_STAT_AREA] > limit) + 1
         if not len(large):
@@ -511,7 +600,8 @@ class SilhouetteScorer(SilhouetteGeometry):
             x, y, width, height = stats[patch, :4]
             ys, xs = np.nonzero(labels[y : y + height, x : x + width] == patch)
             piece = int(pieces[y + ys[0], x + xs[0]])  # the piece of the whole window it belongs to
-            patches.append((int(patch), piece, int(stats[patch, cv2.CC_STAT_AREA])))
+            patches.append((int(patch), piece, int(stats[patch, cv2.CC_STAT_AREA]), (int(x), int(y), int(width),
+                                                                                      int(height))))
         return labels, patches, pieces, extents
 
     def _forget_bands(self, window: Window) -> None:
@@ -570,12 +660,20 @@ class SilhouetteScorer(SilhouetteGeometry):
             window.widest = self._work_out_widest_reach(window)
         return window.widest
 
-    def _work_out_widest_reach(self, window: Window) -> tuple[int, int]:
+    def _work_out_widest_reach(self, window: Window, turned: bool = True) -> tuple[int, int]:
         fit = self.fit
         half = max(fit.length_mm, fit.width_mm) / 2 + fit.own_mm
-        boxes = self._boxes(window, half, half, np.array([[0.0, fit.step_mm + fit.own_mm]]))[:, 0] / 4
+        halves = (half, half) if turned else (fit.length_mm / 2 + fit.own_mm, fit.width_mm / 2 + fit.own_mm)
+        boxes = self._boxes(window, *halves, np.array([[0.0, fit.step_mm + fit.own_mm]]))[:, 0] / 4
         extents = boxes.max(axis=1) - boxes.min(axis=1)  # offsets × (across, up)
         return int(np.ceil(extents[:, 0].max())), int(np.ceil(extents[:, 1].max()))
+
+    def _facing_reach(self, window: Window) -> tuple[int, int]:
+        """How far across and up (pixels) the pieces of a camel standing on the window's space facing along the track
+        reach (its reach, ``own_mm`` beyond its size), at any offset."""
+        if window.facing is None:
+            window.facing = self._work_out_widest_reach(window, turned=False)
+        return window.facing
 
     def lone(self, space: int) -> np.ndarray:
         """Each camel's score alone on ``space`` (nothing hiding it): offsets × levels × camels."""

@@ -90,10 +90,12 @@ class Window:
     reach: np.ndarray | None = None
     widest: tuple[int, int] | None = None
     """How far across and up a camel's pieces can reach on this space at most (pixels), once worked out."""
+    facing: tuple[int, int] | None = None
+    """How far across and up the pieces of a camel facing along the track reach on this space (pixels)."""
     areas: dict[tuple[int, int], float] = field(default_factory=dict)
 
 
-SHAPES_ONCE = ("corners", "floor", "bottom", "floor_mask", "floor_box", "reach", "widest", "stray_rects",
+SHAPES_ONCE = ("corners", "floor", "bottom", "floor_mask", "floor_box", "reach", "widest", "facing", "stray_rects",
                "lone_cores")
 SHAPES_KEPT = ("boxes", "grounds", "layouts", "box_masks", "ring_masks", "areas", "open_floors", "ground_parts")
 """A window's shapes (:class:`Window`'s fields): where a stack's camels fall, what they leave of the ground and the
