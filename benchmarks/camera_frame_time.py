@@ -149,7 +149,7 @@ def _is_vision(name: str) -> bool:
     return name == "vision" or name.startswith("vision.")
 
 
-READER_MODULES = ("vision.calibrate", "vision.locate", "vision.read", "vision.reader", "vision.synth")
+READER_MODULES = ("vision.board", "vision.calibrate", "vision.locate", "vision.read", "vision.reader", "vision.synth")
 """What a version's reading needs (the rest of its package is imported as its code asks)."""
 
 
@@ -223,7 +223,8 @@ def checkout(against: str, folder: Path) -> tuple[Path, str]:
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", commit, "vision"],
                              capture_output=True, check=True).stdout
     with tarfile.open(fileobj=BytesIO(archive)) as tar:
-        tar.extractall(folder, filter="data")
+        # (The "data" filter came with Python 3.11.4; git's own archive of this repository needs none.)
+        tar.extractall(folder, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
     return folder, f"commit {commit[:12]}"
 
 
@@ -316,11 +317,23 @@ def paired(args: argparse.Namespace) -> None:
 def _calibrated(version: Version, bench: BenchTable) -> tuple[Any, Any]:
     """The table's camel colours and board colour as ``version`` calibrates them (its defaults if it cannot)."""
     try:
-        found = version.calibrate(version.ReadConfig(), bench.table.template, list(version.EDITION_CAMELS[
-            bench.edition]), bench.photo)
+        found = version.calibrate(version.ReadConfig(), _template(version, bench.edition),
+                                  list(version.EDITION_CAMELS[bench.edition]), bench.photo)
         return found.profiles, found.board_bgr
     except (version.CalibrationError, version.BoardNotFound):
         return version.camel_profiles(bench.edition), version.BOARD_BGR
+
+
+_TEMPLATES: dict[tuple[str, str], Any] = {}
+
+
+def _template(version: Version, edition: str) -> Any:
+    """The edition's board template as ``version`` loads it (its own class: a change to vision/board.py is timed as
+    the version that has it), loaded once; called within ``version.run``."""
+    key = (version.name, edition)
+    if key not in _TEMPLATES:
+        _TEMPLATES[key] = version.load_template(edition)
+    return _TEMPLATES[key]
 
 
 def _timed(
@@ -329,7 +342,7 @@ def _timed(
     """``image`` read by ``version`` as the plain mode reads it: its CPU time (ms), what it read (None: no board
     found) and the board's place for the next frame."""
     config = version.ReadConfig()
-    template = bench.table.template
+    template = _template(version, bench.edition)
     profiles, board_bgr = calibration
     started = time.process_time()
     try:

@@ -101,9 +101,10 @@ def test_camels_that_look_alike_are_refused_by_name():
 def test_camels_that_look_alike_on_a_2014_board_name_its_dice_pyramid_not_a_palm_tree():
     # The 2014 game has no palm tree: what may hide a camel in its middle is the dice pyramid (the shaker).
     # One paint on two spaces of a warm light's gradient is refused as alike in only some scenes (which face of a
-    # box camel its colour is measured from decides it: 6 or 7 of scenes 0 to 23, and 15 of them refused one way
-    # or another), and which ones differs between OpenCV builds and small changes to the fit, so the scenes are
-    # taken in turn until three are refused as alike, and each refusal's words are checked.
+    # box camel its colour is measured from decides it: 7 of scenes 0 to 23 before the eleventh round, 6 since, and
+    # 15 of them refused one way or another either way), and which ones differs between OpenCV builds and small
+    # changes to the fit: so all 24 are tried, at least 4 must be refused as alike, and each refusal's words are
+    # checked.
     camels = list(EDITION_CAMELS["2014"])
     template = load_template("2014")
     refusals: list[str] = []
@@ -115,9 +116,7 @@ def test_camels_that_look_alike_on_a_2014_board_name_its_dice_pyramid_not_a_palm
         except CalibrationError as refused:
             if "orange and yellow camels look alike" in str(refused):
                 refusals.append(str(refused))
-        if len(refusals) == 3:
-            break
-    assert len(refusals) == 3, refusals
+    assert len(refusals) >= 4, refusals
     for words in refusals:
         assert "(a hand, the dice pyramid in front of it" in words
         assert "palm tree" not in words

@@ -21,7 +21,6 @@ from vision.board import BoardTemplate
 from vision.calibrate_colours import (
     RELIEF,
     SHADOW_DARKEST,
-    alike,
     board_in_shadow,
     board_like,
     board_not_camel,
@@ -29,9 +28,7 @@ from vision.calibrate_colours import (
     check_not_swapped,
     lit_colour,
     paint_colour,
-    paint_distance,
     relief,
-    swaps,
     unlike_its_paint,
 )
 from vision.calibrate_mistakes import layout_mistake
@@ -76,17 +73,14 @@ ANYWHERE = FitConfig(offset_mm=26.0, offset_steps=11, clutter_penalty=0.0, occlu
 """For a calibration photo, a camel may stand anywhere on its space (spaces are 80 mm across). Its colour is
 being measured: what else shows that colour is not known yet, and a camel unlike the colour its paint usually
 has is still that camel, not something over the board (with the reader's ``occluder_distance``, fresh seed 90's
-table 8 learnt its blue camel from the board beside it: (74, 131, 219) for (164, 77, 50))."""
+table 8 learnt its blue camel from the board beside it: (74, 131, 219) for (164, 77, 50)). A bare space whitened by
+the lamp's reflection is judged as the reader judges it (``FitConfig.glare``): judged against the board's colour
+alone it looked covered, every place on it cost the same, and its camel was measured from a body box left in its
+middle, half camel, half board (dev seed 99, table 2, light: white learnt as (114, 138, 197) for (106, 99, 131)).
+Calibrating with it once refused dev seed 97's table 0 (red and yellow alike: both learnt from the board's border
+behind them, no longer, see :func:`vision.silhouette._border_colour`)."""
 CHECKED = dataclasses.replace(ANYWHERE, offset_steps=21)
 """Whether the colours measured show each camel where the board puts it is asked at offsets twice as fine."""
-ASTRAY = 1.0
-"""A camel alone measured this many times nearer another camel's paint or the board's colour than its own is
-measured again by its own paint's colour (see :func:`vision.calibrate_colours.unlike_its_paint`): only a second
-look, kept when nearer its paint and elsewhere on its space, so a camel painted oddly keeps what it measured."""
-ASTRAY_MM = 10.0
-"""A second look that puts the camel this far (mm) from the first fitted it onto something else the first time (dev
-seed 97, table 0: the border 40 mm from the yellow camel); nearer, it found the same camel again, and what changed
-is only which of its pixels the box takes (a camel painted like another measured a shade nearer its own paint)."""
 
 
 NEAR_HIDDEN = 1.4
@@ -211,7 +205,7 @@ def _calibrate(
         camel: ((start or {}).get(camel) or paint_colour(camel, board_colour)) if len(track[where[camel]]) > 1 else None
         for camel in camels
     }
-    samples, places = _fitted(observation, template, track, profiles, board_colour, anywhere)
+    samples = _measure(observation, template, track, profiles, board_colour, anywhere)
     # A camel only a little unlike the board (a grey one on a pale space) is found by its own colour instead:
     # the one its name says, white-balanced by the board.
     faint = [camel for camel in camels if camel in samples and board_like(lit_colour(samples[camel]), board_colour)]
@@ -219,25 +213,6 @@ def _calibrate(
     if any(nominal.values()):
         again = _measure(observation, template, track, {**profiles, **nominal}, board_colour, anywhere)
         samples.update({camel: again[camel] for camel in faint if camel in again})
-    # One alone measured nearer another camel's paint or the board than its own: the body box, looking for
-    # anything unlike the board, may have been fitted onto something else (the board's printed border behind a far
-    # camel as pale as its space: dev seed 97, table 0, its yellow camel learnt as the red border). Measured again
-    # by the colour its name says, and kept when that puts it elsewhere on its space (``ASTRAY_MM``) and nearer its
-    # paint. One measured like another camel, or two each in the other's paint, are left as they are: two camels
-    # painted alike, or set down on each other's spaces, are refused by name.
-    first = {camel: lit_colour(found) for camel, found in samples.items()}
-    crossed = {camel for pair in swaps(first, board_colour) for camel in pair}
-    astray = [camel for camel in camels if camel in samples and camel not in faint and profiles[camel] is None
-              and camel not in crossed and unlike_its_paint(camel, first[camel], camels, board_colour, ASTRAY)
-              and not any(alike(first[camel], colour, loose=True) for other, colour in first.items() if other != camel)]
-    if astray:
-        again, moved = _fitted(observation, template, track,
-                               {**profiles, **{camel: paint_colour(camel, board_colour) for camel in astray}},
-                               board_colour, anywhere)
-        samples.update({camel: again[camel] for camel in astray if camel in again
-                        and math.dist(places[camel], moved[camel]) > ASTRAY_MM
-                        and paint_distance(camel, lit_colour(again[camel]), board_colour)
-                        < paint_distance(camel, lit_colour(samples[camel]), board_colour)})
     # One measured as the board in its own shadow (a lamp behind it): measured again with the shadow as the board.
     shadowed = [camel for camel in camels if camel in samples and camel not in faint and profiles[camel] is None
                 and board_in_shadow(lit_colour(samples[camel]), board_colour)]
@@ -518,21 +493,10 @@ def _measure(
 ) -> dict[str, np.ndarray]:
     """The pixels each camel's body covers where it fits best on its space (``profiles``: the colours to look
     for, ``None``: whatever is unlike the board); camels not seen at all are left out."""
-    return _fitted(observation, template, track, profiles, board_colour, fit)[0]
-
-
-def _fitted(
-    observation: Observation,
-    template: BoardTemplate,
-    track: Mapping[int, Sequence[str]],
-    profiles: Mapping[str, tuple[float, float, float] | None],
-    board_colour: tuple[float, float, float],
-    fit: FitConfig = ANYWHERE,
-) -> tuple[dict[str, np.ndarray], dict[str, tuple[float, float]]]:
-    """:func:`_measure`, and where on its space each camel was fitted (mm from its middle)."""
-    scorer = SilhouetteScorer(observation, profiles, template, fit=fit, board_bgr=board_colour)
-    samples = scorer.camel_samples(track)
-    return {camel: found for camel, found in samples.items() if len(found) >= 3}, scorer.camel_places(track)
+    samples = SilhouetteScorer(observation, profiles, template, fit=fit, board_bgr=board_colour).camel_samples(
+        track
+    )
+    return {camel: found for camel, found in samples.items() if len(found) >= 3}
 
 
 def _check_stacks_not_swapped(

@@ -59,7 +59,7 @@ def check_not_swapped(
     fit the names crossed over at most ``SWAPPED`` as far off as they fit them as told."""
     where = {camel: (space, level) for space, stack in track.items() for level, camel in enumerate(stack)}
     nearest = _nearest_names(measured, board_colour)
-    for pair in swaps(measured, board_colour):
+    for pair in _swaps(measured, board_colour):
         if nearest.get(pair[0]) != pair[1] or nearest.get(pair[1]) != pair[0]:
             continue  # not each clearly in the other's colour: one of them at least is something else
         a, b = sorted(pair, key=lambda camel: where[camel])
@@ -72,7 +72,7 @@ def check_not_swapped(
         )
 
 
-def swaps(
+def _swaps(
     measured: Mapping[str, tuple[float, float, float]], board_colour: tuple[float, float, float]
 ) -> list[tuple[str, str]]:
     """The pairs of camels whose colours fit their names crossed over (see :func:`check_not_swapped`)."""
@@ -119,7 +119,7 @@ def relief(samples: np.ndarray) -> float:
 
 
 def board_like(colour: tuple[float, float, float], board: tuple[float, float, float]) -> bool:
-    return alike(colour, board) or _board_shade(colour, board)
+    return _alike(colour, board) or _board_shade(colour, board)
 
 
 def paint_colour(camel: str, board_colour: tuple[float, float, float]) -> tuple[float, float, float] | None:
@@ -175,7 +175,7 @@ def lit_colour(samples: np.ndarray) -> tuple[float, float, float]:
     return (float(median[0]), float(median[1]), float(median[2]))
 
 
-def alike(first: tuple[float, float, float], second: tuple[float, float, float], loose: bool = False) -> bool:
+def _alike(first: tuple[float, float, float], second: tuple[float, float, float], loose: bool = False) -> bool:
     """Two colours the reader could not tell apart: nearly the same channel shares and brightness
     (``loose``: twice as far apart still counts, for camels the photo already shows it cannot tell apart)."""
     a, b = np.array(first), np.array(second)
@@ -187,13 +187,13 @@ def alike(first: tuple[float, float, float], second: tuple[float, float, float],
 def check_distinct(
     profiles: Mapping[str, tuple[float, float, float]], loose: bool = False, edition: str | None = None
 ) -> None:
-    """Refuse two camels that look alike (``loose``: see :func:`alike`), naming them and what may hide them in
+    """Refuse two camels that look alike (``loose``: see :func:`_alike`), naming them and what may hide them in
     this ``edition`` (the 2014 game has no palm tree; ``None``: the edition is not known here)."""
     middle = "something in the middle of the board" if edition is None else in_the_middle(edition)
     names = list(profiles)
     for i, first in enumerate(names):
         for second in names[i + 1 :]:
-            if alike(profiles[first], profiles[second], loose):
+            if _alike(profiles[first], profiles[second], loose):
                 raise CalibrationError(
                     f"the {first} and {second} camels look alike to this camera: check that neither is hidden (a "
                     f"hand, {middle} in front of it: take the photo with every camel in view), then use whiter "
@@ -215,7 +215,6 @@ def unlike_its_paint(
     to_other = (float(ray_distances(sample, np.array(others, np.float32), FitConfig().camel_shading).min())
                 if others else np.inf)
     return (factor or UNLIKE_PAINT) * min(to_other, _board_distance(colour, board_colour)) < to_own
-
 
 
 def paint_distance(camel: str, colour: tuple[float, float, float], board_colour: tuple[float, float, float]) -> float:

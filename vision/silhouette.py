@@ -73,9 +73,11 @@ TABLE_PIXELS = 50
 the table's colour there, a rival of every camel's beyond the track)."""
 
 BORDER_BAND_PX = (2, 5)
-"""From how far to how far beyond the track's outline (pixels) the board's printed border is looked at while
-calibrating (see :func:`_border_colour`): clear of a line printed along the track's edge, within the narrowest
-border a 1280×720 frame shows."""
+"""From how far to how far beyond the track's outline (pixels of the picture as read, at most
+``ReadConfig.read_width`` wide: a full-resolution still's board region is brought down to it first; square
+neighbourhoods, so up to 7 pixels along a diagonal) the board's printed border is looked at while calibrating (see
+:func:`_border_colour`): clear of a line printed along the track's edge, within the narrowest border a 1280×720
+frame shows."""
 
 
 @dataclass(frozen=True)
@@ -195,8 +197,8 @@ class FitConfig:
     boxes, 0.71 to 1.19 of the reach across, 0.30 to 0.59 of the reach up); no lone camel's patch was."""
     top_over_side: float = 1.35
     """Such a patch is a camel's lit top above its shaded side (see ``SilhouetteScorer._top_above_side``), not a print,
-    when the top third of each of its columns is this many times as bright as the bottom third: a print lies flat
-    and is lit alike all over. The box camels of :mod:`vision.synth` (their top and side both of their colour, as
+    when its columns' top thirds are this many times as bright as their bottom thirds (pooled): a print lies flat and
+    is lit alike all over. The box camels of :mod:`vision.synth` (their top and side both of their colour, as
     flat and wide as a print): 1.44 to 1.82 where the whole block shows (20 clean scenes of seven lone camels; 0.98 to
     1.25 where a next space's window shows only part of a block, and no camel stands there). The 136 flat patches on
     dev seeds 97, 99 and 103 (light and props; a disc once in each window that shows it) with no camel of their colour
@@ -239,7 +241,8 @@ class FitConfig:
 
 UNDER_ROWS = 2
 """The rows above a patch where a camel standing on the one whose patch it is shows (see
-``SilhouetteScorer._under_a_camel``)."""
+``SilhouetteScorer._under_a_camel``), and the rows below it that say whether it lies on the board
+(``SilhouetteScorer._on_the_board``)."""
 
 Pieces = tuple[np.ndarray, list[tuple[int, int, int, tuple[int, int, int, int]]], np.ndarray, np.ndarray]
 """What :meth:`SilhouetteScorer._whole_pieces` finds: the patches' labels, each (patch, piece, area, its bounding box:
@@ -452,8 +455,8 @@ class SilhouetteScorer(SilhouetteGeometry):
                 continue  # mostly: too little of the colour for any patch to be large
             strong = strongs[label].reshape(window.boardlike.shape)
             patches = self._wider_than_a_camel(window, strong.view(np.uint8), limit)
-            # Each patch's piece of the whole window, found once for the two rules that judge it (the frond's tip
-            # over the track is at least the trunk's size: overhang_limit >= tall_limit).
+            # Each patch's piece of the whole window, found once for the rules that judge it, down to the smallest
+            # patch any of them judges.
             found = self._whole_pieces(window, strong, label, smallest)
             if found is not None:
                 for rule in (self._overhanging(window, found, beyond, overhang_limit) if beyond is not None else None,
@@ -552,9 +555,9 @@ class SilhouetteScorer(SilhouetteGeometry):
 
     def _top_above_side(self, window: Window, inside: np.ndarray, box: tuple[int, int, int, int]) -> bool:
         """Whether a patch (``inside``: its pixels in ``box``, x, y, width, height in the window) is a camel's lit
-        top above its shaded side: the top third of each of its columns at least ``FitConfig.top_over_side`` times as
-        bright as the bottom third. A box camel's top and side are both of its colour, and its patch lies on the
-        board as flat and wide as a print; but a print is lit alike all over."""
+        top above its shaded side: the mean brightness of its columns' top thirds at least ``FitConfig.top_over_side``
+        times that of their bottom thirds (all the columns' pixels pooled). A box camel's top and side are both of
+        its colour, and its patch lies on the board as flat and wide as a print; but a print is lit alike all over."""
         x, y, width, height = box
         brightness = window.corrected[y : y + height, x : x + width].sum(axis=2)
         counts = np.count_nonzero(inside, axis=0)
@@ -1191,27 +1194,14 @@ class SilhouetteScorer(SilhouetteGeometry):
         return found
 
 
-    def camel_places(self, track: Track) -> dict[str, tuple[float, float]]:
-        """Where the fit puts each camel of ``track`` (a board known to be right): its stack's offset from its
-        space's middle (mm along the board's axes), as :meth:`camel_samples` measures it there."""
-        places: dict[str, tuple[float, float]] = {}
-        for space, stack in track.items():
-            space = int(space)
-            if not stack or space not in self._windows or any(camel not in self._index for camel in stack):
-                continue
-            _, offset = self._stack(space, tuple(stack), track)
-            dx, dy = (float(v) for v in self._offsets[offset])
-            places.update(dict.fromkeys(stack, (dx, dy)))
-        return places
-
-
 def _border_colour(image: np.ndarray, outline: np.ndarray) -> np.ndarray | None:
     """The board's printed border's colour (BGR as the picture shows it): the median of a band just beyond the
     track's ``outline`` (``BORDER_BAND_PX``) all round the track, where camels on far spaces cover only a little
     of it. A window's own pixels beyond the track show more of the table than of the border when the board's
     margin is narrow, so the table's colour alone (their median) left the border to count for a camel whose colour
     is not known yet: a far camel as pale as its space was fitted onto the red border behind it (dev seed 97,
-    table 0, its yellow camel learnt as (30, 37, 86)). ``None`` when the band is mostly out of the picture."""
+    table 0, its yellow camel learnt as (30, 37, 86)). ``None`` when fewer than ``TABLE_PIXELS`` of the band are in
+the picture."""
     height, width = image.shape[:2]
     track = np.zeros((height, width), np.uint8)
     cv2.fillPoly(track, [np.round(outline * 4).astype(np.int32)], 1, cv2.LINE_8, 2)
