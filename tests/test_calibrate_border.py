@@ -30,3 +30,23 @@ def test_without_a_table_in_view_anything_unlike_the_board_may_be_the_camel() ->
     pixels = np.array([RED_BORDER, OLIVE_CAMEL, SAND], np.float32)
     evidence, *_ = camel_evidence(FitConfig(), pixels, SAND, [None, BLUE])
     assert evidence[0, 0] > 0 and evidence[0, 1] > 0 and evidence[0, 2] < 0
+
+
+GREY_TABLE = np.array([120, 122, 125], np.float32)
+
+
+def test_the_border_beside_a_grey_table_is_no_camel_either_while_its_colour_is_unknown() -> None:
+    # A far space's window beyond the track shows more of the grey table than of the red border: the table's colour
+    # (their median) alone leaves the border to count for the camel being calibrated (dev seed 97, table 0: its
+    # yellow camel learnt as the border's dark red). With the border's own colour too, neither counts.
+    pixels = np.array([RED_BORDER, GREY_TABLE, OLIVE_CAMEL, SAND], np.float32)
+    beyond = np.array([True, True, False, False])
+    alone, *_ = camel_evidence(FitConfig(), pixels, SAND, [None, BLUE], table=(GREY_TABLE, beyond))
+    assert alone[0, 0] > 0, "the border was no camel even with the table's colour alone: nothing to show"
+    evidence, *_ = camel_evidence(FitConfig(), pixels, SAND, [None, BLUE],
+                                  table=(np.array([GREY_TABLE, RED_BORDER]), beyond))
+    unknown = evidence[0]
+    assert unknown[0] < 0 and unknown[1] < 0, "the border or the table beyond the track counted for the camel"
+    assert unknown[2] > 0  # the camel on the track
+    # A known camel's evidence beyond the track weighs the nearest of the two as its rival.
+    assert evidence[1, 0] <= alone[1, 0]
