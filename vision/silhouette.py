@@ -273,7 +273,7 @@ class SilhouetteScorer(SilhouetteGeometry):
         rims = board_rims(observation, self.template, board_reference)
         known = [np.array(profiles[name], np.float32) if profiles[name] is not None else None for name in self.names]
         spaces = sorted(self.template.spaces)
-        border = _border_colour(image, self._outline()) if None in profiles.values() else None
+        border = _border_colour(image, self._on_track((0, 0), image.shape[:2])) if None in profiles.values() else None
         cuts = []
         self._occluded: dict[int, np.ndarray] = {}
         """Per space, the window's pixels unlike the board and every camel (``FitConfig.occluder_distance``), where
@@ -1194,17 +1194,15 @@ class SilhouetteScorer(SilhouetteGeometry):
         return found
 
 
-def _border_colour(image: np.ndarray, outline: np.ndarray) -> np.ndarray | None:
+def _border_colour(image: np.ndarray, on_track: np.ndarray) -> np.ndarray | None:
     """The board's printed border's colour (BGR as the picture shows it): the median of a band just beyond the
-    track's ``outline`` (``BORDER_BAND_PX``) all round the track, where camels on far spaces cover only a little
-    of it. A window's own pixels beyond the track show more of the table than of the border when the board's
-    margin is narrow, so the table's colour alone (their median) left the border to count for a camel whose colour
-    is not known yet: a far camel as pale as its space was fitted onto the red border behind it (dev seed 97,
-    table 0, its yellow camel learnt as (30, 37, 86)). ``None`` when fewer than ``TABLE_PIXELS`` of the band are in
-the picture."""
-    height, width = image.shape[:2]
-    track = np.zeros((height, width), np.uint8)
-    cv2.fillPoly(track, [np.round(outline * 4).astype(np.int32)], 1, cv2.LINE_8, 2)
+    track (``on_track``: the picture's pixels within its outline; ``BORDER_BAND_PX``) all round the track, where
+    camels on far spaces cover only a little of it. A window's own pixels beyond the track show more of the table
+    than of the border when the board's margin is narrow, so the table's colour alone (their median) left the border
+    to count for a camel whose colour is not known yet: a far camel as pale as its space was fitted onto the red
+    border behind it (dev seed 97, table 0, its yellow camel learnt as (30, 37, 86)). ``None`` when fewer than
+    ``TABLE_PIXELS`` of the band are in the picture."""
+    track = on_track.view(np.uint8)
     near, far = (cv2.dilate(track, np.ones((2 * px + 1, 2 * px + 1), np.uint8)) for px in BORDER_BAND_PX)
     band = far > near
     if np.count_nonzero(band) < TABLE_PIXELS:
