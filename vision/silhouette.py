@@ -55,6 +55,7 @@ from vision.silhouette_evidence import (
     glare_distances,
     like_other_tone,
     ray_distances,
+    whitened_apart,
 )
 from vision.silhouette_geometry import Fronts, SilhouetteGeometry, Window
 from vision.verify import Verdict, VerifyConfig, judge_costs
@@ -165,6 +166,17 @@ class FitConfig:
     with a camel standing on them; tiles under the lamp 0.18 to 0.67."""
     even_distance: float = 0.04
     even_shading: tuple[float, float] = (0.8, 1.25)
+    hot_glare: float = 0.35
+    """A lamp's hot spot on a glossy board whitens a space past ``glare`` and the camera clips its brightest channels:
+    a floor even (``even_share``), at the sensor's limit (``SENSOR_LIMIT``) over ``hot_clipped_share`` of it, whose
+    median is the board's colour whitened by up to this much grey (:func:`whitened_apart`, within ``hot_apart``) is
+    bare board there, its median a second colour of the board in that window. On the independent renderer's dev
+    seeds 97, 99 and 103 (light), three such spaces with camels on them were taken for covered and their 5 camels
+    unseen: their medians whitened by 0.11 to 0.29 and 0.000 to 0.003 off it."""
+    hot_clipped_share: float = 0.25
+    hot_apart: float = 0.03
+    """On those seeds a pale yellow sleeve over a space, even and at the camera's limit too, was 0.082 off the board
+    whitened; a tile in a hot spot 0.024 (its disc and printing left it uneven: 0.58)."""
     covered_cost: float = 0.35
     """What each camel on a covered space costs when a board is judged: the boards that agree on it pay it
     alike, and one that moves a camel seen in plain view (however faintly) onto it pays it on top of what it
@@ -238,6 +250,9 @@ class FitConfig:
     camels wrong of 300 (0.5: 6), 37 unseen in view (0.5: 38); on dev race seed 7002 (props) 0.5 turned 5 of the
     race's verdicts into "cannot tell", 0.8 three."""
 
+
+SENSOR_LIMIT = 250
+"""A pixel's channel this bright (of 255) is at the camera's limit: the light there may have been brighter."""
 
 UNDER_ROWS = 2
 """The rows above a patch where a camel standing on the one whose patch it is shows (see
@@ -333,18 +348,20 @@ class SilhouetteScorer(SilhouetteGeometry):
                 board_distance.reshape(pixels.shape[:2]), others, middle, heading,
                 float(np.linalg.norm(camera_at[:2] - middle)), planes,
             )
-            found.append((window, board, table, corrected, beyond, surely, occluded))
+            found.append((window, board, table, corrected, beyond, surely, occluded, light))
         self._bounds: dict[tuple[Any, ...], np.ndarray] = {}
         self._reaches: dict[tuple[int, ...], bool] = {}
         # The same pose as the last picture's: its shapes, taken over before any is drawn for this one (the floors,
         # bodies and reaches the checks below ask for are then drawn once for a still camera, not once a frame).
         self._share_shapes(image.shape[:2], ("_bounds", "_reaches"))
-        for window, board, table, corrected, beyond, surely, occluded in found:
+        for window, board, table, corrected, beyond, surely, occluded, light in found:
             space, pixels = window.space, window.corrected
-            if self._bare_in_glare(window, board):
+            glared = self._bare_in_glare(window, board)
+            hot = None if glared else self._in_hot_spot(window, board, light)
+            if glared or hot is not None:
                 # The board here may be whitened by the lamp's reflection anywhere in the window: judged so.
                 planes, boardlike, board_distance, surely, occluded = camel_evidence(
-                    self.fit, corrected, board, known, table, glare=self.fit.glare, shadings=shadings)
+                    self.fit, corrected, board, known, table, glare=self.fit.glare, shadings=shadings, hot=hot)
                 window.evidence = np.ascontiguousarray(planes.T).reshape(*pixels.shape[:2], -1)
                 window.boardlike = boardlike.reshape(pixels.shape[:2])
                 window.board_distance = board_distance.reshape(pixels.shape[:2])
@@ -387,6 +404,26 @@ class SilhouetteScorer(SilhouetteGeometry):
             return False  # a tile's disc and printing, a card, an arm: not the bare board under the lamp
         whitened = glare_distances(pixels, board, fit.board_shading, fit.glare)
         return 2 * np.count_nonzero(whitened > fit.covered_distance) <= shown
+
+    def _in_hot_spot(self, window: Window, board: np.ndarray, light: np.ndarray) -> np.ndarray | None:
+        """The board's colour as a lamp's hot spot shows it on the space (the floor's median), when its floor is
+        such a spot (see ``FitConfig.hot_glare``); else ``None``. Judged against the board's own colour alone, the
+        space was taken for covered and the camels on it unseen (dev seed 103, light, table 9, scenes 2 and 4)."""
+        floor = self._floor_mask(window)
+        shown = np.count_nonzero(floor)
+        fit = self.fit
+        if not shown or 2 * np.count_nonzero(window.board_distance[floor] > fit.covered_distance) <= shown:
+            return None  # mostly like the board already
+        pixels = window.corrected[floor]
+        limit = (SENSOR_LIMIT / light).astype(np.float32)  # the camera's limit, light-corrected as the pixels are
+        if np.count_nonzero((pixels >= limit).any(axis=1)) < fit.hot_clipped_share * shown:
+            return None  # no lamp's spot at the camera's limit
+        if even_share(pixels, fit.even_shading, fit.even_distance) < fit.even_share:
+            return None  # a tile's disc and printing, an arm
+        median = column_medians(pixels).astype(np.float32)
+        if whitened_apart(median, board, limit, fit.board_shading, fit.hot_glare) > fit.hot_apart:
+            return None  # a sleeve, a card: not the board whitened
+        return median
 
     # Scoring.
 

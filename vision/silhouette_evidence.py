@@ -23,7 +23,7 @@ so that :mod:`vision.read` can judge a rim's shade without importing the scorer 
 def camel_evidence(
     fit: FitConfig, corrected: np.ndarray, board: np.ndarray, known: list[np.ndarray | None],
     table: tuple[np.ndarray, np.ndarray] | None = None, glare: float = 0.0,
-    shadings: tuple[float, np.ndarray] | None = None,
+    shadings: tuple[float, np.ndarray] | None = None, hot: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
     """Each camel's evidence (camels × pixels), the board-likeness and the distance from the board's colour
     (pixels) of ``corrected`` (pixels × 3), with a ``table`` (its colour, or several such as the board's printed
@@ -34,10 +34,16 @@ def camel_evidence(
     With ``glare``, the board's colour may be whitened by up to that much of the lamp's reflection (see
     :func:`glare_distances`). ``shadings``: the known colours' (in ``known``'s order) as :func:`camel_shadings`
     gives them, worked out here if not given (a scorer's colours are fixed: it works them out once, not for each
-    window). Worked out camels × pixels: numpy is many times faster along a few long rows than many short ones."""
+    window). ``hot``: the board's colour as a lamp's hot spot on the space shows it, a second colour of the board
+    there. Worked out camels × pixels: numpy is many times faster along a few long rows than many short ones."""
     squares = np.einsum("ij,ij->i", corrected, corrected)
     board_distance = (glare_distances(corrected, board, fit.board_shading, glare) if glare else
                       ray_distance_rows(corrected, squares, board[None, :], fit.board_shading)[0])
+    if hot is not None:
+        # The board as a lamp's hot spot shows it is the board too (see :func:`whitened_apart`).
+        hot_distance = (glare_distances(corrected, hot, fit.board_shading, glare) if glare else
+                        ray_distance_rows(corrected, squares, hot[None, :], fit.board_shading)[0])
+        np.minimum(board_distance, hot_distance, out=board_distance)
     have = [index for index, profile in enumerate(known) if profile is not None]
     distances = np.full((len(known), len(corrected)), np.inf, np.float32)
     if have:
@@ -149,6 +155,35 @@ def glare_distances(
         lit = samples - grey
         squares = np.einsum("ij,ij->i", lit, lit)
         np.minimum(nearest, ray_distance_rows(lit, squares, profile, shading)[0], out=nearest)
+    return nearest
+
+
+def whitened_apart(
+    colour: np.ndarray, board: np.ndarray, clip: np.ndarray, shading: tuple[float, float], glare: float,
+    steps: int = 31,
+) -> float:
+    """How far ``colour`` (light-corrected) is from ``board`` lit anywhere from ``shading[0]`` to ``shading[1]``
+    times with up to ``glare`` (a share of full white) of grey added, as a camera shows it: a channel at its
+    sensor's limit (``clip``, per channel, light-corrected as ``colour`` is) only says the colour reached that far.
+    A lamp's hot spot on a glossy board whitens it past what :func:`glare_distances` allows, and the camera clips
+    the brightest channels; a pale sleeve or card is no such whitening of the board's colour. A share of full white
+    (the nearest of ``steps`` even amounts of grey)."""
+    colour = np.asarray(colour, np.float64)
+    board = np.asarray(board, np.float64)
+    clip = np.asarray(clip, np.float64)
+    shown = colour < clip
+    nearest = np.inf
+    for grey in np.linspace(0.0, glare * 255.0, steps):
+        if shown.any():
+            target = colour[shown] - grey
+            weight = float(np.dot(board[shown], board[shown]))
+            shade = float(np.dot(target, board[shown])) / weight if weight > 0 else shading[1]
+        else:
+            shade = shading[1]
+        lit = min(max(shade, shading[0]), shading[1]) * board + grey
+        # A shown channel is what it is; a clipped one is only as bright as the limit, or brighter.
+        apart = np.where(shown, lit - colour, np.maximum(clip - lit, 0.0))
+        nearest = min(nearest, float(np.linalg.norm(apart)) / 255.0)
     return nearest
 
 
