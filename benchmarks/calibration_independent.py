@@ -20,6 +20,7 @@ import json
 import secrets
 import sys
 import tempfile
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from tqdm import tqdm
@@ -31,8 +32,9 @@ import numpy as np
 
 from benchmarks.camera_independent import bench_table, calibrate_photo, calibration_board, suffix
 from benchmarks.independent.scene import render
+from benchmarks.independent.table import Table
 from benchmarks.independent_colours import OFF, colour_errors, true_colours
-from vision.calibration_file import load_calibration
+from vision.calibration_file import Calibration, load_calibration
 
 LIGHTS = ("clean", "light")
 
@@ -44,8 +46,7 @@ def run(tables: int, seed: int, folder: Path) -> dict:
         table, board = bench_table(seed, i, placements)
         for light in LIGHTS:
             photo = folder / f"t{i}-{light}-calibration.{suffix(light)}"
-            shows: dict = {}
-            render(table, light, board, 0, str(photo), calibration=True, shows=shows)
+            shows = calibration_photo(table, board, light, photo)
             # Which camel each pixel shows, kept beside the photo: --recalibrate measures against it again.
             np.savez_compressed(_shows_file(folder, i, light), camel=shows["camel"], camels=np.array(shows["camels"]))
             found = calibrate_photo(photo, table.edition, folder / f"t{i}-{light}-cal.json", i)
@@ -53,6 +54,22 @@ def run(tables: int, seed: int, folder: Path) -> dict:
                                    "board": {str(space): stack for space, stack in board.items()},
                                    "colour_error": _errors(found, photo, board, shows)})
     return {"seed": seed, "tables": tables, "calibrations": results}
+
+
+def calibration_photo(table: Table, board: Mapping[int, Sequence[str]], light: str, photo: Path) -> dict:
+    """``table``'s calibration photo (``board`` set out, as the README says) in ``light``, written to ``photo``;
+    returns which camel each pixel shows (``render``'s ``shows``)."""
+    shows: dict = {}
+    render(table, light, board, 0, str(photo), calibration=True, shows=shows)
+    return shows
+
+
+def learnt_off(
+    calibration: Calibration, photo: Path, board: Mapping[int, Sequence[str]], shows: Mapping
+) -> tuple[dict[str, np.ndarray], dict[str, float]]:
+    """Each camel's true colour on ``photo`` (its own pixels, ``shows``) and how far ``calibration`` learnt it."""
+    true = true_colours(cv2.imread(str(photo)), calibration, board, shows)
+    return true, colour_errors(calibration.profiles, true)
 
 
 def _shows_file(folder: Path, i: int, light: str) -> Path:
@@ -63,10 +80,8 @@ def _errors(found: dict, photo: Path, board: dict[int, list[str]], shows: dict) 
     """Each camel's learnt colour's distance from its own pixels (``None``: refused, nothing learnt)."""
     if not found["accepted"]:
         return None
-    calibration = load_calibration(found["file"])
-    image = cv2.imread(str(photo))
-    return {camel: round(error, 4) for camel, error in
-            colour_errors(calibration.profiles, true_colours(image, calibration, board, shows)).items()}
+    _, off = learnt_off(load_calibration(found["file"]), photo, board, shows)
+    return {camel: round(error, 4) for camel, error in off.items()}
 
 
 def recalibrate(earlier: dict, folder: Path) -> dict:

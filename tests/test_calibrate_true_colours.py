@@ -6,12 +6,11 @@ what lies beside the camel. Development seeds 97 and 99, tables and lights as `b
 
 from __future__ import annotations
 
-import cv2
 import pytest
 
-from benchmarks.camera_independent import bench_table, calibration_board
-from benchmarks.independent.scene import render
-from benchmarks.independent_colours import colour_errors, true_colours
+from benchmarks.calibration_independent import calibration_photo, learnt_off
+from benchmarks.camera_independent import bench_table, calibration_board, suffix
+from benchmarks.independent_colours import colour_errors
 from companion.cli import main
 from vision.calibrate_colours import paint_distance
 from vision.calibration_file import Calibration, load_calibration
@@ -26,18 +25,16 @@ def _calibrated(tmp_path, seed: int, index: int, light: str) -> tuple[Calibratio
     """Table ``index`` of the bench's ``seed`` calibrated in ``light``: the calibration (``None`` if refused), each
     camel's true colour, how far its colour was learnt from it, and the command's exit code."""
     table, board = bench_table(seed, index, {edition: calibration_board(edition) for edition in ("2014", "2018")})
-    edition = table.edition
-    photo = tmp_path / f"calibration.{'png' if light == 'clean' else 'jpg'}"
-    shows: dict = {}
-    render(table, light, board, 0, str(photo), calibration=True, shows=shows)
+    photo = tmp_path / f"calibration.{suffix(light)}"
+    shows = calibration_photo(table, board, light, photo)
     out = tmp_path / "cal.json"
-    code = main(["vision", "calibrate", str(photo), "--board", edition, "--out", str(out)])
+    code = main(["vision", "calibrate", str(photo), "--board", table.edition, "--out", str(out)])
     if code:
         return None, {}, {}, code
     calibration = load_calibration(str(out))
-    true = true_colours(cv2.imread(str(photo)), calibration, board, shows)
+    true, off = learnt_off(calibration, photo, board, shows)
     assert set(true) == set(calibration.profiles)  # every camel of the photo shows its inside
-    return calibration, true, colour_errors(calibration.profiles, true), code
+    return calibration, true, off, code
 
 
 def test_a_far_camel_as_pale_as_its_space_is_learnt_from_its_pixels_not_the_border_behind_it(tmp_path):
