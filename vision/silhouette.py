@@ -481,8 +481,11 @@ class SilhouetteScorer(SilhouetteGeometry):
         # Every colour's pixels at once, from the evidence's rows (a camel's evidence is one row; the evidence as the
         # window has it takes every camel's value of a pixel together): each row is changed only for its own camel.
         strongs = window.planes >= self.fit.strong_evidence
+        # As every colour was before any patch of one is forgotten: a camel standing on a band is judged alike
+        # whichever of the two colours is looked at first.
+        surely = strongs.reshape(len(self.names), *window.boardlike.shape)
         if beyond is not None:
-            strongs &= ~beyond.ravel()
+            strongs = strongs & ~beyond.ravel()
         tall_limit = min(overhang_limit, self.fit.tall_bodies * body)
         print_limit = self.fit.print_bodies * body
         smallest = min(tall_limit, print_limit)
@@ -498,7 +501,7 @@ class SilhouetteScorer(SilhouetteGeometry):
             if found is not None:
                 for rule in (self._overhanging(window, found, beyond, overhang_limit) if beyond is not None else None,
                              self._standing_tall(window, found, tall_limit),
-                             self._lying_flat(window, found, label, print_limit)):
+                             self._lying_flat(window, found, label, print_limit, surely)):
                     if rule is not None:
                         patches = rule if patches is None else patches | rule
             if patches is not None:
@@ -568,15 +571,17 @@ class SilhouetteScorer(SilhouetteGeometry):
             chosen[patch] = bool(height_of > up and width_of <= across)
         return chosen[labels] if chosen.any() else None
 
-    def _lying_flat(self, window: Window, found: Pieces, label: int, limit: float) -> np.ndarray | None:
+    def _lying_flat(
+        self, window: Window, found: Pieces, label: int, limit: float, surely: np.ndarray
+    ) -> np.ndarray | None:
         """The patches of a camel's colour on the track (``found``: see :meth:`_whole_pieces`) larger than ``limit``
         that lie flatter than a camel stands: wider than ``FitConfig.print_across`` of the reach across of a camel
         facing along the track there, and lower than ``FitConfig.print_up`` of its reach up (as a mask; None if
         none). A print lying on the board (a tile's disc) is foreshortened to the camera; a camel as wide stands up
         as tall. The tile's face around it may pass for the board, so the space is not covered either. A camel under
         another shows as low and wide a band (the one on it hides its top): a patch with another camel's colour
-        along its top edge (:meth:`_under_a_camel`) stays, and so does a box camel's top and side
-        (:meth:`_top_above_side`)."""
+        along its top edge (:meth:`_under_a_camel`, ``surely``: camels × the window's pixels surely of each colour)
+        stays, and so does a box camel's top and side (:meth:`_top_above_side`)."""
         labels, patches, _, _ = found
         across, up = self._facing_reach(window)
         chosen = np.zeros(labels.max() + 1, bool)
@@ -585,7 +590,7 @@ class SilhouetteScorer(SilhouetteGeometry):
             chosen[patch] = bool(area > limit and width > self.fit.print_across * across
                                  and height < self.fit.print_up * up
                                  and self._on_the_board(window, box)
-                                 and not self._under_a_camel(window, label, box)
+                                 and not self._under_a_camel(surely, label, box)
                                  and not self._top_above_side(window, labels[y : y + height, x : x + width] == patch,
                                                               box))
         return chosen[labels] if chosen.any() else None
@@ -606,14 +611,16 @@ class SilhouetteScorer(SilhouetteGeometry):
             return False
         return bool(brightness[top].mean() >= self.fit.top_over_side * brightness[bottom].mean())
 
-    def _under_a_camel(self, window: Window, label: int, box: tuple[int, int, int, int]) -> bool:
-        """Whether another camel's colour runs along the top edge of a patch of camel ``label``'s colour (``box``: x, y,
-        width, height in the window), touching it, over half its width at least: a camel standing on the one whose band
-        it is. (Only the rows touching it: a tile's border in a camel's colour runs a few pixels beyond its disc.)"""
+    @staticmethod
+    def _under_a_camel(surely: np.ndarray, label: int, box: tuple[int, int, int, int]) -> bool:
+        """Whether another camel's colour (``surely``: camels × the window's pixels surely of each) runs along the top
+        edge of a patch of camel ``label``'s colour (``box``: x, y, width, height in the window), touching it, over half
+        its width at least: a camel standing on the one whose band it is. (Only the rows touching it: a tile's border
+        in a camel's colour runs a few pixels beyond its disc.)"""
         x, y, width, _ = box
-        band = window.evidence[max(y - UNDER_ROWS, 0) : y + 1, x : x + width]
-        others = np.delete(band, label, axis=2) >= self.fit.strong_evidence
-        return 2 * np.count_nonzero(others.any(axis=(0, 2))) >= width
+        band = surely[:, max(y - UNDER_ROWS, 0) : y + 1, x : x + width]
+        others = np.delete(band, label, axis=0)
+        return 2 * np.count_nonzero(others.any(axis=(0, 1))) >= width
 
     def _on_the_board(self, window: Window, box: tuple[int, int, int, int]) -> bool:
         """Whether the rows just below a patch (``box``: x, y, width, height in the window) look like the board over
