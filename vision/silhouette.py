@@ -172,11 +172,13 @@ class FitConfig:
     median is the board's colour whitened by up to this much grey (:func:`whitened_apart`, within ``hot_apart``) is
     bare board there, its median a second colour of the board in that window. On the independent renderer's dev
     seeds 97, 99 and 103 (light), three such spaces with camels on them were taken for covered and their 5 camels
-    unseen: their medians whitened by 0.11 to 0.29 and 0.000 to 0.003 off it."""
+    unseen: their medians 0.000 to 0.023 off the board whitened (by up to 0.29 of grey), 43% to 78% of their floors
+    at the limit. Only one is even enough to pass: the other two hold a stack of two (0.70 and 0.74 even)."""
     hot_clipped_share: float = 0.25
     hot_apart: float = 0.03
     """On those seeds a pale yellow sleeve over a space, even and at the camera's limit too, was 0.082 off the board
-    whitened; a tile in a hot spot 0.024 (its disc and printing left it uneven: 0.58)."""
+    whitened. A tile in a hot spot was 0.024 off, as near as the spots: only its disc and printing tell it (0.58
+    even)."""
     covered_cost: float = 0.35
     """What each camel on a covered space costs when a board is judged: the boards that agree on it pay it
     alike, and one that moves a camel seen in plain view (however faintly) onto it pays it on top of what it
