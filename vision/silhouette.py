@@ -218,6 +218,10 @@ class FitConfig:
     yellow to the camera) and its verify sets 601-602: 0.5 and 1 read alike; 2 and 4 (the track's patches')
     left more of the border as the yellow camel's evidence and clutter (light tier fully right 37 against 38 of
     50); seeds 100-101 read 3 scenes more fully right."""
+    band_distance: float | None = 0.06
+    """Of such a band, only its pixels this near its own colour (a share of full white, under a board's range of
+    shading) are forgotten: a camel of a colour near the band's standing against it (its body reaching over the
+    border behind it) is still a colour apart from it, and stays its camel's evidence. None: the whole band."""
     blind_covered_cost: float = 1.0
     """What each camel on a covered space costs while the board is read blind: a camel is not put where it
     cannot be seen (the white camel onto a tile's white disc) while it fits anywhere in view."""
@@ -274,6 +278,11 @@ class SilhouetteScorer(SilhouetteGeometry):
         known = [np.array(profiles[name], np.float32) if profiles[name] is not None else None for name in self.names]
         spaces = sorted(self.template.spaces)
         border = _border_colour(image, self._on_track((0, 0), image.shape[:2])) if None in profiles.values() else None
+        self._printed: list[np.ndarray | None] = [border] if border is not None else []
+        """The board's printed border's colour (:func:`_border_colour`), once a band asks for it (see
+        :meth:`_like_band`): mostly no window has one."""
+        self._lights: dict[int, np.ndarray] = {}
+        """Per space, the light on it (what its window's pixels were divided by)."""
         cuts = []
         self._occluded: dict[int, np.ndarray] = {}
         """Per space, the window's pixels unlike the board and every camel (``FitConfig.occluder_distance``), where
@@ -304,6 +313,7 @@ class SilhouetteScorer(SilhouetteGeometry):
             corrected /= np.tile(light, width)
             beyond = ~self._on_track((x0, y0), pixels.shape[:2]).ravel()
             cuts.append((space, light, middle, (x0, y0), pixels, corrected.reshape(-1, 3), beyond))
+            self._lights[space] = light
         found = []
         for space, light, middle, (x0, y0), pixels, corrected, beyond in cuts:
             board = rims[space] / light
@@ -635,10 +645,29 @@ class SilhouetteScorer(SilhouetteGeometry):
                 band = self._wider_than_a_camel(window, colour, limit)
                 if not self._known_colour[label]:
                     unknown.append(band)
+            if band is not None and self._known_colour[label] and self.fit.band_distance is not None:
+                band = self._like_band(window, band)
             if band is not None:
                 window.evidence[..., label][band] = 0.0
                 window.planes[label, band.ravel()] = 0.0
                 surely[band[beyond], label] = False
+
+    def _like_band(self, window: Window, band: np.ndarray) -> np.ndarray:
+        """Which pixels of ``band`` (a mask of the window) look like the band itself (within ``band_distance`` of
+        its colour, under a board's range of shading): a camel of that colour standing against it does not."""
+        pixels = window.corrected[band]
+        colours = [column_medians(pixels).astype(np.float32)]
+        if not self._printed:
+            image = self.observation.image
+            self._printed.append(_border_colour(image, self._on_track((0, 0), image.shape[:2])))
+        if self._printed[0] is not None:
+            # The border's own colour too: where a camel is much of the band, the band's median is partly the camel's.
+            colours.append((self._printed[0] / self._lights[window.space]).astype(np.float32))
+        distances = ray_distances(pixels, np.array(colours, np.float32), self.fit.board_shading).min(axis=1)
+        near = distances < self.fit.band_distance
+        like = np.zeros_like(band)
+        like[band] = near
+        return like
 
     def _wider_than_a_camel(self, window: Window, colour: np.ndarray, limit: float) -> np.ndarray | None:
         """Where ``colour`` (a uint8 mask of the window) has touching parts of more than ``limit`` pixels that
