@@ -219,9 +219,15 @@ class FitConfig:
     left more of the border as the yellow camel's evidence and clutter (light tier fully right 37 against 38 of
     50); seeds 100-101 read 3 scenes more fully right."""
     band_distance: float | None = 0.06
-    """Of such a band, only its pixels this near its own colour (a share of full white, under a board's range of
-    shading) are forgotten: a camel of a colour near the band's standing against it (its body reaching over the
-    border behind it) is still a colour apart from it, and stays its camel's evidence. None: the whole band."""
+    """Of such a band, only its pixels this near its own colour or the printed border's (a share of full white, under
+    a board's range of shading; see ``SilhouetteScorer._like_band``) are forgotten: a camel of a colour near the
+    band's standing against it (its body reaching over the border behind it) is still a colour apart from it, and
+    stays its camel's evidence. None: the whole band. On the independent renderer's dev seed 99 (clean, table 4,
+    scene 4: red on top of purple on 3, against an orange-brown border that is surely red to the evidence), the
+    windows where the band is the border alone had 99% of its pixels within 0.047 of it; the window of the red
+    camel, 300 of its band's 635 pixels beyond 0.06 (red was unseen, now read). Dev seeds 97, 99 and 103 reread
+    (fully right of 150 scenes a tier; camels wrong): clean 145 -> 146 (0 -> 0), light 123 -> 126 (7 -> 6), props
+    90 -> 91 (28 -> 27)."""
     blind_covered_cost: float = 1.0
     """What each camel on a covered space costs while the board is read blind: a camel is not put where it
     cannot be seen (the white camel onto a tile's white disc) while it fits anywhere in view."""
