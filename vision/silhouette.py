@@ -354,7 +354,10 @@ class SilhouetteScorer(SilhouetteGeometry):
         self._reaches: dict[tuple[int, ...], bool] = {}
         # The same pose as the last picture's: its shapes, taken over before any is drawn for this one (the floors,
         # bodies and reaches the checks below ask for are then drawn once for a still camera, not once a frame).
-        self._share_shapes(image.shape[:2], ("_bounds", "_reaches"))
+        self._border_band: dict[str, np.ndarray] = {}
+        """The picture's pixels (flat) where the board's printed border is looked at (see :meth:`_like_band`): from
+        the pose alone, kept for a still camera's next frames."""
+        self._share_shapes(image.shape[:2], ("_bounds", "_reaches", "_border_band"))
         for window, board, table, corrected, beyond, surely, occluded in found:
             space, pixels = window.space, window.corrected
             if self._bare_in_glare(window, board):
@@ -665,7 +668,11 @@ class SilhouetteScorer(SilhouetteGeometry):
         colours = [column_medians(pixels).astype(np.float32)]
         if not self._printed:
             image = self.observation.image
-            self._printed.append(_border_colour(image, self._on_track((0, 0), image.shape[:2])))
+            at = self._border_band.get("pixels")
+            if at is None:
+                at = self._border_band["pixels"] = _border_band(self._on_track((0, 0), image.shape[:2]))
+            self._printed.append(column_medians(image.reshape(-1, 3)[at].astype(np.float32)).astype(np.float32)
+                                 if len(at) >= TABLE_PIXELS else None)
         if self._printed[0] is not None:
             # The border's own colour too: where a camel is much of the band, the band's median is partly the camel's.
             colours.append((self._printed[0] / self._lights[window.space]).astype(np.float32))
@@ -1237,12 +1244,17 @@ def _border_colour(image: np.ndarray, on_track: np.ndarray) -> np.ndarray | None
     to count for a camel whose colour is not known yet: a far camel as pale as its space was fitted onto the red
     border behind it (dev seed 97, table 0, its yellow camel learnt as (30, 37, 86)). ``None`` when fewer than
     ``TABLE_PIXELS`` of the band are in the picture."""
+    band = _border_band(on_track)
+    if len(band) < TABLE_PIXELS:
+        return None
+    return column_medians(image.reshape(-1, 3)[band].astype(np.float32)).astype(np.float32)
+
+
+def _border_band(on_track: np.ndarray) -> np.ndarray:
+    """The pixels (flat indices of the picture) where :func:`_border_colour` looks at the border."""
     track = on_track.view(np.uint8)
     near, far = (cv2.dilate(track, np.ones((2 * px + 1, 2 * px + 1), np.uint8)) for px in BORDER_BAND_PX)
-    band = far > near
-    if np.count_nonzero(band) < TABLE_PIXELS:
-        return None
-    return column_medians(image[band].astype(np.float32)).astype(np.float32)
+    return np.flatnonzero(far > near)
 
 
 def _packed(masks: np.ndarray) -> np.ndarray:
