@@ -630,9 +630,10 @@ class SilhouetteScorer(SilhouetteGeometry):
         """Beyond the track, a band of a camel's colour (pixels surely of it, touching) larger than ``band_bodies``
         body boxes and reaching further across or up than a camel's pieces can (the board's printed border, a
         stripe of the cloth) is no camel: its pixels tell nothing for or against that camel, nor count as its
-        clutter. A camel on a far stack whose body reaches over the band of its colour, touching it, is then not
-        seen there (unseen, not guessed); a camel in the middle of a space beside a brown border stays read, and
-        no yellow camel is read on top of a stack whose upper box reaches over the border. While calibrating, a
+        clutter. Only the band's pixels near its own colour are forgotten (``band_distance``): a camel on a far
+        stack whose body reaches over a band of about its colour, touching it, is a colour apart and stays seen; a
+        camel in the middle of a space beside a brown border stays read, and no yellow camel is read on top of a
+        stack whose upper box reaches over the border. While calibrating, a
         colour not known yet is anything unlike the board: a red border behind the far row is no camel either, and
         a far camel's colour is measured from its own pixels, not the border's."""
         if window.clutter is None:
