@@ -255,3 +255,13 @@ def test_a_tile_s_printed_disc_is_no_camel(tmp_path, capsys, seed, table_index, 
     assert str(disc) not in reading["track"], reading
     placed = {name: int(space) for space, stack in reading["track"].items() for name in stack}
     assert placed.get(camel) in (None, *(space for space, stack in track.items() if camel in stack)), reading
+
+
+def test_a_far_camel_reaching_over_a_border_of_about_its_colour_is_read(tmp_path, capsys):
+    """Seed 99 (development), clean, table 4, scene 4: red on top of purple on space 3, in the far row, reaches up
+    over the board's printed border, an orange-brown that is surely red to the evidence. Touching it, red's pixels
+    beyond the track made one band with the border, and all of it was forgotten: red was left unseen. Of the band,
+    only the pixels near the border's own colour are the border; the camel's, a colour apart, stay its evidence."""
+    track = {8: ["black", "yellow", "blue"], 13: ["green"], 3: ["purple", "red"], 14: ["white"]}  # the bench's order
+    reading = read_independent(tmp_path, capsys, 4, "clean", 4, track, seed=99)
+    assert reading["track"].get("3") == ["purple", "red"], reading
