@@ -301,7 +301,8 @@ class SilhouetteScorer(SilhouetteGeometry):
         rims = board_rims(observation, self.template, board_reference)
         known = [np.array(profiles[name], np.float32) if profiles[name] is not None else None for name in self.names]
         spaces = sorted(self.template.spaces)
-        border = _border_colour(image, self._on_track((0, 0), image.shape[:2])) if None in profiles.values() else None
+        border = (_border_colour(image, _border_band(self._on_track((0, 0), image.shape[:2])))
+                  if None in profiles.values() else None)
         self._printed: list[np.ndarray | None] = [border] if border is not None else []
         """The board's printed border's colour (:func:`_border_colour`), once a band asks for it (see
         :meth:`_like_band`): mostly no window has one."""
@@ -367,7 +368,7 @@ class SilhouetteScorer(SilhouetteGeometry):
                 board_distance.reshape(pixels.shape[:2]), others, middle, heading,
                 float(np.linalg.norm(camera_at[:2] - middle)), planes,
             )
-            found.append((window, board, table, corrected, beyond, surely, occluded, light))
+            found.append((window, board, table, corrected, beyond, surely, occluded))
         self._bounds: dict[tuple[Any, ...], np.ndarray] = {}
         self._reaches: dict[tuple[int, ...], bool] = {}
         # The same pose as the last picture's: its shapes, taken over before any is drawn for this one (the floors,
@@ -376,10 +377,11 @@ class SilhouetteScorer(SilhouetteGeometry):
         """The picture's pixels (flat) where the board's printed border is looked at (see :meth:`_like_band`): from
         the pose alone, kept for a still camera's next frames."""
         self._share_shapes(image.shape[:2], ("_bounds", "_reaches", "_border_band"))
-        for window, board, table, corrected, beyond, surely, occluded, light in found:
+        for window, board, table, corrected, beyond, surely, occluded in found:
             space, pixels = window.space, window.corrected
-            glared = self._bare_in_glare(window, board)
-            hot = None if glared else self._in_hot_spot(window, board, light)
+            floor = self._even_unlike_floor(window)
+            glared = floor is not None and self._bare_in_glare(floor, board)
+            hot = None if glared or floor is None else self._in_hot_spot(space, floor, board)
             if glared or hot is not None:
                 # The board here may be whitened by the lamp's reflection anywhere in the window: judged so.
                 planes, boardlike, board_distance, surely, occluded = camel_evidence(
@@ -410,40 +412,43 @@ class SilhouetteScorer(SilhouetteGeometry):
         self._fronts = {space: [front for front in self.spaces if space in self._behind[front]]
                         for space in self.spaces}
 
-    def _bare_in_glare(self, window: Window, board: np.ndarray) -> bool:
-        """Whether the space's floor is a bare space whitened by the lamp's reflection (``FitConfig.glare``): mostly
-        unlike the board's colour (``covered_distance``), even (``FitConfig.even_share``: no tile's disc, edge or
-        printing), and mostly like the board with that reflection. Judged against the board alone, such a space was
-        taken for covered (dev seed 99, light, table 6, scene 0: the purple camel alone on it was unseen) and the
-        ground around a camel's feet there for no board (table 2, scene 4: the red camel was read on a tile)."""
-        floor = self._floor_mask(window)
-        shown = np.count_nonzero(floor)
-        if not shown or 2 * np.count_nonzero(window.board_distance[floor] > self.fit.covered_distance) <= shown:
-            return False  # mostly like the board already (most spaces): nothing to explain
-        pixels = window.corrected[floor]
-        fit = self.fit
-        if even_share(pixels, fit.even_shading, fit.even_distance) < fit.even_share:
-            return False  # a tile's disc and printing, a card, an arm: not the bare board under the lamp
-        whitened = glare_distances(pixels, board, fit.board_shading, fit.glare)
-        return 2 * np.count_nonzero(whitened > fit.covered_distance) <= shown
-
-    def _in_hot_spot(self, window: Window, board: np.ndarray, light: np.ndarray) -> np.ndarray | None:
-        """The board's colour as a lamp's hot spot shows it on the space (the floor's median), when its floor is
-        such a spot (see ``FitConfig.hot_glare``); else ``None``. Judged against the board's own colour alone, the
-        space was taken for covered and the camel on it unseen (dev seed 103, light, table 9, scene 2; its scene 4's
-        spot holds a stack of two and is still too uneven to pass)."""
+    def _even_unlike_floor(self, window: Window) -> np.ndarray | None:
+        """The space's floor's pixels (light-corrected) when they are mostly unlike the board's colour
+        (``covered_distance``) yet even (``FitConfig.even_share``: no tile's disc, edge or printing, no card or arm):
+        what the lamp's reflection (:meth:`_bare_in_glare`) or its hot spot (:meth:`_in_hot_spot`) may explain;
+        else ``None`` (most spaces: mostly like the board already, nothing to explain)."""
         floor = self._floor_mask(window)
         shown = np.count_nonzero(floor)
         fit = self.fit
         if not shown or 2 * np.count_nonzero(window.board_distance[floor] > fit.covered_distance) <= shown:
-            return None  # mostly like the board already
+            return None
         pixels = window.corrected[floor]
-        limit = (SENSOR_LIMIT / light).astype(np.float32)  # the camera's limit, light-corrected as the pixels are
-        if np.count_nonzero((pixels >= limit).any(axis=1)) < fit.hot_clipped_share * shown:
-            return None  # no lamp's spot at the camera's limit
         if even_share(pixels, fit.even_shading, fit.even_distance) < fit.even_share:
-            return None  # a tile's disc and printing, an arm
-        median = column_medians(pixels).astype(np.float32)
+            return None
+        return pixels
+
+    def _bare_in_glare(self, floor: np.ndarray, board: np.ndarray) -> bool:
+        """Whether a space's floor (:meth:`_even_unlike_floor`'s pixels) is a bare space whitened by the lamp's
+        reflection (``FitConfig.glare``): mostly like the board with that reflection. Judged against the board alone,
+        such a space was taken for covered (dev seed 99, light, table 6, scene 0: the purple camel alone on it was
+        unseen) and the ground around a camel's feet there for no board (table 2, scene 4: the red camel was read on
+        a tile)."""
+        fit = self.fit
+        whitened = glare_distances(floor, board, fit.board_shading, fit.glare)
+        return 2 * np.count_nonzero(whitened > fit.covered_distance) <= len(floor)
+
+    def _in_hot_spot(self, space: int, floor: np.ndarray, board: np.ndarray) -> np.ndarray | None:
+        """The board's colour as a lamp's hot spot shows it on ``space`` (the median of its floor,
+        :meth:`_even_unlike_floor`'s pixels), when that floor is such a spot (see ``FitConfig.hot_glare``); else
+        ``None``. Judged against the board's own colour alone, the space was taken for covered and the camel on it
+        unseen (dev seed 103, light, table 9, scene 2; its scene 4's spot holds a stack of two and is still too uneven
+        to pass)."""
+        fit = self.fit
+        # The camera's limit, light-corrected as the pixels are.
+        limit = (SENSOR_LIMIT / self._lights[space]).astype(np.float32)
+        if np.count_nonzero((floor >= limit).any(axis=1)) < fit.hot_clipped_share * len(floor):
+            return None  # no lamp's spot at the camera's limit
+        median = column_medians(floor).astype(np.float32)
         if whitened_apart(median, board, limit, fit.board_shading, fit.hot_glare) > fit.hot_apart:
             return None  # a sleeve, a card: not the board whitened
         return median
@@ -722,8 +727,7 @@ class SilhouetteScorer(SilhouetteGeometry):
             at = self._border_band.get("pixels")
             if at is None:
                 at = self._border_band["pixels"] = _border_band(self._on_track((0, 0), image.shape[:2]))
-            self._printed.append(column_medians(image.reshape(-1, 3)[at].astype(np.float32)).astype(np.float32)
-                                 if len(at) >= TABLE_PIXELS else None)
+            self._printed.append(_border_colour(image, at))
         if self._printed[0] is not None:
             # The border's own colour too: where a camel is much of the band, the band's median is partly the camel's.
             colours.append((self._printed[0] / self._lights[window.space]).astype(np.float32))
@@ -1287,22 +1291,22 @@ class SilhouetteScorer(SilhouetteGeometry):
         return found
 
 
-def _border_colour(image: np.ndarray, on_track: np.ndarray) -> np.ndarray | None:
+def _border_colour(image: np.ndarray, band: np.ndarray) -> np.ndarray | None:
     """The board's printed border's colour (BGR as the picture shows it): the median of a band just beyond the
-    track (``on_track``: the picture's pixels within its outline; ``BORDER_BAND_PX``) all round the track, where
-    camels on far spaces cover only a little of it. A window's own pixels beyond the track show more of the table
-    than of the border when the board's margin is narrow, so the table's colour alone (their median) left the border
-    to count for a camel whose colour is not known yet: a far camel as pale as its space was fitted onto the red
-    border behind it (dev seed 97, table 0, its yellow camel learnt as (30, 37, 86)). ``None`` when fewer than
-    ``TABLE_PIXELS`` of the band are in the picture."""
-    band = _border_band(on_track)
+    track (``band``: :func:`_border_band`'s pixels of the picture) all round the track, where camels on far spaces
+    cover only a little of it. A window's own pixels beyond the track show more of the table than of the border when
+    the board's margin is narrow, so the table's colour alone (their median) left the border to count for a camel
+    whose colour is not known yet: a far camel as pale as its space was fitted onto the red border behind it (dev
+    seed 97, table 0, its yellow camel learnt as (30, 37, 86)). ``None`` when fewer than ``TABLE_PIXELS`` of the band
+    are in the picture."""
     if len(band) < TABLE_PIXELS:
         return None
     return column_medians(image.reshape(-1, 3)[band].astype(np.float32)).astype(np.float32)
 
 
 def _border_band(on_track: np.ndarray) -> np.ndarray:
-    """The pixels (flat indices of the picture) where :func:`_border_colour` looks at the border."""
+    """The pixels (flat indices of the picture) where :func:`_border_colour` looks at the border: from
+    ``BORDER_BAND_PX[0]`` to ``[1]`` beyond the track (``on_track``: the picture's pixels within its outline)."""
     track = on_track.view(np.uint8)
     near, far = (cv2.dilate(track, np.ones((2 * px + 1, 2 * px + 1), np.uint8)) for px in BORDER_BAND_PX)
     return np.flatnonzero(far > near)
